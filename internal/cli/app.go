@@ -1,0 +1,111 @@
+// Package cli is the command-line layer: it parses flags, calls the capability packages and prints.
+// Logic lives in the packages it calls, where tests reach it directly.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Exit codes shared by every command. verify adds 3 (warnings under --strict); see its help.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+const exitCodesHelp = `EXIT CODES:
+   0  success
+   1  error (the message says what failed and what to do)
+   2  usage error (bad flags or arguments)
+   verify: 0 VERIFIED, 1 FAILED, 2 UNVERIFIABLE or unusable input, 3 verified with warnings under --strict`
+
+// Run runs the program with args (args[0] is the program name) and returns the process exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var notFound bool
+	app := &ucli.App{
+		Name:                  "git-bernstein",
+		HelpName:              "git bernstein",
+		Usage:                 "prove what agents did for a tracker ticket: find its commits, bundle and sign the evidence, verify it",
+		Version:               buildinfo.Version(),
+		Reader:                stdin,
+		Writer:                stdout,
+		ErrWriter:             stderr,
+		EnableBashCompletion:  true,
+		Commands:              commands(),
+		CustomAppHelpTemplate: ucli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		// urfave's default handler calls os.Exit; we return the code instead so tests can call Run.
+		ExitErrHandler: func(*ucli.Context, error) {},
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return usageError("%v", err)
+		},
+		CommandNotFound: func(c *ucli.Context, name string) {
+			notFound = true
+			fmt.Fprintf(stderr, "git-bernstein: '%s' is not a git-bernstein command. See 'git bernstein --help'.\n", name)
+		},
+	}
+	for _, cmd := range app.Commands {
+		setUsageHandler(cmd)
+	}
+	err := app.RunContext(context.Background(), args)
+	if notFound {
+		return ExitUsage
+	}
+	return exitCode(err, stderr)
+}
+
+// setUsageHandler makes flag errors exit 2 in every subcommand, and appends the exit codes to each help page.
+func setUsageHandler(cmd *ucli.Command) {
+	if cmd.OnUsageError == nil {
+		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
+			return usageError("%v", err)
+		}
+	}
+	if cmd.CustomHelpTemplate == "" && len(cmd.Subcommands) == 0 {
+		cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+	}
+	for _, sub := range cmd.Subcommands {
+		setUsageHandler(sub)
+	}
+}
+
+// exitCode prints err (once) and maps it to the documented exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ec ucli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := strings.TrimSpace(err.Error()); msg != "" {
+			fmt.Fprintf(stderr, "git-bernstein: %s\n", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(stderr, "git-bernstein: %v\n", err)
+	return ExitError
+}
+
+// usageError is a bad flag or argument: exit 2.
+func usageError(format string, a ...any) error {
+	return ucli.Exit(fmt.Sprintf(format, a...), ExitUsage)
+}
+
+// exitWith returns an error that exits with code after printing msg (nothing when msg is empty).
+func exitWith(code int, format string, a ...any) error {
+	return ucli.Exit(fmt.Sprintf(format, a...), code)
+}
+
+// commands lists every subcommand; each lives in a file of its own.
+func commands() []*ucli.Command {
+	return []*ucli.Command{}
+}
+
+// getwd is the folder commands start from; a var so tests can run commands "from" another folder.
+var getwd = os.Getwd
