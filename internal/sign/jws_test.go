@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"strings"
 	"testing"
 
@@ -181,4 +180,3 @@ func TestSignVerifyAgreeProperty(t *testing.T) {
 	})
 }
 
-var _ = errors.Is

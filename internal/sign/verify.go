@@ -32,10 +32,12 @@ var (
 const maxJWS = 16 << 10
 
 // VerifyDetached checks jws, a compact detached JWS with unencoded payload, over payload against the trusted
-// keys, and returns the kid it names (also with most errors, once the header could be read). Only the exact
-// header of REFERENCE 2 is accepted; the key is picked by kid, and when several trusted keys share the kid any
-// one of them may vouch.
+// keys. It returns the kid the header names, also with most errors once the header could be read. Only the
+// exact header of REFERENCE 2 is accepted; the key is picked by kid, and when several trusted keys share the
+// kid any one of them may vouch. Surrounding whitespace (a file's final newline) is ignored.
 func VerifyDetached(jws string, payload []byte, keys []TrustedKey) (string, error) {
+	// A .jws file usually ends in a newline; whitespace anywhere else is malformed.
+	jws = strings.TrimSpace(jws)
 	protectedB64, sig, err := splitDetached(jws)
 	if err != nil {
 		return "", err
@@ -87,6 +89,11 @@ func splitDetached(jws string) (string, []byte, error) {
 	if parts[0] == "" || parts[2] == "" {
 		return "", nil, fmt.Errorf("%w: empty protected header or signature", ErrMalformed)
 	}
+	for i, name := range map[int]string{0: "protected header", 2: "signature"} {
+		if j := strings.IndexFunc(parts[i], notBase64URL); j >= 0 {
+			return "", nil, fmt.Errorf("%w: %s has %q at offset %d; want base64url without padding", ErrMalformed, name, parts[i][j], j)
+		}
+	}
 	if _, err := b64.DecodeString(parts[0]); err != nil {
 		return "", nil, fmt.Errorf("%w: protected header is not base64url: %v", ErrMalformed, err)
 	}
@@ -98,6 +105,12 @@ func splitDetached(jws string) (string, []byte, error) {
 		return "", nil, fmt.Errorf("%w: signature is %d bytes, an Ed25519 signature is %d", ErrMalformed, len(sig), ed25519.SignatureSize)
 	}
 	return parts[0], sig, nil
+}
+
+// notBase64URL is true outside RFC 4648 section 5's alphabet. encoding/base64 skips \r and \n silently,
+// so they are refused here to keep one spelling per token.
+func notBase64URL(r rune) bool {
+	return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 }
 
 // b64 refuses padding, whitespace and non-zero trailing bits, so one token has one spelling.
