@@ -179,4 +179,3 @@ func TestSignVerifyAgreeProperty(t *testing.T) {
 		}
 	})
 }
-
