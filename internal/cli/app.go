@@ -104,7 +104,10 @@ func exitWith(code int, format string, a ...any) error {
 
 // commands lists every subcommand; each lives in a file of its own.
 func commands() []*ucli.Command {
-	return []*ucli.Command{}
+	return []*ucli.Command{
+		commitsCommand(),
+		manCommand(),
+	}
 }
 
 // getwd is the folder commands start from; a var so tests can run commands "from" another folder.

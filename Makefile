@@ -1,0 +1,55 @@
+# git-bernstein: `make demo` shows the main job on a demo repository, `make test` runs every test.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+GO      ?= go
+LDFLAGS := -s -w -X github.com/git-bernstein/git-bernstein/internal/buildinfo.version=$(VERSION)
+BIN     := bin/git-bernstein
+DEMO    ?= build/demo
+FUZZTIME ?= 60s
+
+.PHONY: all build install uninstall demo test vet fmt fuzz bench clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein
+
+MANDIR  ?= $(PREFIX)/share/man/man1
+
+# git turns `git bernstein --help` into `man git-bernstein`, so the manual page is installed too.
+install: build
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/git-bernstein
+	$(BIN) man > $(DESTDIR)$(MANDIR)/git-bernstein.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(MANDIR)/git-bernstein.1
+
+# The demo puts our binary first on PATH so that `git bernstein` runs it, exactly as after `make install`.
+demo: build
+	@sh testdata/demo/make-demo-repo.sh $(DEMO)
+	@sh testdata/demo/run-demo.sh $(DEMO) $(CURDIR)/bin
+
+test: vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo 'gofmt: files above need formatting (run make fmt)'; exit 1; }
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+fuzz:
+	@for t in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	  for f in $$(grep -h '^func Fuzz' $$t/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+	    echo "== $$t $$f"; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$t || exit 1; \
+	  done; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin build

@@ -1,0 +1,247 @@
+package gitext
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// Config is git's configuration as `git config` sees it: system, global, repository and worktree files, then
+// values given on the command line (`git -c k=v bernstein …` passes them in GIT_CONFIG_PARAMETERS). go-git's
+// own reader knows only the repository file, and nothing of the environment.
+type Config struct {
+	values map[string][]string // normalised key → values in file order, later files last
+}
+
+// Config reads the configuration for r. getenv is os.Getenv outside tests.
+func (r *Repo) Config(getenv func(string) string) (*Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := &Config{values: map[string][]string{}}
+	var files []string
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		if p := getenv("GIT_CONFIG_SYSTEM"); p != "" {
+			files = append(files, p)
+		} else {
+			files = append(files, "/etc/gitconfig")
+		}
+	}
+	if p := getenv("GIT_CONFIG_GLOBAL"); p != "" {
+		files = append(files, p)
+	} else {
+		xdg := getenv("XDG_CONFIG_HOME")
+		home := getenv("HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	files = append(files, filepath.Join(r.CommonDir, "config"))
+	for _, f := range files {
+		if err := c.readFile(f); err != nil {
+			return nil, err
+		}
+	}
+	if c.boolOr("extensions.worktreeconfig", false) {
+		if err := c.readFile(filepath.Join(r.GitDir, "config.worktree")); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.readEnv(getenv); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) readFile(path string) error {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) || os.IsPermission(err) {
+		return nil // git ignores missing and unreadable optional files the same way
+	}
+	if err != nil {
+		return fmt.Errorf("read git config %s: %w", path, err)
+	}
+	defer f.Close()
+	var cfg format.Config
+	if err := format.NewDecoder(f).Decode(&cfg); err != nil {
+		return fmt.Errorf("parse git config %s: %w (fix it with `git config --file %s --edit`)", path, err, path)
+	}
+	for _, s := range cfg.Sections {
+		for _, o := range s.Options {
+			c.add(s.Name+"."+o.Key, o.Value)
+		}
+		for _, sub := range s.Subsections {
+			for _, o := range sub.Options {
+				c.add(s.Name+"."+sub.Name+"."+o.Key, o.Value)
+			}
+		}
+	}
+	return nil
+}
+
+// readEnv applies GIT_CONFIG_COUNT/KEY_n/VALUE_n and GIT_CONFIG_PARAMETERS, in the order git does.
+func (c *Config) readEnv(getenv func(string) string) error {
+	if n := getenv("GIT_CONFIG_COUNT"); n != "" {
+		count, err := strconv.Atoi(n)
+		if err != nil || count < 0 {
+			return fmt.Errorf("GIT_CONFIG_COUNT=%q is not a count", n)
+		}
+		for i := 0; i < count; i++ {
+			k := getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
+			if k == "" {
+				return fmt.Errorf("GIT_CONFIG_KEY_%d is missing", i)
+			}
+			c.add(k, getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)))
+		}
+	}
+	params := getenv("GIT_CONFIG_PARAMETERS")
+	words, err := shellWords(params)
+	if err != nil {
+		return fmt.Errorf("GIT_CONFIG_PARAMETERS: %w", err)
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		// git ≥ 2.31 writes 'key'='value' (two words joined by "="), older git 'key=value'.
+		if strings.HasSuffix(w, "=") && i+1 < len(words) {
+			c.add(strings.TrimSuffix(w, "="), words[i+1])
+			i++
+			continue
+		}
+		k, v, _ := strings.Cut(w, "=")
+		c.add(k, v)
+	}
+	return nil
+}
+
+// shellWords splits git's sq_quote'd list: words in single quotes, `'\”` for a quote, `=` glued between words.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quoted:
+			if ch == '\'' {
+				quoted = false
+			} else {
+				cur.WriteByte(ch)
+			}
+		case ch == '\'':
+			quoted, inWord = true, true
+		case ch == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '=' && inWord && i+1 < len(s) && s[i+1] == '\'':
+			cur.WriteByte('=')
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unterminated quote in %q", s)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+func (c *Config) add(key, value string) {
+	k := normKey(key)
+	c.values[k] = append(c.values[k], value)
+}
+
+// normKey lower-cases the section and variable name; a subsection keeps its case, as in git.
+func normKey(key string) string {
+	first := strings.Index(key, ".")
+	last := strings.LastIndex(key, ".")
+	if first < 0 {
+		return strings.ToLower(key)
+	}
+	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
+}
+
+// Get returns the last value of key, as `git config key` does.
+func (c *Config) Get(key string) (string, bool) {
+	vs := c.values[normKey(key)]
+	if len(vs) == 0 {
+		return "", false
+	}
+	return vs[len(vs)-1], true
+}
+
+// GetAll returns every value of key in order, as `git config --get-all key` does.
+func (c *Config) GetAll(key string) []string {
+	return append([]string(nil), c.values[normKey(key)]...)
+}
+
+// Bool reads a boolean with git's spellings; a missing key gives def.
+func (c *Config) Bool(key string, def bool) (bool, error) {
+	v, ok := c.Get(key)
+	if !ok {
+		return def, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "true", "yes", "on", "1":
+		return true, nil
+	case "false", "no", "off", "0":
+		return false, nil
+	}
+	return def, fmt.Errorf("git config %s=%q is not a boolean (use true or false)", key, v)
+}
+
+func (c *Config) boolOr(key string, def bool) bool {
+	b, err := c.Bool(key, def)
+	if err != nil {
+		return def
+	}
+	return b
+}
+
+// Subsections returns the subsection names of section that set variable, e.g. the X of every trailer.X.key.
+func (c *Config) Subsections(section, variable string) []string {
+	var out []string
+	prefix, suffix := strings.ToLower(section)+".", "."+strings.ToLower(variable)
+	for k := range c.values {
+		if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, suffix) && len(k) > len(prefix)+len(suffix) {
+			out = append(out, k[len(prefix):len(k)-len(suffix)])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TrailerOptions reads the git configuration that changes how trailers are parsed.
+func (c *Config) TrailerOptions() TrailerOptions {
+	var o TrailerOptions
+	o.Separators, _ = c.Get("trailer.separators")
+	for _, name := range c.Subsections("trailer", "key") {
+		if k, ok := c.Get("trailer." + name + ".key"); ok {
+			o.Configured = append(o.Configured, k)
+		}
+	}
+	return o
+}

@@ -1,0 +1,313 @@
+package gitext
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+// scenario is a repository holding ENG-42's work recorded every way, with near misses around it.
+type scenario struct {
+	r    *gittest.Repo
+	sha  map[string]string // label → full sha
+	base string
+}
+
+func newScenario(t *testing.T) *scenario {
+	s := &scenario{r: gittest.New(t), sha: map[string]string{}}
+	r := s.r
+	s.sha["init"] = r.Commit("Initial commit", map[string]string{"README": "x\n"})
+
+	r.Git("checkout", "-q", "-b", "feature/ENG-42-login")
+	s.sha["login"] = r.Commit("Add login\n\nRefs: ENG-7, ENG-42\nSigned-off-by: Ada <ada@example.com>", map[string]string{"login.go": "1\n"})
+	s.sha["check"] = r.Commit("Check credentials", map[string]string{"login.go": "2\n"})
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	s.sha["merge1"] = r.Rev("HEAD")
+	r.Git("branch", "-q", "-D", "feature/ENG-42-login")
+
+	s.sha["squash"] = r.Commit("Add rate limit (#17)\n\nfixes: eng-42", map[string]string{"rate": "1\n"})
+	s.sha["folded"] = r.Commit("Folded trailer\n\nResolves: ENG-1,\n  ENG-42\nSigned-off-by: A <a@example.com>", map[string]string{"f": "1\n"})
+	s.sha["middle"] = r.Commit("Tidy\n\nTicket: ENG-42\n\nThis paragraph makes the line above body text.", map[string]string{"t": "1\n"})
+	s.sha["nearmiss"] = r.Commit("Work on ENG-420 and XENG-42 and ENG-42a\n\nRefs: ENG-420", map[string]string{"n": "1\n"})
+	s.sha["other"] = r.Commit("Unrelated\n\nRefs: ENG-7", map[string]string{"o": "1\n"})
+
+	r.Git("checkout", "-q", "-b", "acme-ENG-42-audit")
+	s.sha["audit"] = r.Commit("Turn on audit", map[string]string{"audit": "1\n"})
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge pull request #18 from acme/ENG-42-audit\n\nAudit", "acme-ENG-42-audit")
+	s.sha["merge2"] = r.Rev("HEAD")
+	r.Git("branch", "-q", "-D", "acme-ENG-42-audit")
+
+	r.Git("checkout", "-q", "-b", "bugfix/eng-42-crash")
+	s.sha["live"] = r.Commit("Fix crash", map[string]string{"crash": "1\n"})
+	r.Git("checkout", "-q", "main")
+	s.sha["after"] = r.Commit("Later work on main", map[string]string{"later": "1\n"})
+	return s
+}
+
+func (s *scenario) find(t *testing.T, dir, id string, sources ...string) *Commits {
+	t.Helper()
+	repo, err := Discover(dir, envOf(s.r.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sources) == 0 {
+		sources = AllSources
+	}
+	tk, err := ticket.Parse("github", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: sources, TrailerKeys: DefaultTrailerKeys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// labels maps the result back to scenario labels with their reasons, in result order.
+func (s *scenario) labels(res *Commits) []string {
+	byHash := map[string]string{}
+	for k, v := range s.sha {
+		byHash[v] = k
+	}
+	var out []string
+	for _, d := range res.Details {
+		name := byHash[d.SHA]
+		if name == "" {
+			name = d.SHA[:7]
+		}
+		out = append(out, name+" "+strings.Join(d.MatchedBy, ","))
+	}
+	return out
+}
+
+func envOf(env []string) func(string) string {
+	m := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestFindCommitsBySource(t *testing.T) {
+	s := newScenario(t)
+	cases := []struct {
+		name    string
+		sources []string
+		want    []string
+	}{
+		{"trailer", []string{SourceTrailer}, []string{
+			"login trailer:Refs", "squash trailer:fixes", "folded trailer:Resolves"}},
+		{"branch", []string{SourceBranch}, []string{"live branch:bugfix/eng-42-crash"}},
+		{"merge", []string{SourceMerge}, []string{
+			"login merge:feature/ENG-42-login", "check merge:feature/ENG-42-login", "merge1 merge:feature/ENG-42-login",
+			"audit merge:acme/ENG-42-audit", "merge2 merge:acme/ENG-42-audit"}},
+		{"message", []string{SourceMessage}, []string{
+			"login message", "merge1 message", "squash message", "folded message", "middle message", "merge2 message"}},
+		{"all", AllSources, []string{
+			"login trailer:Refs,merge:feature/ENG-42-login,message",
+			"check merge:feature/ENG-42-login",
+			"merge1 merge:feature/ENG-42-login,message",
+			"squash trailer:fixes,message",
+			"folded trailer:Resolves,message",
+			"middle message",
+			"audit merge:acme/ENG-42-audit",
+			"merge2 merge:acme/ENG-42-audit,message",
+			"live branch:bugfix/eng-42-crash"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := s.labels(s.find(t, s.r.Dir, "ENG-42", c.sources...))
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+		})
+	}
+}
+
+func TestFindCommitsNearMissesAndCase(t *testing.T) {
+	s := newScenario(t)
+	got := s.labels(s.find(t, s.r.Dir, "ENG-420"))
+	want := []string{"nearmiss trailer:Refs,message"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ENG-420: got %v want %v", got, want)
+	}
+	lower := s.find(t, s.r.Dir, "eng-42")
+	upper := s.find(t, s.r.Dir, "ENG-42")
+	if !reflect.DeepEqual(lower.Commits, upper.Commits) {
+		t.Errorf("case changes the result: %v vs %v", lower.Commits, upper.Commits)
+	}
+	if res := s.find(t, s.r.Dir, "ENG-4"); len(res.Commits) != 0 {
+		t.Errorf("ENG-4 matched %v", s.labels(res))
+	}
+}
+
+func TestFindCommitsOrderParentsFirst(t *testing.T) {
+	s := newScenario(t)
+	res := s.find(t, s.r.Dir, "ENG-42")
+	pos := map[string]int{}
+	for i, sha := range res.Commits {
+		pos[sha] = i
+	}
+	for _, d := range res.Details {
+		for _, p := range d.Parents {
+			if i, ok := pos[p]; ok && i > pos[d.SHA] {
+				t.Errorf("parent %s listed after child %s", p[:7], d.SHA[:7])
+			}
+		}
+	}
+	// The committer date must not override ancestry: rewrite a child to be older than its parent.
+	r := s.r
+	r.Git("checkout", "-q", "-b", "ENG-99-time")
+	c1 := r.Commit("first ENG-99", nil)
+	cmd := []string{"-c", "user.name=x", "commit", "-q", "--allow-empty", "-m", "second ENG-99", "--date", "@1000000000 +0000"}
+	r.Git(cmd...)
+	c2 := r.Rev("HEAD")
+	res = s.find(t, s.r.Dir, "ENG-99", SourceMessage)
+	if !reflect.DeepEqual(res.Commits, []string{c1, c2}) {
+		t.Errorf("order %v, want %v", res.Commits, []string{c1, c2})
+	}
+}
+
+func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
+	s := newScenario(t)
+	want := s.find(t, s.r.Dir, "ENG-42").Commits
+	sub := filepath.Join(s.r.Dir, "deep", "er")
+	os.MkdirAll(sub, 0o755)
+	if got := s.find(t, sub, "ENG-42").Commits; !reflect.DeepEqual(got, want) {
+		t.Errorf("subdir: %v", got)
+	}
+	wt := filepath.Join(filepath.Dir(s.r.Dir), "wt")
+	s.r.Git("worktree", "add", "-q", wt, s.sha["init"])
+	got := s.find(t, wt, "ENG-42")
+	if !reflect.DeepEqual(got.Commits, want) {
+		t.Errorf("worktree: %v", got.Commits)
+	}
+	repo, err := Discover(wt, envOf(s.r.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.WorkTree != wt || repo.CommonDir != filepath.Join(s.r.Dir, ".git") || repo.GitDir == repo.CommonDir {
+		t.Errorf("worktree dirs: %+v", repo)
+	}
+	// GIT_DIR as git sets it for hooks, from an unrelated folder.
+	env := envOf(append(append([]string{}, s.r.Env...), "GIT_DIR="+filepath.Join(s.r.Dir, ".git"), "GIT_WORK_TREE="+s.r.Dir))
+	repo, err = Discover(t.TempDir(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.WorkTree != s.r.Dir {
+		t.Errorf("GIT_WORK_TREE ignored: %s", repo.WorkTree)
+	}
+}
+
+func TestNotARepository(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Discover(dir, func(string) string { return "" })
+	if !errors.Is(err, ErrNotRepository) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEmptyRepository(t *testing.T) {
+	r := gittest.New(t)
+	repo, err := Discover(r.Dir, envOf(r.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := ticket.Parse("jira", "ENG-42")
+	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
+	if err != nil || len(res.Commits) != 0 {
+		t.Fatalf("empty repo: %v %v", res, err)
+	}
+}
+
+func TestShallowCloneWarnsAndStops(t *testing.T) {
+	s := newScenario(t)
+	dst := filepath.Join(filepath.Dir(s.r.Dir), "shallow")
+	s.r.Git("clone", "-q", "--depth", "2", "file://"+s.r.Dir, dst)
+	res := s.find(t, dst, "ENG-42")
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "shallow") {
+		t.Fatalf("warnings %v", res.Warnings)
+	}
+	if len(res.Commits) == 0 {
+		t.Fatalf("shallow clone found nothing")
+	}
+}
+
+func TestMissingObjectNamed(t *testing.T) {
+	s := newScenario(t)
+	// Delete the loose object of a commit in the middle of history.
+	victim := s.sha["check"]
+	if err := os.Remove(filepath.Join(s.r.Dir, ".git", "objects", victim[:2], victim[2:])); err != nil {
+		t.Fatal(err)
+	}
+	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	tk, _ := ticket.Parse("jira", "ENG-42")
+	_, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
+	if !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), victim) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestBranchSourceWithoutBase(t *testing.T) {
+	r := gittest.New(t)
+	r.Git("checkout", "-q", "-b", "trunk")
+	r.Commit("init", nil)
+	r.Git("checkout", "-q", "-b", "ENG-5-x")
+	r.Commit("work", nil)
+	repo, _ := Discover(r.Dir, envOf(r.Env))
+	tk, _ := ticket.Parse("jira", "ENG-5")
+	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: []string{SourceBranch}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Commits) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "bernstein.baseBranch") {
+		t.Fatalf("res %+v", res)
+	}
+	res, _ = repo.FindCommits(FindOptions{Ticket: tk, Sources: []string{SourceBranch}, BaseBranch: "trunk"})
+	if len(res.Commits) != 1 {
+		t.Fatalf("with base trunk: %+v", res)
+	}
+}
+
+func TestNotesAndStashAreNotHistory(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	r.Git("notes", "add", "-m", "ENG-42 note", "HEAD")
+	r.Write("a", "2\n")
+	r.Git("stash", "push", "-q", "-m", "WIP ENG-42")
+	repo, _ := Discover(r.Dir, envOf(r.Env))
+	tk, _ := ticket.Parse("jira", "ENG-42")
+	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
+	if err != nil || len(res.Commits) != 0 {
+		t.Fatalf("notes or stash tied: %+v %v", res, err)
+	}
+}
+
+func TestMergedBranches(t *testing.T) {
+	for subject, want := range map[string][]string{
+		"Merge branch 'feature/ENG-42-x'":                       {"feature/ENG-42-x"},
+		"Merge branch 'feature/ENG-42-x' into main":             {"feature/ENG-42-x"},
+		"Merge branch 'ENG-42' of github.com:acme/app into dev": {"ENG-42"},
+		"Merge branches 'a' and 'ENG-42-b'":                     {"a", "ENG-42-b"},
+		"Merge remote-tracking branch 'origin/ENG-42'":          {"origin/ENG-42"},
+		"Merge pull request #17 from acme/ENG-42-x":             {"acme/ENG-42-x"},
+		"Merge branch 'main' into 'ENG-42'":                     {"main"},
+		"Merged in feature/ENG-42 (pull request #5)":            {"feature/ENG-42"},
+		"Add ENG-42": nil,
+	} {
+		if got := MergedBranches(subject); !reflect.DeepEqual(got, want) {
+			t.Errorf("MergedBranches(%q) = %v, want %v", subject, got, want)
+		}
+	}
+}

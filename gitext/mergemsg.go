@@ -1,0 +1,56 @@
+package gitext
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// git's own messages: Merge branch 'x' [of URL] [into y]; Merge branches 'a' and 'b'; Merge remote-tracking
+	// branch 'origin/x'. GitLab writes Merge branch 'x' into 'main'.
+	gitMergeRe = regexp.MustCompile(`^Merge (?:remote-tracking )?branch(?:es)? (.*)$`)
+	quotedRe   = regexp.MustCompile(`'([^']+)'`)
+	// GitHub: Merge pull request #17 from acme/ENG-42-x
+	githubMergeRe = regexp.MustCompile(`^Merge pull request #(\d+) from (\S+)`)
+	// Bitbucket: Merged in feature/ENG-42 (pull request #5)
+	bitbucketMergeRe = regexp.MustCompile(`^Merged in (\S+)`)
+)
+
+// MergedBranches returns the names of the branches a merge commit's subject says it merged; never the branch
+// merged into. A GitHub "from owner/branch" name is returned as written (owner/branch).
+func MergedBranches(subject string) []string {
+	subject = strings.TrimSpace(subject)
+	if m := githubMergeRe.FindStringSubmatch(subject); m != nil {
+		return []string{m[2]}
+	}
+	if m := bitbucketMergeRe.FindStringSubmatch(subject); m != nil {
+		return []string{m[1]}
+	}
+	m := gitMergeRe.FindStringSubmatch(subject)
+	if m == nil {
+		return nil
+	}
+	rest := m[1]
+	if i := strings.Index(rest, " into "); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.Index(rest, " of "); i >= 0 {
+		rest = rest[:i]
+	}
+	var names []string
+	for _, q := range quotedRe.FindAllStringSubmatch(rest, -1) {
+		names = append(names, q[1])
+	}
+	if len(names) == 0 && rest != "" && !strings.ContainsAny(rest, " '") {
+		names = append(names, rest) // unquoted form some tools write: Merge branch feature/x
+	}
+	return names
+}
+
+// PullRequestNumber returns N from "Merge pull request #N from …", or 0.
+func PullRequestNumber(subject string) string {
+	if m := githubMergeRe.FindStringSubmatch(strings.TrimSpace(subject)); m != nil {
+		return m[1]
+	}
+	return ""
+}

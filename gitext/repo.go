@@ -1,0 +1,173 @@
+// Package gitext holds everything that reads or writes git: finding the repository the way git does, reading
+// configuration, walking history, trailers, notes and patches.
+package gitext
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// ErrNotRepository is returned by Discover when no repository encloses the start folder.
+var ErrNotRepository = errors.New("not a git repository")
+
+// Repo is an opened repository and the folders git would use for it.
+type Repo struct {
+	*git.Repository
+	// GitDir is this worktree's git folder (.git, or .git/worktrees/<name> for a linked worktree).
+	GitDir string
+	// CommonDir holds what all worktrees share: objects, refs, config, hooks, our bundles and index.
+	CommonDir string
+	// WorkTree is the top of the working tree; empty for a bare repository.
+	WorkTree string
+	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
+	Shallow map[plumbing.Hash]bool
+}
+
+// Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set
+// (git sets them for hooks), else the nearest enclosing folder with a .git folder or .git file (linked worktrees
+// and submodules), else a bare repository. go-git reads no GIT_* variable itself, so we resolve them here.
+func Discover(start string, getenv func(string) string) (*Repo, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	start, err := filepath.Abs(start)
+	if err != nil {
+		return nil, err
+	}
+	var gitDir, workTree string
+	if d := getenv("GIT_DIR"); d != "" {
+		gitDir = absFrom(start, d)
+		if !isGitDir(gitDir) {
+			return nil, fmt.Errorf("%w: GIT_DIR=%s is not a git folder", ErrNotRepository, d)
+		}
+		if wt := getenv("GIT_WORK_TREE"); wt != "" {
+			workTree = absFrom(start, wt)
+		} else if !isBare(gitDir) {
+			// git: with GIT_DIR but no GIT_WORK_TREE, the current folder is the top of the worktree.
+			workTree = start
+		}
+	} else {
+		gitDir, workTree, err = findUp(start)
+		if err != nil {
+			return nil, err
+		}
+		if wt := getenv("GIT_WORK_TREE"); wt != "" {
+			workTree = absFrom(start, wt)
+		}
+	}
+	return open(gitDir, workTree)
+}
+
+func open(gitDir, workTree string) (*Repo, error) {
+	commonDir := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		commonDir = absFrom(gitDir, strings.TrimSpace(string(b)))
+	}
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
+	var wt = osfs.New(gitDir) // go-git needs some worktree filesystem; we never write through it for bare repos
+	if workTree != "" {
+		wt = osfs.New(workTree)
+	}
+	r, err := git.Open(st, wt)
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
+	}
+	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}}
+	shallow, err := st.Shallow()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)
+	}
+	for _, h := range shallow {
+		repo.Shallow[h] = true
+	}
+	return repo, nil
+}
+
+// findUp walks from start to the root looking for .git, the way git's setup_git_directory does.
+func findUp(start string) (gitDir, workTree string, err error) {
+	for dir := start; ; {
+		dotGit := filepath.Join(dir, ".git")
+		if st, err := os.Stat(dotGit); err == nil {
+			if st.IsDir() && isGitDir(dotGit) {
+				return dotGit, dir, nil
+			}
+			if !st.IsDir() {
+				target, err := readGitFile(dotGit)
+				if err != nil {
+					return "", "", err
+				}
+				return target, dir, nil
+			}
+		}
+		if isGitDir(dir) && isBare(dir) {
+			return dir, "", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", "", fmt.Errorf("%w (or any parent): %s", ErrNotRepository, start)
+		}
+		dir = parent
+	}
+}
+
+// readGitFile follows a `.git` file (`gitdir: <path>`), as linked worktrees and submodules use.
+func readGitFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	line := strings.TrimSpace(string(b))
+	target, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("read %s: not a gitdir file (want \"gitdir: <path>\")", path)
+	}
+	dir := absFrom(filepath.Dir(path), strings.TrimSpace(target))
+	if !isGitDir(dir) {
+		return "", fmt.Errorf("%s points to %s, which is not a git folder: repair it with `git worktree repair`", path, dir)
+	}
+	return dir, nil
+}
+
+// isGitDir says whether dir looks like a git folder: HEAD plus objects and refs (possibly via commondir).
+func isGitDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "commondir")); err == nil {
+		return true
+	}
+	_, e1 := os.Stat(filepath.Join(dir, "objects"))
+	_, e2 := os.Stat(filepath.Join(dir, "refs"))
+	return e1 == nil && e2 == nil
+}
+
+func isBare(gitDir string) bool {
+	b, err := os.ReadFile(filepath.Join(gitDir, "config"))
+	if err != nil {
+		return filepath.Base(gitDir) != ".git"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && strings.EqualFold(strings.TrimSpace(k), "bare") {
+			return strings.EqualFold(strings.TrimSpace(v), "true")
+		}
+	}
+	return false
+}
+
+func absFrom(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}

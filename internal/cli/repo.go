@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+// session is what most commands need: the repository around the working folder and its configuration.
+type session struct {
+	repo *gitext.Repo
+	cfg  *gitext.Config
+}
+
+func openSession() (*session, error) {
+	wd, err := getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working folder: %w", err)
+	}
+	repo, err := gitext.Discover(wd, os.Getenv)
+	if err != nil {
+		if errors.Is(err, gitext.ErrNotRepository) {
+			return nil, exitWith(ExitError, "%v", err)
+		}
+		return nil, err
+	}
+	cfg, err := repo.Config(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return &session{repo: repo, cfg: cfg}, nil
+}
+
+// configOr returns the flag's value when set, else `git config key`, else def.
+func (s *session) configOr(c *ucli.Context, flag, key, def string) string {
+	if c.IsSet(flag) {
+		return c.String(flag)
+	}
+	if v, ok := s.cfg.Get(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// matchFlags are the flags every command that finds a ticket's commits shares.
+func matchFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "tracker", Usage: "`TRACKER` the ticket belongs to (github, jira, linear, …); default: git config bernstein.tracker, else github"},
+		&ucli.StringFlag{Name: "match", Usage: "comma list of `SOURCES` that tie a commit to the ticket: trailer,branch,merge,message; default: git config bernstein.match, else all four"},
+		&ucli.StringSliceFlag{Name: "trailer", Usage: "another trailer `KEY` whose value names tickets (repeatable); adds to Ticket, Refs, References, Fixes, Closes, Resolves, Issue, Jira and git config bernstein.trailer"},
+	}
+}
+
+// findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
+func (s *session) findOptions(c *ucli.Context, id string) (gitext.FindOptions, error) {
+	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
+	if tracker == "" {
+		return gitext.FindOptions{}, usageError("--tracker is empty")
+	}
+	tk, err := ticket.Parse(tracker, id)
+	if err != nil {
+		return gitext.FindOptions{}, usageError("%v", err)
+	}
+	sources, err := parseSources(s.configOr(c, "match", "bernstein.match", strings.Join(gitext.AllSources, ",")))
+	if err != nil {
+		return gitext.FindOptions{}, err
+	}
+	keys := append([]string{}, gitext.DefaultTrailerKeys...)
+	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
+	keys = append(keys, c.StringSlice("trailer")...)
+	base, _ := s.cfg.Get("bernstein.baseBranch")
+	return gitext.FindOptions{
+		Ticket:      tk,
+		Sources:     sources,
+		TrailerKeys: keys,
+		Trailers:    s.cfg.TrailerOptions(),
+		BaseBranch:  base,
+	}, nil
+}
+
+func parseSources(list string) ([]string, error) {
+	valid := map[string]bool{}
+	for _, s := range gitext.AllSources {
+		valid[s] = true
+	}
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if s == "" {
+			continue
+		}
+		if !valid[s] {
+			return nil, usageError("--match: unknown source %q (choose from %s)", s, strings.Join(gitext.AllSources, ","))
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, usageError("--match names no source (choose from %s)", strings.Join(gitext.AllSources, ","))
+	}
+	return out, nil
+}
+
+// oneArg returns the command's single positional argument or a usage error naming it.
+func oneArg(c *ucli.Context, name string) (string, error) {
+	if c.NArg() != 1 {
+		return "", usageError("%s takes exactly one %s (got %d arguments); see 'git bernstein help %s'",
+			c.Command.Name, name, c.NArg(), c.Command.Name)
+	}
+	return c.Args().First(), nil
+}
+
+// warn prints warnings on stderr, one line each.
+func warn(c *ucli.Context, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", w)
+	}
+}

@@ -1,0 +1,26 @@
+// Package termtext makes text from untrusted sources (commit messages, bundle members, PR payloads) safe to print
+// on a terminal: escape sequences in it could otherwise rewrite what the user sees, such as a verdict line.
+package termtext
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Clean removes control characters (C0, DEL, C1, and Unicode bidi overrides), keeping tabs as spaces.
+func Clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r), isBidi(r):
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// isBidi reports the explicit direction formatting characters used in "Trojan Source" attacks.
+func isBidi(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
+}
