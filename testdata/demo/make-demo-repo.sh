@@ -23,12 +23,12 @@ commit "Initial commit"
 
 git checkout -q -b feature/ENG-42-login
 mkdir -p src
-printf 'func login() {}\n' > src/login.go
+printf 'def login(): pass\n' > src/login.py
 commit "Add login handler
 
 Refs: ENG-7, ENG-42
 Signed-off-by: Ada Agent <ada@agents.example>"
-printf 'func login() { check() }\n' > src/login.go
+printf 'def login(): check()\n' > src/login.py
 commit "Check credentials before login"
 git checkout -q main
 tick
@@ -62,7 +62,7 @@ Audit logging" acme-ENG-42-audit
 git branch -q -D acme-ENG-42-audit
 
 git checkout -q -b bugfix/eng-42-crash
-printf 'func login() { if ok { check() } }\n' > src/login.go
+printf 'def login():\n    if ok: check()\n' > src/login.py
 commit "Fix crash on empty password"
 git checkout -q main
 
@@ -70,7 +70,7 @@ git checkout -q main
 mkdir -p .sdd/transcripts .sdd/traces .sdd/lineage .sdd/audit
 cat > .sdd/transcripts/coder-s1.jsonl <<'J'
 {"role":"user","content":"Implement login for ENG-42","ticket":{"tracker":"github","id":"ENG-42"}}
-{"role":"assistant","content":"Added src/login.go"}
+{"role":"assistant","content":"Added src/login.py"}
 J
 printf '{"role":"user","content":"Fix ENG-420"}\n' > .sdd/transcripts/coder-s2.jsonl
 printf '{"span":"plan","task":"ENG-42","ms":120}\n{"span":"edit","task":"ENG-42","ms":640}\n' > .sdd/traces/ENG-42-trace.jsonl
