@@ -25,10 +25,6 @@ func Canonicalize(manifestJSON []byte) ([]byte, error) {
 	return out, nil
 }
 
-// pythonMaxIntDigits is CPython's default int_max_str_digits (3.11+): json.loads refuses longer integers,
-// so no signature made by the Python tool can cover one.
-const pythonMaxIntDigits = 4300
-
 // LegacyCanonical returns what the upstream Python tool signed: json.dumps(obj, sort_keys=True,
 // separators=(",", ":")) with the default ensure_ascii=True. It exists only so the verifier can check old
 // bundles; new signatures always cover Canonicalize's output. The input must be strict JSON (as for
@@ -154,9 +150,6 @@ func pythonNumber(s string) (string, error) {
 	if !strings.ContainsAny(s, ".eE") {
 		neg := strings.HasPrefix(s, "-")
 		digits := strings.TrimPrefix(s, "-")
-		if len(digits) > pythonMaxIntDigits {
-			return "", fmt.Errorf("integer with %d digits: Python's json refuses more than %d", len(digits), pythonMaxIntDigits)
-		}
 		if digits == "0" {
 			return "0", nil // Python's int("-0") is 0
 		}
