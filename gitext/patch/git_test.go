@@ -1,0 +1,5 @@
+package patch
+
+import "os/exec"
+
+func execLookGit() (string, error) { return exec.LookPath("git") }

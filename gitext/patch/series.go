@@ -1,0 +1,110 @@
+// Package patch writes commits as a `git format-patch --stdout` series without running git, so that a ticket
+// bundle carries patches that `git apply --index` and `git am` turn back into the very same trees.
+//
+// What go-git lacks is filled in here: binary files become `GIT binary patch` literals (zlib plus git's base85)
+// rather than "Binary files differ", exact renames get their `similarity index 100%` header, paths are quoted the
+// way git quotes them, and file/symlink/gitlink swaps are split into a deletion and a creation as git does.
+package patch
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+)
+
+// WriteSeries writes a `git format-patch --stdout`-style series to w: one part per commit, in the order given
+// (callers pass non-merge commits oldest first). Merge commits passed in are an error.
+//
+// Like format-patch, commits that change nothing (tree equal to the first parent's) get no part, since neither
+// `git apply` nor `git am` accepts an empty patch; [PATCH i/n] numbers the parts that are written. Diffs are
+// against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
+// memory at a time.
+func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) error {
+	type part struct {
+		commit       *object.Commit
+		parent, tree *object.Tree
+	}
+	var parts []part
+	for _, h := range commits {
+		c, err := repo.CommitObject(h)
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w", h, err)
+		}
+		if c.NumParents() > 1 {
+			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, c.NumParents())
+		}
+		tree, err := c.Tree()
+		if err != nil {
+			return fmt.Errorf("read tree of commit %s: %w", h, err)
+		}
+		var parentTree *object.Tree
+		if c.NumParents() == 1 {
+			p, err := c.Parent(0)
+			if err != nil {
+				return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+			}
+			if parentTree, err = p.Tree(); err != nil {
+				return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+			}
+			if parentTree.Hash == tree.Hash {
+				continue
+			}
+		} else if len(tree.Entries) == 0 {
+			continue
+		}
+		parts = append(parts, part{commit: c, parent: parentTree, tree: tree})
+	}
+
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for i, p := range parts {
+		if i > 0 {
+			bw.WriteString("\n") // format-patch separates messages with an empty line
+		}
+		if err := writePart(bw, repo, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write patch series: %w", err)
+	}
+	return nil
+}
+
+func writePart(w *bufio.Writer, repo *git.Repository, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
+	changes, err := object.DiffTreeWithOptions(context.Background(), parent, tree,
+		&object.DiffTreeOptions{DetectRenames: true, OnlyExactRenames: true})
+	if err != nil {
+		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
+	}
+	var list [][2]side
+	for _, ch := range changes {
+		list = append(list, pairs(ch)...)
+	}
+	// git lists pairs by path (a rename at its new name), a deletion before a creation at the same path.
+	sort.SliceStable(list, func(i, j int) bool { return pairKey(list[i]) < pairKey(list[j]) })
+
+	writeMailHeader(w, c, nr, total)
+	w.WriteString("---\n")
+	for _, p := range list {
+		if err := writeFilePair(w, repo, p[0], p[1]); err != nil {
+			return fmt.Errorf("diff commit %s: %w", c.Hash, err)
+		}
+	}
+	fmt.Fprintf(w, "-- \ngit-bernstein %s\n\n", buildinfo.Version())
+	return nil
+}
+
+func pairKey(p [2]side) string {
+	if p[1].exists() {
+		return p[1].path
+	}
+	return p[0].path
+}
