@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+)
+
+func keygenCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "keygen",
+		Usage: "make an Ed25519 signing key and the agent card that lets verifiers trust it",
+		Description: `Writes a new Ed25519 private key as unencrypted PKCS#8 PEM (mode 0600) and the flat agent card
+{"protocolVersion":"a2a/1.0","agent_id","kid","public_key_pem"} (mode 0644). Existing files are never
+overwritten. Keep the key secret; give the card to whoever verifies your bundles (verify --card).
+By default both land in the current folder as <kid>.pem and <kid>.card.json, so the kid must then be a
+safe file name (letters, digits, . _ - + @, not starting with punctuation).`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "kid", Usage: "key id that signatures carry and verifiers match (required)"},
+			&ucli.StringFlag{Name: "agent-id", Value: "git-bernstein", Usage: "agent_id written in the card"},
+			&ucli.StringFlag{Name: "key", Usage: "where to write the private key (default ./<kid>.pem)"},
+			&ucli.StringFlag{Name: "card", Usage: "where to write the agent card (default ./<kid>.card.json)"},
+		},
+		Action: runKeygen,
+	}
+}
+
+// safeFileKid is what a kid must look like to become a file name on any common file system.
+var safeFileKid = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$`)
+
+func runKeygen(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageError("keygen takes no arguments, got %q; see 'git bernstein keygen --help'", c.Args().First())
+	}
+	kid := c.String("kid")
+	if kid == "" {
+		return usageError("keygen needs --kid: the key id signatures carry, e.g. --kid alice-2025")
+	}
+	if err := sign.CheckKid(kid); err != nil {
+		return usageError("--kid: %v", err)
+	}
+	agentID := c.String("agent-id")
+	if agentID == "" {
+		return usageError("--agent-id is empty")
+	}
+	keyPath, cardPath := c.String("key"), c.String("card")
+	if (keyPath == "" || cardPath == "") && !safeFileKid.MatchString(kid) {
+		return usageError("--kid %q cannot name the default files <kid>.pem / <kid>.card.json; use letters, digits and . _ - + @, or give --key and --card", kid)
+	}
+	if keyPath == "" {
+		keyPath = kid + ".pem"
+	}
+	if cardPath == "" {
+		cardPath = kid + ".card.json"
+	}
+	wd, err := getwd()
+	if err != nil {
+		return fmt.Errorf("find the current folder: %w", err)
+	}
+	keyFile, cardFile := inDir(wd, keyPath), inDir(wd, cardPath)
+	if keyFile == cardFile {
+		return usageError("--key and --card are the same file %s", keyPath)
+	}
+	// Checked up front so that a taken card path does not cost a key write and removal; the no-replace
+	// commits below are what actually guarantee nothing is overwritten.
+	for _, p := range []string{keyFile, cardFile} {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%s already exists: not overwriting it; choose another path or remove it", p)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("check %s: %w", p, err)
+		}
+	}
+
+	pub, priv, err := sign.GenerateKey()
+	if err != nil {
+		return err
+	}
+	keyPEM, err := sign.MarshalPrivateKeyPEM(priv)
+	if err != nil {
+		return err
+	}
+	card, err := sign.MarshalCard(agentID, kid, pub)
+	if err != nil {
+		return err
+	}
+	fp, err := sign.Fingerprint(pub)
+	if err != nil {
+		return err
+	}
+	if err := writeNew(keyFile, 0o600, keyPEM); err != nil {
+		return err
+	}
+	if err := writeNew(cardFile, 0o644, card); err != nil {
+		// A key without its card is a key nobody can verify; take back what we just made.
+		if rmErr := os.Remove(keyFile); rmErr != nil {
+			return fmt.Errorf("%w (and the new key %s could not be removed: %v)", err, keyFile, rmErr)
+		}
+		return fmt.Errorf("%w; removed the new key %s", err, keyFile)
+	}
+
+	w := c.App.Writer
+	fmt.Fprintf(w, "Wrote private key %s (Ed25519, PKCS#8, mode 0600): keep it secret.\n", keyPath)
+	fmt.Fprintf(w, "Wrote agent card  %s (agent_id %s): give it to verifiers.\n", cardPath, agentID)
+	fmt.Fprintf(w, "kid:         %s\n", kid)
+	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", fp)
+	fmt.Fprintf(w, "Sign bundles with: git bernstein bundle --sign-key %s --sign-kid %s TICKET\n", keyPath, kid)
+	return nil
+}
+
+// inDir resolves a user-given path against the folder the command runs from.
+func inDir(wd, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(wd, p)
+}
+
+func writeNew(path string, mode os.FileMode, data []byte) error {
+	return atomicfile.Write(path, mode, true, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
