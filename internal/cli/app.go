@@ -107,6 +107,7 @@ func commands() []*ucli.Command {
 	return []*ucli.Command{
 		commitsCommand(),
 		manCommand(),
+		lineageCommand(),
 		keygenCommand(),
 	}
 }

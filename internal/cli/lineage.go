@@ -1,0 +1,439 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/lineage"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+)
+
+// lineageClock stamps ts_ns on appended records; a var so tests can pin it.
+var lineageClock = func() int64 { return time.Now().UnixNano() }
+
+const lineageExitHelp = `EXIT CODES:
+   0  success (verify: the store is intact)
+   1  error, or verify found failures (each is listed with the file and record at fault)
+   2  usage error (bad flags or arguments)`
+
+func lineageCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "lineage",
+		Usage: "read, check and write Bernstein's lineage stores",
+		Subcommands: []*ucli.Command{{
+			Name:  "v2",
+			Usage: "lineage v2: HMAC-chained parent refs (parent.jsonl) pointing at detached child bodies (children/<sha>.jsonl)",
+			Description: `Bernstein writes lineage v2 when BERNSTEIN_LINEAGE_V2=1 or bernstein.yaml sets lineage.version: 2.
+The store lives in <worktree root>/.sdd/lineage/v2 unless --root says otherwise; these commands read and
+write the same bytes as Bernstein's Python store, so both can share one.`,
+			Subcommands: []*ucli.Command{
+				lineageShowCommand(), lineageVerifyCommand(), lineageExportCommand(), lineageAppendCommand(),
+			},
+		}},
+	}
+}
+
+func lineageRootFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "root", Usage: "lineage v2 store `PATH` (default: <worktree root>/.sdd/lineage/v2)"}
+}
+
+func lineageKeyFlag() ucli.Flag {
+	return &ucli.StringFlag{
+		Name:    "key-file",
+		EnvVars: []string{lineage.KeyFileEnv},
+		Usage:   "`FILE` holding the secret HMAC key (its bytes, one trailing newline ignored); default: Bernstein's public key " + lineage.DefaultKey,
+	}
+}
+
+func withLineageHelp(cmd *ucli.Command) *ucli.Command {
+	cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + "\n" + lineageExitHelp + "\n"
+	return cmd
+}
+
+func lineageShowCommand() *ucli.Command {
+	return withLineageHelp(&ucli.Command{
+		Name:      "show",
+		Usage:     "print the timeline of a task: each parent ref and how many child bodies it has",
+		ArgsUsage: "TASK_ID",
+		Description: `The table shows run id, parent call id, summary, body count and the first 24 characters of child_sha.
+--output-json prints [{"parent":{…},"bodies":[…]}] as Bernstein does (json.dumps, indent 2, sorted keys).
+show reads without checking the HMACs: run 'git bernstein lineage v2 verify' when the answer matters.`,
+		Flags: []ucli.Flag{
+			lineageRootFlag(),
+			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of a table"},
+		},
+		Action: runLineageShow,
+	})
+}
+
+func lineageVerifyCommand() *ucli.Command {
+	return withLineageHelp(&ucli.Command{
+		Name:  "verify",
+		Usage: "check both HMAC chain layers, every line's canonical bytes, content addresses and orphan child files",
+		Description: `Prints "Lineage v2: OK (<p> parent / <c> child)", or "Lineage v2: FAIL (<n> issue(s))" and one line per
+failure naming the file and record, with the repair where there is one (a torn last line after a crash, an
+orphan child file). The last line says which key class checked the HMACs: public-default (Bernstein's
+published key: the chain catches accidents, not forgery) or secret-file.
+--output-json prints {"ok","failures","parent_count","child_count","key"}.`,
+		Flags: []ucli.Flag{
+			lineageRootFlag(),
+			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of text"},
+			lineageKeyFlag(),
+			&ucli.BoolFlag{Name: "strict", Usage: "fail a store checked under the public default key, since anyone can forge it"},
+		},
+		Action: runLineageVerify,
+	})
+}
+
+func lineageExportCommand() *ucli.Command {
+	return withLineageHelp(&ucli.Command{
+		Name:      "export",
+		Usage:     "export a task's timeline as JSONL or as in-toto statements for sigstore",
+		ArgsUsage: "TASK_ID",
+		Description: `--format jsonl: per parent ref a {"_kind":"parent",…} line, then its {"_kind":"child",…} body lines.
+--format sigstore: a JSON list with one in-toto Statement v1 per parent ref (subject: the child's sha256,
+predicateType https://slsa.dev/provenance/v0.3, an SLSA 1.0 shaped predicate), ready to sign.
+--output writes the file atomically and prints "Wrote <n> bytes -> <path>".`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "format", Value: lineage.FormatJSONL, Usage: "`FORMAT`: jsonl or sigstore"},
+			lineageRootFlag(),
+			&ucli.StringFlag{Name: "output", Usage: "write to `FILE` instead of standard output"},
+		},
+		Action: runLineageExport,
+	})
+}
+
+func lineageAppendCommand() *ucli.Command {
+	return withLineageHelp(&ucli.Command{
+		Name:  "append",
+		Usage: "record one child body (a new child and its parent ref, or with --child-sha one more body of a child)",
+		Description: `For agents and scripts that are not Python. ts_ns comes from the clock. A new child is written and
+fsynced first, then its parent ref, under flock(LOCK_EX) on parent.jsonl (the lock Bernstein's fcntl.flock
+takes, so both can write one store). With --child-sha the body is chained onto that child file with the next
+seq and the parent timeline is untouched. Prints "Appended sha256:<hex> seq <n>".`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "task", Usage: "`TASK_ID` the record belongs to (required)"},
+			&ucli.StringFlag{Name: "run", Usage: "child `RUN_ID` (required)"},
+			&ucli.StringFlag{Name: "call", Usage: "parent tool/call `ID` that spawned the child"},
+			&ucli.StringFlag{Name: "summary", Usage: "short operator-readable `TEXT`"},
+			&ucli.StringFlag{Name: "kind", Usage: "body `KIND`, e.g. subagent.started (required)"},
+			&ucli.StringFlag{Name: "payload", Value: "{}", Usage: "body payload, a JSON `OBJECT`"},
+			&ucli.StringFlag{Name: "child-sha", Usage: "append to the existing child `SHA` (sha256:<hex> or <hex>) instead of starting a new one"},
+			lineageRootFlag(),
+			lineageKeyFlag(),
+		},
+		Action: runLineageAppend,
+	})
+}
+
+// defaultLineageRoot is <worktree root>/.sdd/lineage/v2, the worktree root being the nearest folder above the
+// working folder that holds .git (a folder, or a file in linked worktrees and submodules).
+func defaultLineageRoot() (string, error) {
+	wd, err := getwd()
+	if err != nil {
+		return "", fmt.Errorf("working folder: %w", err)
+	}
+	for dir := wd; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return filepath.Join(dir, ".sdd", "lineage", "v2"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", exitWith(ExitError, "not inside a git worktree (no .git in %s or above): pass --root PATH", wd)
+		}
+		dir = parent
+	}
+}
+
+func lineageRoot(c *ucli.Context) (string, error) {
+	if r := c.String("root"); r != "" {
+		return r, nil
+	}
+	return defaultLineageRoot()
+}
+
+func lineageTaskArg(c *ucli.Context) (string, error) {
+	args, err := lineageArgs(c)
+	if err != nil {
+		return "", err
+	}
+	if len(args) != 1 {
+		return "", usageError("lineage v2 %s takes exactly one TASK_ID (got %d arguments); see 'git bernstein lineage v2 %s --help'",
+			c.Command.Name, len(args), c.Command.Name)
+	}
+	return args[0], nil
+}
+
+// lineageArgs returns the positional arguments after applying flags written after them. urfave/cli v2 stops
+// parsing flags at the first argument, but upstream's documented form is "export TASK_ID --format sigstore".
+func lineageArgs(c *ucli.Context) ([]string, error) {
+	var pos []string
+	rest := c.Args().Slice()
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			return append(pos, rest[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		flag := lookupFlag(c.Command, name)
+		if flag == nil {
+			return nil, usageError("flag provided but not defined: -%s; see 'git bernstein lineage v2 %s --help'", name, c.Command.Name)
+		}
+		if _, isBool := flag.(*ucli.BoolFlag); isBool {
+			if !hasValue {
+				value = "true"
+			}
+		} else if !hasValue {
+			if i+1 >= len(rest) {
+				return nil, usageError("flag needs an argument: -%s", name)
+			}
+			i++
+			value = rest[i]
+		}
+		if err := c.Set(flag.Names()[0], value); err != nil {
+			return nil, usageError("invalid value %q for flag -%s: %v", value, name, err)
+		}
+	}
+	return pos, nil
+}
+
+func lookupFlag(cmd *ucli.Command, name string) ucli.Flag {
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func noLineageArgs(c *ucli.Context) error {
+	args, err := lineageArgs(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 0 {
+		return usageError("lineage v2 %s takes no arguments (got %q); see 'git bernstein lineage v2 %s --help'", c.Command.Name, args, c.Command.Name)
+	}
+	return nil
+}
+
+func lineageKey(c *ucli.Context) (lineage.Key, error) {
+	return lineage.ResolveKey(c.String("key-file"), nil)
+}
+
+func runLineageShow(c *ucli.Context) error {
+	task, err := lineageTaskArg(c)
+	if err != nil {
+		return err
+	}
+	root, err := lineageRoot(c)
+	if err != nil {
+		return err
+	}
+	timeline, err := lineage.Open(root, lineage.PublicKey()).Replay(task)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if c.Bool("output-json") {
+		out, err := lineage.MarshalTimeline(timeline)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", out)
+		return err
+	}
+	if len(timeline) == 0 {
+		fmt.Fprintf(w, "No v2 records for task %s\n", termtext.Clean(task))
+		return nil
+	}
+	fmt.Fprintf(w, "Lineage v2 timeline for %s (%d ref(s))\n\n", termtext.Clean(task), len(timeline))
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tCALL ID\tSUMMARY\tBODIES\tCHILD_SHA (PREFIX)")
+	for _, e := range timeline {
+		p := e.Parent
+		sha := p.ChildSHA
+		if len(sha) > 24 {
+			sha = sha[:24]
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s...\n", cell(p.ChildRunID), cell(p.ParentCallID), cell(p.Summary), len(e.Bodies), cell(sha))
+	}
+	return tw.Flush()
+}
+
+// cell makes store text safe and single-line for the table: records come from files anyone could have edited.
+func cell(s string) string {
+	s = termtext.Clean(strings.NewReplacer("\n", " ", "\r", " ").Replace(s))
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func runLineageVerify(c *ucli.Context) error {
+	if err := noLineageArgs(c); err != nil {
+		return err
+	}
+	root, err := lineageRoot(c)
+	if err != nil {
+		return err
+	}
+	key, err := lineageKey(c)
+	if err != nil {
+		return err
+	}
+	res := lineage.Open(root, key).Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
+	w := c.App.Writer
+	if c.Bool("output-json") {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			OK          bool             `json:"ok"`
+			Failures    []string         `json:"failures"`
+			ParentCount int              `json:"parent_count"`
+			ChildCount  int              `json:"child_count"`
+			Key         lineage.KeyClass `json:"key"`
+		}{res.OK, res.Messages(), res.ParentCount, res.ChildCount, res.Key}); err != nil {
+			return err
+		}
+	} else {
+		printVerify(w, res, key)
+	}
+	if !res.OK {
+		return exitWith(ExitError, "")
+	}
+	return nil
+}
+
+func printVerify(w io.Writer, res lineage.VerifyResult, key lineage.Key) {
+	if res.OK {
+		fmt.Fprintf(w, "Lineage v2: OK (%d parent / %d child)\n", res.ParentCount, res.ChildCount)
+	} else {
+		fmt.Fprintf(w, "Lineage v2: FAIL (%d issue(s))\n", len(res.Failures))
+		for _, f := range res.Failures {
+			where := ""
+			if f.File != "" {
+				where = f.File + ": "
+			}
+			fmt.Fprintf(w, "  - %s%s\n", termtext.Clean(where), termtext.Clean(f.Message))
+			if f.Repair != "" {
+				fmt.Fprintf(w, "    repair: %s\n", termtext.Clean(f.Repair))
+			}
+		}
+	}
+	switch key.Class {
+	case lineage.KeyPublicDefault:
+		fmt.Fprintf(w, "Key: %s (Bernstein's published key: the chain catches accidents, not forgery; --key-file gives a secret key)\n", key.Class)
+	default:
+		fmt.Fprintf(w, "Key: %s (%s)\n", key.Class, termtext.Clean(key.Source))
+	}
+}
+
+func runLineageExport(c *ucli.Context) error {
+	task, err := lineageTaskArg(c)
+	if err != nil {
+		return err
+	}
+	format := strings.ToLower(c.String("format"))
+	if format != lineage.FormatJSONL && format != lineage.FormatSigstore {
+		return usageError("--format must be jsonl or sigstore, not %q", c.String("format"))
+	}
+	root, err := lineageRoot(c)
+	if err != nil {
+		return err
+	}
+	timeline, err := lineage.Open(root, lineage.PublicKey()).Replay(task)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	if format == lineage.FormatJSONL {
+		out, err = lineage.ExportJSONL(timeline)
+	} else {
+		out, err = lineage.ExportSigstore(timeline)
+	}
+	if err != nil {
+		return fmt.Errorf("export %s: %w", task, err)
+	}
+	if path := c.String("output"); path != "" {
+		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "Wrote %d bytes -> %s\n", len(out), path)
+		return nil
+	}
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	_, err = c.App.Writer.Write(out)
+	return err
+}
+
+func runLineageAppend(c *ucli.Context) error {
+	if err := noLineageArgs(c); err != nil {
+		return err
+	}
+	for _, name := range []string{"task", "run", "kind"} {
+		if c.String(name) == "" {
+			return usageError("lineage v2 append needs --%s; see 'git bernstein lineage v2 append --help'", name)
+		}
+	}
+	v, err := lineage.ParseJSON([]byte(c.String("payload")))
+	if err != nil {
+		return usageError("--payload: %v", err)
+	}
+	payload, ok := v.(map[string]any)
+	if !ok {
+		return usageError("--payload must be a JSON object, like {\"tool\":\"grep\"}")
+	}
+	root, err := lineageRoot(c)
+	if err != nil {
+		return err
+	}
+	key, err := lineageKey(c)
+	if err != nil {
+		return err
+	}
+	store := lineage.Open(root, key)
+	body := lineage.ChildBody{
+		V: lineage.Version, TaskID: c.String("task"), ChildRunID: c.String("run"), Kind: c.String("kind"),
+		Payload: payload, TsNs: lineageClock(),
+	}
+	var sha string
+	if cs := c.String("child-sha"); cs != "" {
+		if _, err := store.ChildPath(cs); err != nil {
+			return usageError("--child-sha: %v", err)
+		}
+		sha = "sha256:" + strings.TrimPrefix(cs, "sha256:")
+		if body, err = store.AppendBody(sha, body); err != nil {
+			return err
+		}
+	} else {
+		ref := lineage.ParentRef{
+			V: lineage.Version, TaskID: body.TaskID, ChildRunID: body.ChildRunID,
+			ParentCallID: c.String("call"), Summary: c.String("summary"), TsNs: body.TsNs,
+		}
+		if ref, body, err = store.Append(ref, body); err != nil {
+			return err
+		}
+		sha = ref.ChildSHA
+	}
+	fmt.Fprintf(c.App.Writer, "Appended %s seq %d\n", sha, body.Seq)
+	return nil
+}
