@@ -106,6 +106,7 @@ func exitWith(code int, format string, a ...any) error {
 func commands() []*ucli.Command {
 	return []*ucli.Command{
 		commitsCommand(),
+		bundleCommand(),
 		manCommand(),
 		lineageCommand(),
 		keygenCommand(),

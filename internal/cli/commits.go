@@ -43,7 +43,7 @@ func runCommits(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts, err := s.findOptions(c, id)
+	opts, err := s.findOptions(c, "", id)
 	if err != nil {
 		return err
 	}

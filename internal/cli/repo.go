@@ -58,8 +58,11 @@ func matchFlags() []ucli.Flag {
 }
 
 // findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
-func (s *session) findOptions(c *ucli.Context, id string) (gitext.FindOptions, error) {
-	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
+// tracker, when not empty, comes from an argument and wins over --tracker and git config.
+func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindOptions, error) {
+	if tracker == "" {
+		tracker = s.configOr(c, "tracker", "bernstein.tracker", "github")
+	}
 	if tracker == "" {
 		return gitext.FindOptions{}, usageError("--tracker is empty")
 	}

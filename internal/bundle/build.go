@@ -1,0 +1,226 @@
+// Package bundle assembles a ticket bundle: git/commits.json, git/diff.patch, the ticket's .sdd artefacts and
+// a manifest, packed into one deterministic tar.gz and signed with a detached JWS (REFERENCE sections 1 and 2).
+package bundle
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+)
+
+// Options says what to bundle and where.
+type Options struct {
+	Repo      *gitext.Repo
+	Find      gitext.FindOptions
+	SDD       string // the .sdd folder; a missing one is a warning, not an error
+	Out       string // the archive's path; the signature goes to Out + ".jws"
+	CreatedAt time.Time
+	Selector  Selector // Ticket is taken from Find
+	// SignKey and SignKid sign the manifest when SignKey is set.
+	SignKey ed25519.PrivateKey
+	SignKid string
+}
+
+// Result describes a written bundle.
+type Result struct {
+	Out       string
+	Signature string // "" when unsigned
+	Size      int64  // bytes of the archive
+	Manifest  *manifest.Manifest
+	Warnings  []string
+}
+
+// Build finds the ticket's commits, gathers the evidence and writes the archive (and signature) atomically:
+// on any error neither the archive, the signature nor a temp file is left behind.
+func Build(opts Options) (*Result, error) {
+	res := &Result{Out: opts.Out}
+	if opts.SignKey != nil {
+		if err := sign.CheckKid(opts.SignKid); err != nil {
+			return nil, err
+		}
+	}
+	commits, err := opts.Repo.FindCommits(opts.Find)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, commits.Warnings...)
+	if len(commits.Commits) == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("no commits tied to %s: the bundle holds no git history", opts.Find.Ticket.ID))
+	}
+
+	// Generated members and slices live in a work folder beside the archive, removed whatever happens.
+	work, err := os.MkdirTemp(filepath.Dir(opts.Out), "."+filepath.Base(opts.Out)+".work-*")
+	if err != nil {
+		return nil, fmt.Errorf("create work folder beside %s: %w", opts.Out, err)
+	}
+	defer os.RemoveAll(work)
+
+	var members []member
+	cj, err := writeWorkFile(work, "commits.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(commits)
+	})
+	if err != nil {
+		return nil, err
+	}
+	members = append(members, member{entry: manifest.Entry{Arcname: "git/commits.json", Section: manifest.SectionGit}, path: cj})
+
+	patchable, skipped := patchableCommits(opts.Repo, commits)
+	res.Warnings = append(res.Warnings, skipped...)
+	if len(patchable) > 0 {
+		dp, err := writeWorkFile(work, "diff.patch", func(w io.Writer) error {
+			return patch.WriteSeries(w, opts.Repo.Repository, patchable)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("write git/diff.patch: %w", err)
+		}
+		members = append(members, member{entry: manifest.Entry{Arcname: "git/diff.patch", Section: manifest.SectionGit}, path: dp})
+	}
+
+	sel := opts.Selector
+	sel.Ticket = opts.Find.Ticket
+	sdd, warnings, err := selectSDD(opts.SDD, sel, work)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+	members = append(members, sdd...)
+
+	for i := range members {
+		if members[i].entry.SizeBytes == 0 && members[i].entry.SHA256 == "" {
+			st, err := os.Stat(members[i].path)
+			if err != nil {
+				return nil, err
+			}
+			members[i].entry.SizeBytes = st.Size()
+		}
+		if err := hashMember(&members[i]); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(members, func(i, j int) bool { return members[i].entry.Arcname < members[j].entry.Arcname })
+
+	m := &manifest.Manifest{
+		SchemaVersion:    manifest.SchemaVersion,
+		CreatedAt:        manifest.FormatTime(opts.CreatedAt),
+		BernsteinVersion: buildinfo.Version(),
+		Tracker:          opts.Find.Ticket.Tracker,
+		TicketID:         opts.Find.Ticket.ID,
+		Files:            make([]manifest.Entry, 0, len(members)),
+		Commits:          commits.Commits,
+	}
+	for _, mb := range members {
+		m.Files = append(m.Files, mb.entry)
+	}
+	res.Manifest = m
+	manifestJSON, err := m.Marshal()
+	if err != nil {
+		return nil, err
+	}
+
+	var jws string
+	if opts.SignKey != nil {
+		canon, err := sign.Canonicalize(manifestJSON)
+		if err != nil {
+			return nil, err
+		}
+		if jws, err = sign.SignDetached(opts.SignKey, opts.SignKid, canon); err != nil {
+			return nil, err
+		}
+	}
+
+	archive, err := atomicfile.Create(opts.Out, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer archive.Abort()
+	counter := &countingWriter{w: archive}
+	if err := writeArchive(counter, manifestJSON, members); err != nil {
+		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
+	}
+	res.Size = counter.n
+	// Sign first, publish second: the signature file is ready before the archive appears, and if the signature
+	// cannot be written the archive is removed again, so no unsigned bundle is left where a signed one was asked for.
+	var sigFile *atomicfile.File
+	if jws != "" {
+		res.Signature = opts.Out + ".jws"
+		if sigFile, err = atomicfile.Create(res.Signature, 0o644); err != nil {
+			return nil, err
+		}
+		defer sigFile.Abort()
+		if _, err := io.WriteString(sigFile, jws); err != nil {
+			return nil, fmt.Errorf("write %s: %w", res.Signature, err)
+		}
+	}
+	if err := archive.Commit(false); err != nil {
+		return nil, err
+	}
+	if sigFile != nil {
+		if err := sigFile.Commit(false); err != nil {
+			os.Remove(opts.Out)
+			return nil, err
+		}
+	} else {
+		// An old signature beside a new unsigned archive would fail verification confusingly: remove it.
+		os.Remove(opts.Out + ".jws")
+	}
+	return res, nil
+}
+
+// patchableCommits are the tied non-merge commits, oldest first, whose first parent is in the repository.
+func patchableCommits(repo *gitext.Repo, commits *gitext.Commits) ([]plumbing.Hash, []string) {
+	var out []plumbing.Hash
+	var warnings []string
+	for _, d := range commits.Details {
+		h := plumbing.NewHash(d.SHA)
+		if len(d.Parents) > 1 {
+			continue // merges are in commits.json, not in the patch
+		}
+		if repo.Shallow[h] && len(d.Parents) == 1 {
+			warnings = append(warnings, fmt.Sprintf("commit %s is at the shallow boundary: its parent is missing, so it is not in git/diff.patch", d.SHA[:12]))
+			continue
+		}
+		out = append(out, h)
+	}
+	return out, warnings
+}
+
+func writeWorkFile(work, name string, fill func(io.Writer) error) (string, error) {
+	path := filepath.Join(work, name)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", fmt.Errorf("create %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := fill(f); err != nil {
+		return "", err
+	}
+	return path, f.Close()
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+)
+
+func bundleFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "out", Usage: "archive `PATH`; the signature goes to PATH.jws (default: ./<TICKET>.tar.gz)"},
+		&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
+		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else now)"},
+		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
+		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
+		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
+	}
+}
+
+func bundleCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "bundle",
+		Usage:     "pack a ticket's commits, diff and agent artefacts into one signed, deterministic tar.gz",
+		ArgsUsage: "TICKET",
+		Description: `Builds <TICKET>.tar.gz holding manifest.json (schema_version 1), git/commits.json (what
+'git bernstein commits --json' prints), git/diff.patch (one format-patch part per non-merge commit, which
+'git am' applies), and the .sdd artefacts of the ticket: transcripts/, traces/, lineage/, audit/. A .sdd file is
+taken when its name names the ticket (any size), or when it is .json/.jsonl of at most --probe-limit bytes and
+one record has string values equal to the tracker and to the ticket. Lineage and audit JSONL files chosen by
+their content are packed as slices of their matching lines unless --whole-files. Symlinks are never followed.
+The same repository state, .sdd and --created-at give a byte-identical archive.
+With a key the manifest's JCS form is signed as a detached Ed25519 JWS (RFC 7797) at <archive>.jws.
+
+The Bernstein form 'git bernstein bundle ticket TRACKER TICKET --out PATH' does the same.`,
+		Flags:  append(append(matchFlags(), bundleFlags()...), &ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"}),
+		Action: runBundle,
+		Subcommands: []*ucli.Command{
+			{
+				Name:      "ticket",
+				Usage:     "the Bernstein form: bundle ticket TRACKER TICKET --out PATH",
+				ArgsUsage: "TRACKER TICKET",
+				Flags: append(append(matchFlags()[1:], bundleFlags()...),
+					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}),
+				Action: runBundleTicket,
+			},
+		},
+	}
+}
+
+func runBundle(c *ucli.Context) error {
+	id, err := oneArg(c, "TICKET")
+	if err != nil {
+		return err
+	}
+	return buildBundle(c, id, "", "")
+}
+
+func runBundleTicket(c *ucli.Context) error {
+	if c.NArg() != 2 {
+		return usageError("bundle ticket takes TRACKER and TICKET (got %d arguments); see 'git bernstein help bundle'", c.NArg())
+	}
+	return buildBundle(c, c.Args().Get(1), c.Args().Get(0), c.String("workdir"))
+}
+
+// buildBundle is both forms of bundle; tracker and workdir come from the Bernstein form's arguments.
+func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
+	if workdir != "" {
+		wd, err := filepath.Abs(workdir)
+		if err != nil {
+			return err
+		}
+		old := getwd
+		getwd = func() (string, error) { return wd, nil }
+		defer func() { getwd = old }()
+	}
+	s, err := openSession()
+	if err != nil {
+		return err
+	}
+	opts, err := s.findOptions(c, tracker, id)
+	if err != nil {
+		return err
+	}
+	createdAt, err := createdAt(c)
+	if err != nil {
+		return err
+	}
+	key, kid, err := s.signingKey(c)
+	if err != nil {
+		return err
+	}
+	wd, err := getwd()
+	if err != nil {
+		return err
+	}
+	out := c.String("out")
+	if out == "" {
+		out = safeFileName(opts.Ticket.ID) + ".tar.gz"
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(wd, out)
+	}
+	sdd := c.String("sdd")
+	switch {
+	case sdd == "" && workdir != "":
+		sdd = filepath.Join(wd, ".sdd")
+	case sdd == "" && s.repo.WorkTree != "":
+		sdd = filepath.Join(s.repo.WorkTree, ".sdd")
+	case sdd != "" && !filepath.IsAbs(sdd):
+		sdd = filepath.Join(wd, sdd)
+	}
+	if c.Int64("probe-limit") < 0 {
+		return usageError("--probe-limit must not be negative")
+	}
+	res, err := bundle.Build(bundle.Options{
+		Repo:      s.repo,
+		Find:      opts,
+		SDD:       sdd,
+		Out:       out,
+		CreatedAt: createdAt,
+		Selector:  bundle.Selector{ProbeLimit: c.Int64("probe-limit"), WholeFiles: c.Bool("whole-files")},
+		SignKey:   key,
+		SignKid:   kid,
+	})
+	if err != nil {
+		return err
+	}
+	warn(c, res.Warnings)
+	shown := displayPath(wd, res.Out)
+	line := fmt.Sprintf("Ticket bundle written to %s (%s, %d files, tracker=%s ticket=%s).", shown, humanSize(res.Size),
+		len(res.Manifest.Files), res.Manifest.Tracker, res.Manifest.TicketID)
+	if res.Signature != "" {
+		line += fmt.Sprintf(" Signed -> %s.", displayPath(wd, res.Signature))
+	} else {
+		line += " Unsigned (give --sign-key and --sign-kid, or set bernstein.signingKey and bernstein.signingKid)."
+	}
+	fmt.Fprintln(c.App.Writer, line)
+	return nil
+}
+
+// signingKey reads --sign-key/--sign-kid or their git config defaults; one without the other is a usage error.
+func (s *session) signingKey(c *ucli.Context) (ed25519.PrivateKey, string, error) {
+	path := s.configOr(c, "sign-key", "bernstein.signingKey", "")
+	kid := s.configOr(c, "sign-kid", "bernstein.signingKid", "")
+	if path == "" && kid == "" {
+		return nil, "", nil
+	}
+	if path == "" || kid == "" {
+		return nil, "", usageError("signing needs both a key and a kid: give --sign-key FILE and --sign-kid KID " +
+			"(or git config bernstein.signingKey and bernstein.signingKid)")
+	}
+	if err := sign.CheckKid(kid); err != nil {
+		return nil, "", usageError("--sign-kid: %v", err)
+	}
+	path = expandHome(path)
+	if !filepath.IsAbs(path) {
+		wd, err := getwd()
+		if err != nil {
+			return nil, "", err
+		}
+		path = filepath.Join(wd, path)
+	}
+	key, err := sign.LoadPrivateKey(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return key, kid, nil
+}
+
+func createdAt(c *ucli.Context) (time.Time, error) {
+	if v := c.String("created-at"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return time.Time{}, usageError("--created-at %q is not RFC 3339 (e.g. 2026-01-02T15:04:05Z)", v)
+		}
+		return t.UTC(), nil
+	}
+	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return time.Time{}, usageError("SOURCE_DATE_EPOCH=%q is not a number of seconds", v)
+		}
+		return time.Unix(sec, 0).UTC(), nil
+	}
+	return time.Now().UTC().Truncate(time.Second), nil
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// safeFileName turns a ticket id into a file name: characters unsafe in file names become "_".
+func safeFileName(id string) string {
+	s := unsafeFileChars.ReplaceAllString(id, "_")
+	if s == "" || s == "." || s == ".." {
+		s = "_" + s
+	}
+	return s
+}
+
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// displayPath shows p relative to the working folder when it is inside it.
+func displayPath(wd, p string) string {
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
+}

@@ -1,0 +1,69 @@
+// Package manifest is the ticket bundle's manifest.json, schema_version 1 (REFERENCE section 1): the struct is
+// the schema, and both the bundle writer and the verifier use it.
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// SchemaVersion is the only manifest version this program writes or accepts.
+const SchemaVersion = 1
+
+// Name is the manifest's member name; it is always the archive's first member.
+const Name = "manifest.json"
+
+// TimeFormat is created_at's layout: ISO-8601 in UTC.
+const TimeFormat = "2006-01-02T15:04:05Z"
+
+// Sections, in the order of the archive layout.
+const (
+	SectionTranscripts = "transcripts"
+	SectionTraces      = "traces"
+	SectionLineage     = "lineage"
+	SectionAudit       = "audit"
+	SectionGit         = "git"
+	SectionPR          = "pr"
+)
+
+// Manifest lists every bundled file with its size and hash; the detached signature covers its JCS form, and so
+// every file transitively.
+type Manifest struct {
+	SchemaVersion    int      `json:"schema_version"`
+	CreatedAt        string   `json:"created_at"`
+	BernsteinVersion string   `json:"bernstein_version"`
+	Tracker          string   `json:"tracker"`
+	TicketID         string   `json:"ticket_id"`
+	Files            []Entry  `json:"files"`
+	PRNumber         *int     `json:"pr_number"`
+	Commits          []string `json:"commits"`
+}
+
+// Entry is one bundled file. manifest.json itself is never listed.
+type Entry struct {
+	Arcname   string `json:"arcname"`
+	SizeBytes int64  `json:"size_bytes"`
+	SHA256    string `json:"sha256"` // lower-case hex
+	Section   string `json:"section"`
+}
+
+// FormatTime renders t as created_at.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// Marshal renders the manifest as it is stored in the archive: indented for people, no HTML escaping.
+// Verifiers canonicalise it (JCS) before checking the signature, so the layout here is free.
+func (m *Manifest) Marshal() ([]byte, error) {
+	if m.Files == nil || m.Commits == nil {
+		return nil, fmt.Errorf("manifest: files and commits must be lists, not null")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return buf.Bytes(), nil
+}
