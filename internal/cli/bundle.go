@@ -67,10 +67,14 @@ func runBundle(c *ucli.Context) error {
 }
 
 func runBundleTicket(c *ucli.Context) error {
-	if c.NArg() != 2 {
-		return usageError("bundle ticket takes TRACKER and TICKET (got %d arguments); see 'git bernstein help bundle'", c.NArg())
+	args, err := positional(c)
+	if err != nil {
+		return err
 	}
-	return buildBundle(c, c.Args().Get(1), c.Args().Get(0), c.String("workdir"))
+	if len(args) != 2 {
+		return usageError("bundle ticket takes TRACKER and TICKET (got %d arguments); see 'git bernstein help bundle'", len(args))
+	}
+	return buildBundle(c, args[1], args[0], c.String("workdir"))
 }
 
 // buildBundle is both forms of bundle; tracker and workdir come from the Bernstein form's arguments.

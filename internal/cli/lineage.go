@@ -210,17 +210,6 @@ func lineageArgs(c *ucli.Context) ([]string, error) {
 	return pos, nil
 }
 
-func lookupFlag(cmd *ucli.Command, name string) ucli.Flag {
-	for _, f := range cmd.Flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
 func noLineageArgs(c *ucli.Context) error {
 	args, err := lineageArgs(c)
 	if err != nil {

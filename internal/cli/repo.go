@@ -111,11 +111,15 @@ func parseSources(list string) ([]string, error) {
 
 // oneArg returns the command's single positional argument or a usage error naming it.
 func oneArg(c *ucli.Context, name string) (string, error) {
-	if c.NArg() != 1 {
-		return "", usageError("%s takes exactly one %s (got %d arguments); see 'git bernstein help %s'",
-			c.Command.Name, name, c.NArg(), c.Command.Name)
+	args, err := positional(c)
+	if err != nil {
+		return "", err
 	}
-	return c.Args().First(), nil
+	if len(args) != 1 {
+		return "", usageError("%s takes exactly one %s (got %d arguments); see 'git bernstein help %s'",
+			c.Command.Name, name, len(args), c.Command.Name)
+	}
+	return args[0], nil
 }
 
 // warn prints warnings on stderr, one line each.

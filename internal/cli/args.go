@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// positional returns the command's positional arguments, applying any flags that follow them. urfave/cli stops
+// parsing flags at the first argument, but users (and the Bernstein docs) write `bundle ticket github ENG-42
+// --out x.tar.gz`, as git's own commands allow. "--" ends flag parsing.
+func positional(c *ucli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		fl := lookupFlag(c.Command, name)
+		if fl == nil {
+			return nil, usageError("flag provided but not defined: %s; see 'git bernstein help %s'", a, c.Command.Name)
+		}
+		if _, isBool := fl.(*ucli.BoolFlag); isBool && !hasVal {
+			val = "true"
+		} else if !hasVal {
+			if i+1 >= len(args) {
+				return nil, usageError("flag needs an argument: %s", a)
+			}
+			i++
+			val = args[i]
+		}
+		if err := c.Set(name, val); err != nil {
+			return nil, usageError("invalid value %q for flag %s: %v", val, a, err)
+		}
+	}
+	return pos, nil
+}
+
+func lookupFlag(cmd *ucli.Command, name string) ucli.Flag {
+	if cmd == nil {
+		return nil
+	}
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
