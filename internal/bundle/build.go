@@ -33,6 +33,27 @@ type Options struct {
 	// SignKey and SignKid sign the manifest when SignKey is set.
 	SignKey ed25519.PrivateKey
 	SignKid string
+	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
+	PRs PRFunc
+}
+
+// PRFunc fetches the pull requests of a ticket whose commits are known. Problems that must not stop the
+// bundle (GitHub offline, rate limited) come back as warnings; an error stops the build (--require-pr).
+type PRFunc func(commits *gitext.Commits) (*PRSet, error)
+
+// PRSet is what a PRFunc found: payloads exactly as the API returned them, never invented.
+type PRSet struct {
+	PRs []PR
+	// Landed is the PR that merged the work (latest merged_at), else the newest; nil when there are none.
+	Landed   *int
+	Warnings []string
+}
+
+// PR is one pull request: its payload and, when known, its reviews (both raw JSON bytes).
+type PR struct {
+	Number  int
+	Payload []byte
+	Reviews []byte // nil when the reviews could not be fetched
 }
 
 // Result describes a written bundle.
@@ -93,6 +114,31 @@ func Build(opts Options) (*Result, error) {
 		members = append(members, member{entry: manifest.Entry{Arcname: "git/diff.patch", Section: manifest.SectionGit}, path: dp})
 	}
 
+	var prNumber *int
+	if opts.PRs != nil {
+		set, err := opts.PRs(commits)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, set.Warnings...)
+		prNumber = set.Landed
+		for _, pr := range set.PRs {
+			for _, f := range []struct {
+				name string
+				data []byte
+			}{{fmt.Sprintf("pr_%d.json", pr.Number), pr.Payload}, {fmt.Sprintf("pr_%d.reviews.json", pr.Number), pr.Reviews}} {
+				if f.data == nil {
+					continue
+				}
+				path, err := writeWorkFile(work, f.name, func(w io.Writer) error { _, err := w.Write(f.data); return err })
+				if err != nil {
+					return nil, err
+				}
+				members = append(members, member{entry: manifest.Entry{Arcname: "pr/" + f.name, Section: manifest.SectionPR}, path: path})
+			}
+		}
+	}
+
 	sel := opts.Selector
 	sel.Ticket = opts.Find.Ticket
 	sdd, warnings, err := selectSDD(opts.SDD, sel, work)
@@ -123,6 +169,7 @@ func Build(opts Options) (*Result, error) {
 		Tracker:          opts.Find.Ticket.Tracker,
 		TicketID:         opts.Find.Ticket.ID,
 		Files:            make([]manifest.Entry, 0, len(members)),
+		PRNumber:         prNumber,
 		Commits:          commits.Commits,
 	}
 	for _, mb := range members {
