@@ -9,7 +9,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
-// commitAs commits a one-line change with an exact message (no cleanup), author and author date.
+// commitAs commits what is staged plus a one-line change with an exact message (no cleanup), author and author date.
 func commitAs(t *testing.T, r *gittest.Repo, author, date, msg string) string {
 	t.Helper()
 	msgFile := filepath.Join(t.TempDir(), "msg")
@@ -17,7 +17,7 @@ func commitAs(t *testing.T, r *gittest.Repo, author, date, msg string) string {
 		t.Fatal(err)
 	}
 	r.Write("f.txt", msg+"\n")
-	r.Git("add", "-A")
+	r.Git("add", "f.txt") // only f.txt: callers may have staged what `add -A` would drop, such as a gitlink
 	args := []string{"commit", "-q", "--cleanup=verbatim", "-F", msgFile, "--author", author}
 	if date != "" {
 		args = append(args, "--date", date)
