@@ -40,7 +40,9 @@ func TestVerifyFailures(t *testing.T) {
 		{"child content", func(r string) {
 			write(t, childPath(r), strings.Replace(refChildLine, `"payload":{}`, `"payload":{"x":1}`, 1)+"\n")
 		}, []string{"parent[0] child_sha mismatch (expected sha256:" + refChildHex + " got sha256:", "child[sha256:3c99e1ac3..][0] hmac mismatch"}, ""},
-		{"orphan", func(r string) { write(t, filepath.Join(r, "children", strings.Repeat("ab", 32)+".jsonl"), refChildLine+"\n") },
+		{"orphan", func(r string) {
+			write(t, filepath.Join(r, "children", strings.Repeat("ab", 32)+".jsonl"), refChildLine+"\n")
+		},
 			[]string{"orphan child file sha256:" + strings.Repeat("ab", 32)}, "remove children/abab"},
 		{"torn parent line", func(r string) {
 			f, _ := os.OpenFile(filepath.Join(r, "parent.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
