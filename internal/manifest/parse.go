@@ -1,0 +1,363 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Parse outcomes, for errors.Is. A verifier maps ErrUnsupportedSchema to "unusable" (a newer format, nothing
+// wrong with it) and ErrMalformed to "does not match what a writer of schema 1 makes".
+var (
+	// ErrMalformed: not strict JSON (duplicate keys, bad UTF-8, trailing data), or a schema 1 document with a
+	// missing, unknown or wrongly typed field.
+	ErrMalformed = errors.New("malformed manifest")
+	// ErrUnsupportedSchema: schema_version is an integer other than SchemaVersion.
+	ErrUnsupportedSchema = errors.New("unsupported manifest schema_version")
+)
+
+// maxSafeInt is the largest integer every JSON reader holds exactly (I-JSON, RFC 7493 section 2.2). The
+// signature covers the JCS form, which goes through IEEE doubles: larger integers could share a canonical form.
+const maxSafeInt = 1<<53 - 1
+
+// maxDepth bounds nesting: a manifest is three levels deep, and deep nesting is only an attack on the parser.
+const maxDepth = 16
+
+// Parse reads manifest.json strictly: exactly one JSON object of valid UTF-8, no duplicate member names at
+// any depth, schema_version checked before anything else (so that a newer schema is reported as such, not as
+// malformed), then every field of schema 1 present with its type, and nothing more. Entries must have safe,
+// distinct arcnames and lower-case hex sha256. Errors say which field is wrong.
+func Parse(data []byte) (*Manifest, error) {
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
+	}
+	v, err := decodeStrict(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
+	}
+	sv, ok := top["schema_version"]
+	if !ok {
+		return nil, fmt.Errorf("%w: \"schema_version\" is missing", ErrMalformed)
+	}
+	n, err := integer(sv, "schema_version")
+	if err != nil {
+		return nil, err
+	}
+	if n != SchemaVersion {
+		if n > SchemaVersion {
+			return nil, fmt.Errorf("%w: schema_version %d is newer than this program reads (%d); use a newer git-bernstein", ErrUnsupportedSchema, n, SchemaVersion)
+		}
+		return nil, fmt.Errorf("%w: schema_version %d; only %d exists", ErrUnsupportedSchema, n, SchemaVersion)
+	}
+	o := fields{m: top, where: "manifest"}
+	m := &Manifest{SchemaVersion: int(n)}
+	if err := o.only("schema_version", "created_at", "bernstein_version", "tracker", "ticket_id", "files", "pr_number", "commits"); err != nil {
+		return nil, err
+	}
+	if m.CreatedAt, err = o.str("created_at"); err != nil {
+		return nil, err
+	}
+	if m.BernsteinVersion, err = o.str("bernstein_version"); err != nil {
+		return nil, err
+	}
+	if m.Tracker, err = o.str("tracker"); err != nil {
+		return nil, err
+	}
+	if m.TicketID, err = o.str("ticket_id"); err != nil {
+		return nil, err
+	}
+	if m.PRNumber, err = o.optInt("pr_number"); err != nil {
+		return nil, err
+	}
+	if m.Commits, err = o.strList("commits"); err != nil {
+		return nil, err
+	}
+	if m.Files, err = o.entries("files"); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeStrict decodes one JSON value with json.Number numbers, refusing duplicate member names (after
+// unescaping, so "a" and "\u0061" collide), lone surrogate escapes, deep nesting and anything after the value.
+func decodeStrict(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec, "$", 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("data after the JSON value at offset %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder, path string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("%s: nested more than %d levels", path, maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, errors.New("empty document")
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := map[string]any{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", path, err)
+				}
+				k, ok := kt.(string)
+				if !ok {
+					return nil, fmt.Errorf("%s: member name is not a string", path)
+				}
+				if err := checkString(k); err != nil {
+					return nil, fmt.Errorf("%s: member name %q: %v", path, k, err)
+				}
+				if _, dup := obj[k]; dup {
+					return nil, fmt.Errorf("%s: duplicate member %q (two readers could see two different values)", path, k)
+				}
+				v, err := decodeValue(dec, path+"."+k, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				obj[k] = v
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, fmt.Errorf("%s: %v", path, err)
+			}
+			return obj, nil
+		case '[':
+			list := []any{}
+			for i := 0; dec.More(); i++ {
+				v, err := decodeValue(dec, fmt.Sprintf("%s[%d]", path, i), depth+1)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, fmt.Errorf("%s: %v", path, err)
+			}
+			return list, nil
+		}
+		return nil, fmt.Errorf("%s: unexpected %q", path, t)
+	case string:
+		if err := checkString(t); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	return tok, nil
+}
+
+// checkString refuses U+FFFD. encoding/json turns a lone surrogate escape (\ud800) into U+FFFD silently, so
+// a decoded U+FFFD may stand for bytes that RFC 8785 refuses; a manifest has no reason to carry one.
+func checkString(s string) error {
+	if strings.ContainsRune(s, utf8.RuneError) {
+		return errors.New("holds U+FFFD or a lone surrogate escape")
+	}
+	return nil
+}
+
+// fields reads the members of one object with exact types; where names it in errors.
+type fields struct {
+	m     map[string]any
+	where string
+}
+
+func (o fields) only(names ...string) error {
+	allowed := map[string]bool{}
+	for _, n := range names {
+		allowed[n] = true
+		if _, ok := o.m[n]; !ok {
+			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.where, n)
+		}
+	}
+	for k := range o.m {
+		if !allowed[k] {
+			return fmt.Errorf("%w: %s: unknown field %q (schema_version 1 has %s)", ErrMalformed, o.where, k, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+func (o fields) str(name string) (string, error) {
+	s, ok := o.m[name].(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	return s, nil
+}
+
+func (o fields) optInt(name string) (*int, error) {
+	if o.m[name] == nil {
+		return nil, nil
+	}
+	n, err := integer(o.m[name], o.where+": "+name)
+	if err != nil {
+		return nil, err
+	}
+	i := int(n)
+	return &i, nil
+}
+
+func (o fields) strList(name string) ([]string, error) {
+	list, ok := o.m[name].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, kind(v))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (o fields) entries(name string) ([]Entry, error) {
+	list, ok := o.m[name].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %q must be a list of entries, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	out := make([]Entry, 0, len(list))
+	seen := map[string]int{}
+	for i, v := range list {
+		where := fmt.Sprintf("%s: files[%d]", o.where, i)
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+		}
+		e, err := entry(fields{m: obj, where: where})
+		if err != nil {
+			return nil, err
+		}
+		if j, dup := seen[e.Arcname]; dup {
+			return nil, fmt.Errorf("%w: %s: arcname %q is also files[%d]", ErrMalformed, where, e.Arcname, j)
+		}
+		seen[e.Arcname] = i
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func entry(o fields) (Entry, error) {
+	var e Entry
+	if err := o.only("arcname", "size_bytes", "sha256", "section"); err != nil {
+		return e, err
+	}
+	var err error
+	if e.Arcname, err = o.str("arcname"); err != nil {
+		return e, err
+	}
+	if err := CheckName(e.Arcname); err != nil {
+		return e, fmt.Errorf("%w: %s: arcname: %v", ErrMalformed, o.where, err)
+	}
+	if e.Arcname == Name {
+		return e, fmt.Errorf("%w: %s: lists %s itself, which is never listed", ErrMalformed, o.where, Name)
+	}
+	if e.SizeBytes, err = integer(o.m["size_bytes"], o.where+": size_bytes"); err != nil {
+		return e, err
+	}
+	if e.SizeBytes < 0 {
+		return e, fmt.Errorf("%w: %s: size_bytes %d is negative", ErrMalformed, o.where, e.SizeBytes)
+	}
+	if e.SHA256, err = o.str("sha256"); err != nil {
+		return e, err
+	}
+	if b, err := hex.DecodeString(e.SHA256); err != nil || len(b) != 32 || strings.ToLower(e.SHA256) != e.SHA256 {
+		return e, fmt.Errorf("%w: %s: sha256 %.80q is not 64 lower-case hex digits", ErrMalformed, o.where, e.SHA256)
+	}
+	if e.Section, err = o.str("section"); err != nil {
+		return e, err
+	}
+	return e, nil
+}
+
+// integer accepts only an integer literal (no fraction or exponent: 1.0 and 1e0 are refused) within
+// ±(2^53-1), so that every reader and the JCS form agree on its value.
+func integer(v any, what string) (int64, error) {
+	num, ok := v.(json.Number)
+	if !ok {
+		return 0, fmt.Errorf("%w: %s must be an integer, got %s", ErrMalformed, what, kind(v))
+	}
+	if strings.ContainsAny(string(num), ".eE") {
+		return 0, fmt.Errorf("%w: %s is %s; write an integer without fraction or exponent", ErrMalformed, what, num)
+	}
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	if err != nil || n > maxSafeInt || n < -maxSafeInt {
+		return 0, fmt.Errorf("%w: %s %.40s is out of range (at most 2^53-1)", ErrMalformed, what, num)
+	}
+	return n, nil
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// CheckName says whether name is safe as an archive member or arcname: a relative POSIX path of valid UTF-8
+// whose parts are neither empty, "." nor "..", with no backslash, NUL or other control character, and no
+// Windows drive prefix. Extracting such a name can only write inside the target folder, on any system.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty name")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("%q is not valid UTF-8", name)
+	case strings.HasPrefix(name, "/"):
+		return fmt.Errorf("%q is absolute", name)
+	case strings.ContainsRune(name, 0):
+		return fmt.Errorf("%q contains NUL", name)
+	case strings.ContainsRune(name, '\\'):
+		return fmt.Errorf("%q contains a backslash", name)
+	case len(name) >= 2 && name[1] == ':' && (name[0]|0x20) >= 'a' && (name[0]|0x20) <= 'z':
+		return fmt.Errorf("%q starts with a Windows drive", name)
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Errorf("%q contains control character %U", name, r)
+		}
+	}
+	for _, part := range strings.Split(name, "/") {
+		switch part {
+		case "..":
+			return fmt.Errorf("%q contains \"..\"", name)
+		case ".", "":
+			return fmt.Errorf("%q is not a clean path (empty or \".\" part)", name)
+		}
+	}
+	return nil
+}
