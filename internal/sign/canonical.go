@@ -28,7 +28,9 @@ func Canonicalize(manifestJSON []byte) ([]byte, error) {
 // LegacyCanonical returns what the upstream Python tool signed: json.dumps(obj, sort_keys=True,
 // separators=(",", ":")) with the default ensure_ascii=True. It exists only so the verifier can check old
 // bundles; new signatures always cover Canonicalize's output. The input must be strict JSON (as for
-// Canonicalize); integers are kept exact, other numbers follow Python's float repr.
+// Canonicalize); integers are kept exact, other numbers follow Python's float repr. Numbers beyond the float
+// range (integers over 308 digits) are refused by that strict parser where Python would keep them; no
+// manifest holds one.
 func LegacyCanonical(manifestJSON []byte) ([]byte, error) {
 	// JCS's parser is the strict gate (duplicate keys, bad UTF-8, lone surrogates, trailing data); its output
 	// is not used because it rewrites integers as IEEE doubles, and Python keeps them exact.
