@@ -2,6 +2,7 @@ package patch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand"
 	"path/filepath"
@@ -168,6 +169,24 @@ func TestEmptyInputWritesNothing(t *testing.T) {
 	r.Git("commit", "-q", "--allow-empty", "-m", "empty")
 	if out := series(t, r, r.Rev("HEAD")); len(out) != 0 {
 		t.Errorf("an empty commit gave %q", out)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteErrorIsReturned(t *testing.T) {
+	needGit(t)
+	r := gittest.New(t)
+	c := r.Commit("base", map[string]string{"a": "a\n"})
+	repo, err := git.PlainOpen(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = WriteSeries(failingWriter{}, repo, []plumbing.Hash{plumbing.NewHash(c)})
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), c) {
+		t.Fatalf("err = %v, want the write error naming commit %s", err, c)
 	}
 }
 

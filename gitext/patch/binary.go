@@ -16,7 +16,11 @@ const binaryLineBytes = 52
 func writeLiteral(w *bufio.Writer, content io.Reader, size int64) error {
 	fmt.Fprintf(w, "literal %d\n", size)
 	lines := &base85Lines{w: w}
-	zw := zlib.NewWriter(lines)
+	// Level 1, as git's own zlib_compression_level default for diffs: binaries are often already compressed.
+	zw, err := zlib.NewWriterLevel(lines, zlib.BestSpeed)
+	if err != nil {
+		return err
+	}
 	if _, err := io.Copy(zw, content); err != nil {
 		return err
 	}
@@ -24,7 +28,7 @@ func writeLiteral(w *bufio.Writer, content io.Reader, size int64) error {
 		return err
 	}
 	lines.flush()
-	_, err := w.WriteString("\n")
+	_, err = w.WriteString("\n")
 	return err
 }
 

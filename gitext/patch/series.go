@@ -71,9 +71,10 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 		if err := writePart(bw, repo, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
 			return err
 		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write patch series: %w", err)
+		// Flushing per part stops a series whose destination failed instead of diffing on for nothing.
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("write patch for commit %s: %w", p.commit.Hash, err)
+		}
 	}
 	return nil
 }
