@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 //go:generate sh -c "cd testdata && python3 gen_vectors.py > canonical_vectors.json"
@@ -151,4 +154,97 @@ func TestParseJSONRefuses(t *testing.T) {
 	if _, err := ParseJSON([]byte(strings.Repeat("7", 4301))); err == nil {
 		t.Error("4301-digit integer accepted; Python refuses it")
 	}
+}
+
+// TestCanonicalRandomAgainstPython hands python3, when present, a batch of random values and compares its
+// canonical bytes with ours, beyond the committed vectors.
+func TestCanonicalRandomAgainstPython(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	var in bytes.Buffer
+	var want [][]byte
+	for i := 0; i < 300; i++ {
+		v := randomValue(rng, 0)
+		text, err := Encoding{ASCII: true}.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Canonical(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(append(text, '\n'))
+		want = append(want, c)
+	}
+	script := `import json,sys
+for line in sys.stdin:
+    v = json.loads(line)
+    c = json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    sys.stdout.write(json.dumps(c) + "\n")`
+	cmd := exec.Command("python3", "-c", script)
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("python3 gave %d lines for %d values", len(lines), len(want))
+	}
+	for i, l := range lines {
+		var py string
+		if err := json.Unmarshal([]byte(l), &py); err != nil {
+			t.Fatal(err)
+		}
+		if py != string(want[i]) {
+			t.Errorf("seed %d value %d:\n go %q\n py %q", seed, i, want[i], py)
+		}
+	}
+}
+
+func randomValue(rng *rand.Rand, depth int) any {
+	k := rng.IntN(8)
+	if depth > 3 {
+		k %= 5
+	}
+	switch k {
+	case 0:
+		f := math.Float64frombits(rng.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			f = -0.0
+		}
+		return f
+	case 1:
+		return rng.Float64() * math.Pow(10, float64(rng.IntN(60)-30))
+	case 2:
+		return json.Number(strconv.FormatInt(rng.Int64(), 10) + strings.Repeat("7", rng.IntN(30)))
+	case 3:
+		return randomString(rng)
+	case 4:
+		return []any{true, false, nil}[rng.IntN(3)]
+	case 5:
+		l := make([]any, rng.IntN(4))
+		for i := range l {
+			l[i] = randomValue(rng, depth+1)
+		}
+		return l
+	default:
+		m := map[string]any{}
+		for range rng.IntN(4) {
+			m[randomString(rng)] = randomValue(rng, depth+1)
+		}
+		return m
+	}
+}
+
+func randomString(rng *rand.Rand) string {
+	pool := []rune("aZ\x00\x1f\x7f\"\\/é\u2028\ue000\uffff😀\U0010ffff<>&")
+	var b strings.Builder
+	for range rng.IntN(10) {
+		b.WriteRune(pool[rng.IntN(len(pool))])
+	}
+	return b.String()
 }
