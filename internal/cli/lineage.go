@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -135,23 +134,17 @@ seq and the parent timeline is untouched. Prints "Appended sha256:<hex> seq <n>"
 	})
 }
 
-// defaultLineageRoot is <worktree root>/.sdd/lineage/v2, the worktree root being the nearest folder above the
-// working folder that holds .git (a folder, or a file in linked worktrees and submodules).
+// defaultLineageRoot is <worktree root>/.sdd/lineage/v2, the worktree found the way git finds it (subfolders,
+// linked worktrees, GIT_DIR/GIT_WORK_TREE).
 func defaultLineageRoot() (string, error) {
-	wd, err := getwd()
+	s, err := openSession()
 	if err != nil {
-		return "", fmt.Errorf("working folder: %w", err)
+		return "", exitWith(ExitError, "%v; or pass --root PATH", err)
 	}
-	for dir := wd; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return filepath.Join(dir, ".sdd", "lineage", "v2"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", exitWith(ExitError, "not inside a git worktree (no .git in %s or above): pass --root PATH", wd)
-		}
-		dir = parent
+	if s.repo.WorkTree == "" {
+		return "", exitWith(ExitError, "repository %s has no worktree: pass --root PATH", s.repo.GitDir)
 	}
+	return filepath.Join(s.repo.WorkTree, ".sdd", "lineage", "v2"), nil
 }
 
 func lineageRoot(c *ucli.Context) (string, error) {
@@ -162,7 +155,7 @@ func lineageRoot(c *ucli.Context) (string, error) {
 }
 
 func lineageTaskArg(c *ucli.Context) (string, error) {
-	args, err := lineageArgs(c)
+	args, err := positional(c)
 	if err != nil {
 		return "", err
 	}
@@ -173,45 +166,8 @@ func lineageTaskArg(c *ucli.Context) (string, error) {
 	return args[0], nil
 }
 
-// lineageArgs returns the positional arguments after applying flags written after them. urfave/cli v2 stops
-// parsing flags at the first argument, but upstream's documented form is "export TASK_ID --format sigstore".
-func lineageArgs(c *ucli.Context) ([]string, error) {
-	var pos []string
-	rest := c.Args().Slice()
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			return append(pos, rest[i+1:]...), nil
-		}
-		if len(a) < 2 || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		flag := lookupFlag(c.Command, name)
-		if flag == nil {
-			return nil, usageError("flag provided but not defined: -%s; see 'git bernstein lineage v2 %s --help'", name, c.Command.Name)
-		}
-		if _, isBool := flag.(*ucli.BoolFlag); isBool {
-			if !hasValue {
-				value = "true"
-			}
-		} else if !hasValue {
-			if i+1 >= len(rest) {
-				return nil, usageError("flag needs an argument: -%s", name)
-			}
-			i++
-			value = rest[i]
-		}
-		if err := c.Set(flag.Names()[0], value); err != nil {
-			return nil, usageError("invalid value %q for flag -%s: %v", value, name, err)
-		}
-	}
-	return pos, nil
-}
-
 func noLineageArgs(c *ucli.Context) error {
-	args, err := lineageArgs(c)
+	args, err := positional(c)
 	if err != nil {
 		return err
 	}
