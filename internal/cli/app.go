@@ -110,6 +110,7 @@ func commands() []*ucli.Command {
 		manCommand(),
 		lineageCommand(),
 		keygenCommand(),
+		verifyCommand(),
 	}
 }
 

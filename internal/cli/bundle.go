@@ -54,6 +54,7 @@ The Bernstein form 'git bernstein bundle ticket TRACKER TICKET --out PATH' does 
 					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}),
 				Action: runBundleTicket,
 			},
+			bundleVerifyCommand(),
 		},
 	}
 }
@@ -127,6 +128,11 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if c.Int64("probe-limit") < 0 {
 		return usageError("--probe-limit must not be negative")
 	}
+	projectRoot := filepath.Dir(sdd)
+	lineageV2, err := bundle.LineageV2Enabled(projectRoot, os.Getenv)
+	if err != nil {
+		return err
+	}
 	res, err := bundle.Build(bundle.Options{
 		Repo:      s.repo,
 		Find:      opts,
@@ -134,6 +140,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		Out:       out,
 		CreatedAt: createdAt,
 		Selector:  bundle.Selector{ProbeLimit: c.Int64("probe-limit"), WholeFiles: c.Bool("whole-files")},
+		LineageV2: lineageV2,
 		SignKey:   key,
 		SignKid:   kid,
 	})

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// maxSignatureFile bounds what is read of a .jws: a real one is under 400 bytes, and sign refuses past 16 KiB.
+const maxSignatureFile = 64 << 10
+
+var verifyDescription = fmt.Sprintf(`Checks a ticket bundle without extracting it: the archive is read once, as a stream, in memory.
+Checks, in this order, one line each ([PASS], [WARN] or [FAIL]):
+   archive    a single gzip member read to its end (checksum checked, nothing after it); tar members with
+              relative names (no /, .., \, NUL), regular files only, no duplicates, manifest.json first
+   manifest   strict JSON (no duplicate keys), schema_version 1 with exactly its fields and types
+   files      every listed file present with its size and sha256, and no other member
+   signature  the detached JWS (default <ARCHIVE>.jws) with exactly the header
+              {"alg":"EdDSA","b64":false,"crit":["b64"],"kid":…} over the manifest's JCS form; a signature
+              over the legacy Python json.dumps form passes with a warning
+   trust      the signature's kid and key are in a --card you gave (flat agent card, A2A card with keys[],
+              JWK or JWKS; Ed25519). A bundle brings no trust of its own.
+Then the verdict, with what it means and what it does not.
+
+VERDICTS AND EXIT CODES:
+   0  VERIFIED      signed by a key you trust, and the archive is exactly what was signed
+   1  FAILED        something does not match what was signed: an edited, missing, added or renamed file, an
+                    edited manifest, a signature your key rejects, a kid no card has, a forged header, or an
+                    archive built to fool an extractor (unsafe names, links, duplicates, appended data)
+   2  UNVERIFIABLE  no signature or no --card (the archive is still checked: changed is FAILED), or unusable
+                    input: unreadable archive, signature or card, not a bundle, schema_version other than 1,
+                    a limit passed; also bad flags
+   3  --strict only: verified, but with warnings
+
+LIMITS (sizes are counted while reading, never taken from headers):
+   --max-entries        %d members
+   --max-member-size    %s for one file
+   --max-total-size     %s inflated in all
+   --max-manifest-size  %s for manifest.json`,
+	verify.DefaultMaxEntries, verify.FormatSize(verify.DefaultMaxMemberSize),
+	verify.FormatSize(verify.DefaultMaxTotalSize), verify.FormatSize(verify.DefaultMaxManifestSize))
+
+func verifyFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable); the signature's kid picks the key"},
+		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
+		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
+		&ucli.IntFlag{Name: "max-entries", Value: verify.DefaultMaxEntries, Usage: "most tar members `N`"},
+		&ucli.StringFlag{Name: "max-member-size", Value: verify.FormatSize(verify.DefaultMaxMemberSize), Usage: "largest one file `SIZE` (bytes, or with KiB, MiB, GiB)"},
+		&ucli.StringFlag{Name: "max-total-size", Value: verify.FormatSize(verify.DefaultMaxTotalSize), Usage: "largest inflated archive `SIZE`"},
+		&ucli.StringFlag{Name: "max-manifest-size", Value: verify.FormatSize(verify.DefaultMaxManifestSize), Usage: "largest manifest.json `SIZE`"},
+	}
+}
+
+func verifyCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:        "verify",
+		Usage:       "check a ticket bundle and its signature: VERIFIED, FAILED or UNVERIFIABLE",
+		ArgsUsage:   "ARCHIVE [SIGNATURE]",
+		Description: verifyDescription,
+		Flags:       verifyFlags(),
+		Action:      runVerify,
+	}
+}
+
+// bundleVerifyCommand is the Bernstein form, `bundle verify ARCHIVE SIGNATURE --card CARD`: the same command.
+func bundleVerifyCommand() *ucli.Command {
+	cmd := verifyCommand()
+	cmd.Usage = "the Bernstein form of verify: bundle verify ARCHIVE SIGNATURE --card CARD"
+	cmd.ArgsUsage = "ARCHIVE SIGNATURE"
+	return cmd
+}
+
+func runVerify(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))
+	}
+	opts, err := verifyOptions(c)
+	if err != nil {
+		return err
+	}
+	wd, err := getwd()
+	if err != nil {
+		return fmt.Errorf("find the current folder: %w", err)
+	}
+	report := verifyFiles(wd, args, c.StringSlice("card"), opts)
+	if c.Bool("json") {
+		c.App.Writer.Write(report.JSON())
+	} else {
+		io.WriteString(c.App.Writer, report.Text())
+	}
+	if report.ExitCode != 0 {
+		return exitWith(report.ExitCode, "")
+	}
+	return nil
+}
+
+func verifyOptions(c *ucli.Context) (verify.Options, error) {
+	opts := verify.Options{Strict: c.Bool("strict")}
+	if n := c.Int("max-entries"); n <= 0 {
+		return opts, usageError("--max-entries must be positive, got %d", n)
+	} else {
+		opts.Limits.MaxEntries = n
+	}
+	for _, s := range []struct {
+		flag string
+		dst  *int64
+	}{
+		{"max-member-size", &opts.Limits.MaxMemberSize},
+		{"max-total-size", &opts.Limits.MaxTotalSize},
+		{"max-manifest-size", &opts.Limits.MaxManifestSize},
+	} {
+		n, err := verify.ParseSize(c.String(s.flag))
+		if err != nil {
+			return opts, usageError("--%s: %v", s.flag, err)
+		}
+		*s.dst = n
+	}
+	return opts, nil
+}
+
+// verifyFiles opens what the user named and verifies it; an input that cannot be opened is an unusable report,
+// so --json still prints one.
+func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.Report {
+	var keys []sign.TrustedKey
+	for _, p := range cards {
+		k, err := loadCard(inDir(wd, p), p)
+		if err != nil {
+			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
+		}
+		keys = append(keys, k...)
+	}
+	archivePath := inDir(wd, args[0])
+	sigPath := archivePath + ".jws"
+	if len(args) == 2 {
+		sigPath = inDir(wd, args[1])
+	} else if _, err := os.Stat(sigPath); errors.Is(err, os.ErrNotExist) {
+		sigPath = ""
+	}
+	var sig []byte
+	if sigPath != "" {
+		f, err := os.Open(sigPath)
+		if err != nil {
+			return verify.Unusable(verify.CheckSignature, fmt.Sprintf("read signature: %v", err))
+		}
+		defer f.Close()
+		if sig, err = io.ReadAll(io.LimitReader(f, maxSignatureFile)); err != nil {
+			return verify.Unusable(verify.CheckSignature, fmt.Sprintf("read signature %s: %v", sigPath, err))
+		}
+		if sig == nil {
+			sig = []byte{} // present but empty: a malformed signature, not a missing one
+		}
+	}
+	f, err := os.Open(archivePath)
+	if err != nil {
+		return verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))
+	}
+	defer f.Close()
+	return verify.Verify(f, sig, keys, opts)
+}
+
+// loadCard is sign.LoadCard naming the card as the user wrote it, so that reports show that name.
+func loadCard(path, name string) ([]sign.TrustedKey, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read card: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, sign.MaxCardSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read card %s: %w", name, err)
+	}
+	if len(data) > sign.MaxCardSize {
+		return nil, fmt.Errorf("card %s: larger than %d KiB; a card holds a few keys", name, sign.MaxCardSize>>10)
+	}
+	return sign.ParseCard(data, name)
+}

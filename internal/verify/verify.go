@@ -1,0 +1,63 @@
+// Package verify checks a ticket bundle (REFERENCE 1–3): it reads the tar.gz once, as a stream and in memory
+// only, holds every member against the manifest, and checks the manifest's detached signature against keys the
+// user trusts. Its answer is a Report with Tracekit's verdicts: VERIFIED (0), FAILED (1), UNVERIFIABLE or
+// unusable (2), and 3 for warnings under --strict. It never prints and never extracts anything.
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+)
+
+// Options tune a verification. The zero value is the documented defaults, not strict.
+type Options struct {
+	Limits Limits
+	// Strict makes warnings count: a bundle that verifies with warnings exits 3 instead of 0.
+	Strict bool
+}
+
+// Verify checks archive (a ticket bundle's tar.gz) and signature (the detached JWS; nil when there is none)
+// against keys (the trusted keys from the user's cards; none means nothing can be VERIFIED).
+//
+// Checks run in a fixed order: archive, manifest, files, signature, trust. A failed archive or manifest check
+// stops there, as there is nothing sound to go on; a files failure does not stop the signature check, whose
+// answer (is the manifest itself authentic?) still helps the reader. Integrity is checked even with no
+// signature or no key: a changed bundle is FAILED, an intact one UNVERIFIABLE.
+func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Options) *Report {
+	r := &Report{}
+	defer r.finish(opts.Strict)
+	lim := opts.Limits.withDefaults()
+
+	c, fail := readArchive(archive, lim)
+	if fail != nil {
+		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
+		return r
+	}
+	r.add(Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
+		"gzip intact (checksum good, nothing after it), %d members, %s inflated, manifest.json first, only regular files with safe, distinct names",
+		c.entries, FormatSize(c.total))})
+
+	m, err := manifest.Parse(c.manifestJSON)
+	if err != nil {
+		r.add(Check{Check: CheckManifest, Status: Fail, Detail: err.Error(), unusable: errors.Is(err, manifest.ErrUnsupportedSchema)})
+		return r
+	}
+	r.TicketID, r.Tracker = m.TicketID, m.Tracker
+	r.add(Check{Check: CheckManifest, Status: Pass, Detail: fmt.Sprintf("schema_version 1, tracker %q, ticket %q, %d files, %d commits, created %s by %s",
+		m.Tracker, m.TicketID, len(m.Files), len(m.Commits), m.CreatedAt, m.BernsteinVersion)})
+
+	r.add(checkFiles(m, c.members))
+
+	sig, trust, kid := checkSignature(c.manifestJSON, signature, keys)
+	r.Kid = kid
+	r.add(sig)
+	if trust != nil {
+		r.add(*trust)
+	}
+	// The note check (the ticket's git note against the manifest) comes here, after trust.
+	return r
+}
