@@ -33,6 +33,8 @@ type Options struct {
 	// SignKey and SignKid sign the manifest when SignKey is set.
 	SignKey ed25519.PrivateKey
 	SignKid string
+	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
+	LineageV2 bool
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
 	PRs PRFunc
 }
@@ -141,12 +143,23 @@ func Build(opts Options) (*Result, error) {
 
 	sel := opts.Selector
 	sel.Ticket = opts.Find.Ticket
+	if sel.ProbeLimit == 0 {
+		sel.ProbeLimit = DefaultProbeLimit
+	}
 	sdd, warnings, err := selectSDD(opts.SDD, sel, work)
 	if err != nil {
 		return nil, err
 	}
 	res.Warnings = append(res.Warnings, warnings...)
 	members = append(members, sdd...)
+	if opts.LineageV2 {
+		v2, warnings, err := selectLineageV2(filepath.Join(opts.SDD, "lineage", "v2"), sel, work)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, warnings...)
+		members = append(members, v2...)
+	}
 
 	for i := range members {
 		if members[i].entry.SizeBytes == 0 && members[i].entry.SHA256 == "" {

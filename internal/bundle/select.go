@@ -174,10 +174,16 @@ func unsafeName(name string) string {
 	return ""
 }
 
+// errSymlink is returned by openRegular for a symlink: we never follow one.
+var errSymlink = errors.New("is a symlink; symlinks are never followed")
+
 // openRegular opens path without following a symlink put there after the directory was read, and checks
 // that it is still a regular file.
 func openRegular(path string) (*os.File, int64, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, 0, fmt.Errorf("open %s: %w", path, errSymlink)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("open %s: %w (evidence is never dropped silently: fix it or move it out of .sdd)", path, err)
 	}
