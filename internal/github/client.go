@@ -1,0 +1,174 @@
+// Package github finds a ticket's pull requests on GitHub (or GitHub Enterprise) through the REST API and
+// returns their payloads exactly as the API sent them, for the bundle's pr/ section. It never prints: problems
+// that must not stop a bundle come back as warning lines that say which pull request, what happened and what
+// to do.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+const (
+	// DefaultAPIURL is the public API, used when nothing names another server.
+	DefaultAPIURL = "https://api.github.com/"
+	// DefaultTimeout bounds all requests of one Fetch together, so an unreachable server delays a bundle by at
+	// most this long.
+	DefaultTimeout = 20 * time.Second
+	// mediaType is the Accept header GitHub documents for the REST API today; go-github still sends the older
+	// application/vnd.github.v3+json.
+	mediaType = "application/vnd.github+json"
+	// maxBody caps one response; a pull request payload is a few tens of KiB.
+	maxBody = 32 << 20
+)
+
+// Config says how to reach the API.
+type Config struct {
+	// APIURL is used as given (a GitHub Enterprise URL already ends in /api/v3); "" is DefaultAPIURL.
+	APIURL string
+	// Token is sent as "Authorization: Bearer" when set; public repositories work without one.
+	Token string
+	// Timeout bounds a whole Fetch; 0 is DefaultTimeout.
+	Timeout time.Duration
+	// RetryDelay is the pause before the one retry after a 5xx answer; 0 is one second, negative is none.
+	RetryDelay time.Duration
+	// Transport carries the requests; nil is a copy of http.DefaultTransport (which honours HTTPS_PROXY).
+	Transport http.RoundTripper
+	// UserAgent identifies us to GitHub, which rejects requests without one.
+	UserAgent string
+	// Now is the clock used to say when a rate limit resets; nil is time.Now.
+	Now func() time.Time
+}
+
+// Client talks to one repository on one GitHub server.
+type Client struct {
+	gh         *gh.Client
+	repo       Repo
+	apiURL     string
+	token      string
+	timeout    time.Duration
+	retryDelay time.Duration
+	now        func() time.Time
+}
+
+// NewClient checks the API URL and prepares a client for repo. It makes no request.
+func NewClient(repo Repo, cfg Config) (*Client, error) {
+	if repo.IsZero() {
+		return nil, errors.New("no GitHub repository named")
+	}
+	raw := cfg.APIURL
+	if raw == "" {
+		raw = DefaultAPIURL
+	}
+	base, err := url.Parse(raw)
+	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
+		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL such as %s or https://ghe.example.com/api/v3", raw, DefaultAPIURL)
+	}
+	if base.User != nil {
+		return nil, fmt.Errorf("GitHub API URL %q carries credentials: give the token in GITHUB_TOKEN instead", redactURL(raw))
+	}
+	// go-github resolves paths against BaseURL, which must end in a slash. Nothing else is added: unlike
+	// WithEnterpriseURLs we never append /api/v3, so the URL GitHub Actions puts in GITHUB_API_URL works as is.
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	transport := cfg.Transport
+	if transport == nil {
+		transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	client := gh.NewClient(&http.Client{Transport: acceptTransport{transport}})
+	if cfg.Token != "" {
+		client = client.WithAuthToken(cfg.Token)
+	}
+	client.BaseURL = base
+	if cfg.UserAgent != "" {
+		client.UserAgent = cfg.UserAgent
+	}
+	c := &Client{gh: client, repo: repo, apiURL: base.String(), token: cfg.Token, timeout: cfg.Timeout,
+		retryDelay: cfg.RetryDelay, now: cfg.Now}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	switch {
+	case c.retryDelay == 0:
+		c.retryDelay = time.Second
+	case c.retryDelay < 0:
+		c.retryDelay = 0
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	return c, nil
+}
+
+// Repo is the repository the client reads.
+func (c *Client) Repo() Repo { return c.repo }
+
+// APIURL is the server's API URL, with the trailing slash go-github needs.
+func (c *Client) APIURL() string { return c.apiURL }
+
+type acceptTransport struct{ next http.RoundTripper }
+
+func (t acceptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Accept", mediaType)
+	return t.next.RoundTrip(req)
+}
+
+// retry runs call, and once more after a pause when GitHub answered with a server error (5xx).
+func (c *Client) retry(ctx context.Context, call func() (*gh.Response, error)) error {
+	resp, err := call()
+	if err == nil || !serverError(resp) {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return err
+	case <-time.After(c.retryDelay):
+	}
+	_, err = call()
+	return err
+}
+
+func serverError(resp *gh.Response) bool {
+	return resp != nil && resp.Response != nil && resp.StatusCode >= 500
+}
+
+// getRaw fetches an API path and returns the body byte for byte as the server sent it.
+func (c *Client) getRaw(ctx context.Context, path string) ([]byte, *gh.Response, error) {
+	var body []byte
+	var last *gh.Response
+	err := c.retry(ctx, func() (*gh.Response, error) {
+		req, err := c.gh.NewRequest(http.MethodGet, path, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.gh.BareDo(ctx, req)
+		last = resp
+		if err != nil {
+			return resp, err
+		}
+		defer resp.Body.Close()
+		body, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+		if err != nil {
+			return resp, fmt.Errorf("read %s: %w", path, err)
+		}
+		if len(body) > maxBody {
+			return resp, fmt.Errorf("answer to %s is larger than %d MiB", path, maxBody>>20)
+		}
+		return resp, nil
+	})
+	return body, last, err
+}
+
+func (c *Client) repoPath() string {
+	return "repos/" + url.PathEscape(c.repo.Owner) + "/" + url.PathEscape(c.repo.Name)
+}

@@ -1,0 +1,231 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+// ErrNoRemote says the repository has no remote to take the GitHub repository from. Fetch stays quiet about it
+// unless a pull request is known and has no payload: a local-only repository has no pull requests to miss.
+var ErrNoRemote = errors.New("no GitHub repository known")
+
+// Query says which pull requests to look for.
+type Query struct {
+	Ticket ticket.Ticket
+	// Numbers are asked for whatever else is found (--pr).
+	Numbers []int
+	// Commits are the ticket's commits: their merge and squash subjects name pull requests, and GitHub is asked
+	// which pull requests hold the newest one.
+	Commits *gitext.Commits
+	// OfflineDir holds saved payloads (.sdd/pr), used for numbers the API gave nothing for.
+	OfflineDir string
+	// Unavailable says, when there is no client, why GitHub cannot be asked and what to do.
+	Unavailable error
+}
+
+// PR is one pull request with its payload as the API (or the offline copy) gave it.
+type PR struct {
+	Number  int
+	Payload []byte
+	Reviews []byte // nil when not fetched
+	Offline string // the .sdd/pr file it came from; "" when it came from the API
+}
+
+// Result is what Fetch found.
+type Result struct {
+	PRs      []PR // by number
+	Landed   *int
+	Missing  []int // numbers found but without a payload
+	Warnings []string
+}
+
+// Fetch finds the ticket's pull requests and their payloads. c may be nil (no repository known): then only
+// the offline copies are used. Nothing GitHub does makes Fetch fail; each problem is one warning line.
+func Fetch(ctx context.Context, c *Client, q Query) *Result {
+	res := &Result{}
+	known := map[int]bool{}
+	add := func(ns ...int) {
+		for _, n := range ns {
+			if n > 0 {
+				known[n] = true
+			}
+		}
+	}
+	add(q.Numbers...)
+	add(NumbersFromCommits(q.Commits)...)
+	offline, warnings := ReadOffline(q.OfflineDir, q.Ticket)
+	res.Warnings = append(res.Warnings, warnings...)
+	for n, cp := range offline {
+		if cp.NamesTicket {
+			add(n)
+		}
+	}
+
+	got := map[int]*PR{}
+	var stop *failure
+	var stopReviewsOf int // the pull request whose reviews the stopping failure hit, if any
+	searched := true
+	var lines []pending
+	if c != nil {
+		ctx, cancel := context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		search := []func() ([]int, error){
+			func() ([]int, error) { return c.numbersForCommit(ctx, newestCommit(q.Commits)) },
+			func() ([]int, error) { return c.numbersByHead(ctx, q.Ticket) },
+		}
+		if newestCommit(q.Commits) == "" {
+			search = search[1:]
+		}
+		for _, find := range search {
+			nums, err := find()
+			add(nums...)
+			if err != nil {
+				f := c.classify(err, endpointList, 0)
+				if f.stop {
+					stop, searched = &f, false
+					break
+				}
+				lines = append(lines, pending{search: true, f: f})
+			}
+		}
+		for _, n := range sortedKeys(known) {
+			if stop != nil {
+				break
+			}
+			payload, err := c.pull(ctx, n)
+			if err != nil {
+				f := c.classify(err, endpointPull, n)
+				if f.stop {
+					stop = &f
+				} else {
+					lines = append(lines, pending{numbers: []int{n}, f: f})
+				}
+				continue
+			}
+			pr := &PR{Number: n, Payload: payload}
+			got[n] = pr
+			if pr.Reviews, err = c.reviews(ctx, n); err != nil {
+				f := c.classify(err, endpointReviews, n)
+				if f.stop {
+					stop, stopReviewsOf = &f, n
+				} else {
+					lines = append(lines, pending{reviewsOf: n, f: f})
+				}
+			}
+		}
+	}
+
+	// The offline copies stand in for whatever the API did not give.
+	fromAPI := map[int]bool{}
+	for n := range got {
+		fromAPI[n] = true
+	}
+	for _, n := range sortedKeys(known) {
+		if got[n] == nil && offline[n] != nil {
+			cp := offline[n]
+			got[n] = &PR{Number: n, Payload: cp.Payload, Reviews: cp.Reviews, Offline: cp.Path}
+		}
+	}
+
+	var notFromAPI []int
+	for _, n := range sortedKeys(known) {
+		if !fromAPI[n] {
+			notFromAPI = append(notFromAPI, n)
+		}
+		if got[n] == nil {
+			res.Missing = append(res.Missing, n)
+		}
+	}
+	switch {
+	case stop != nil:
+		lines = append(lines, pending{numbers: notFromAPI, reviewsOf: stopReviewsOf, search: !searched, f: *stop})
+	case c == nil && q.Unavailable != nil && (len(res.Missing) > 0 || !errors.Is(q.Unavailable, ErrNoRemote)):
+		lines = append(lines, pending{numbers: notFromAPI, f: failure{what: q.Unavailable.Error()}})
+	}
+	for _, p := range lines {
+		res.Warnings = append(res.Warnings, p.render(q.Ticket, got))
+	}
+	if c != nil && len(c.token) >= 4 {
+		for i, w := range res.Warnings {
+			res.Warnings[i] = strings.ReplaceAll(w, c.token, "REDACTED")
+		}
+	}
+
+	for _, n := range sortedKeys(known) {
+		if got[n] != nil {
+			res.PRs = append(res.PRs, *got[n])
+		}
+	}
+	res.Landed = Landed(res.PRs)
+	return res
+}
+
+// pending is a warning waiting for the offline copies to be known, so it can say which ones stood in.
+type pending struct {
+	numbers   []int // pull requests the API gave no payload for
+	reviewsOf int   // a pull request whose reviews the API did not give
+	search    bool  // the API search for more pull requests did not run or failed
+	f         failure
+}
+
+func (p pending) render(tk ticket.Ticket, got map[int]*PR) string {
+	var subject []string
+	switch len(p.numbers) {
+	case 0:
+	case 1:
+		subject = append(subject, fmt.Sprintf("pull request #%d", p.numbers[0]))
+	default:
+		subject = append(subject, "pull requests "+hashList(p.numbers))
+	}
+	if p.reviewsOf > 0 {
+		subject = append(subject, fmt.Sprintf("the reviews of pull request #%d", p.reviewsOf))
+	}
+	if p.search || len(subject) == 0 {
+		subject = append(subject, "the search for pull requests of "+tk.ID)
+	}
+	line := strings.Join(subject, " and ") + ": " + p.f.what
+	var stoodIn []string
+	for _, n := range p.numbers {
+		if pr := got[n]; pr != nil && pr.Offline != "" {
+			stoodIn = append(stoodIn, fmt.Sprintf("%s for #%d", pr.Offline, n))
+		}
+	}
+	if len(stoodIn) > 0 {
+		line += "; used the offline copy " + strings.Join(stoodIn, ", ")
+	}
+	if p.f.todo != "" {
+		line += "; " + p.f.todo
+	}
+	return line
+}
+
+func hashList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = fmt.Sprintf("#%d", n)
+	}
+	return strings.Join(s, ", ")
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// newestCommit is the last tied commit: commits are listed parents before children.
+func newestCommit(commits *gitext.Commits) string {
+	if commits == nil || len(commits.Commits) == 0 {
+		return ""
+	}
+	return commits.Commits[len(commits.Commits)-1]
+}

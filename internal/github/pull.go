@@ -1,0 +1,90 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// maxReviewPages stops a server whose Link headers never end.
+const maxReviewPages = 100
+
+// errNotPullRequest is an answer that is not the pull request asked for: an HTML page from a proxy, or a GitHub
+// Enterprise URL without /api/v3 that served the web UI.
+type errNotPullRequest struct {
+	number int
+	why    string
+}
+
+func (e *errNotPullRequest) Error() string {
+	return fmt.Sprintf("the answer for #%d is not that pull request's JSON (%s)", e.number, e.why)
+}
+
+// pull returns the pull request's payload as the API returned it.
+func (c *Client) pull(ctx context.Context, number int) ([]byte, error) {
+	body, _, err := c.getRaw(ctx, fmt.Sprintf("%s/pulls/%d", c.repoPath(), number))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPayload(body, number); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// checkPayload makes sure body is a JSON object whose "number" is number: we store what GitHub said, but only
+// when it is what we asked for.
+func checkPayload(body []byte, number int) error {
+	var head struct {
+		Number *int `json:"number"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		why := "not a JSON object"
+		if len(bytes.TrimSpace(body)) == 0 {
+			why = "empty"
+		}
+		return &errNotPullRequest{number, why}
+	}
+	if head.Number == nil || *head.Number != number {
+		return &errNotPullRequest{number, "its \"number\" differs"}
+	}
+	return nil
+}
+
+// reviews returns every review of the pull request as one JSON array. GitHub pages reviews (at most 100 a
+// page); we follow the Link headers and join the pages' elements, each kept byte for byte as the API sent it,
+// into one array, so that pr_<n>.reviews.json is one document a reader can load, not a stream of pages.
+func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
+	var all []json.RawMessage
+	page := 1
+	for i := 0; i < maxReviewPages; i++ {
+		path := fmt.Sprintf("%s/pulls/%d/reviews?per_page=100", c.repoPath(), number)
+		if page > 1 {
+			path += fmt.Sprintf("&page=%d", page)
+		}
+		body, resp, err := c.getRaw(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(body, &items); err != nil {
+			return nil, fmt.Errorf("reviews of #%d, page %d: not a JSON array", number, page)
+		}
+		all = append(all, items...)
+		if resp.NextPage == 0 || resp.NextPage <= page {
+			break
+		}
+		page = resp.NextPage
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, it := range all {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteString("]\n")
+	return buf.Bytes(), nil
+}
