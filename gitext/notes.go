@@ -1,0 +1,499 @@
+package gitext
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage"
+)
+
+// This file reads and writes git notes (`git help notes`) with go-git plumbing, which has no notes API
+// (REFERENCE section 5). A notes ref names a commit whose tree maps annotated objects to note blobs; the path of a
+// note is the object's hex id, possibly split into fan-out folders (ab/cdef…) once a tree grows large. We read
+// every fan-out, keep every note we do not touch, and move the ref with a compare-and-swap so that concurrent
+// writers never lose each other's notes.
+
+// DefaultNotesRef is where git-bernstein keeps its notes unless `git config bernstein.notesRef` says otherwise.
+const DefaultNotesRef plumbing.ReferenceName = "refs/notes/bernstein"
+
+// ExpandNotesRef turns a notes ref as users write it into a full ref name, as git's expand_notes_ref does:
+// "bernstein" and "notes/bernstein" both mean refs/notes/bernstein.
+func ExpandNotesRef(name string) plumbing.ReferenceName {
+	switch {
+	case name == "":
+		return DefaultNotesRef
+	case strings.HasPrefix(name, "refs/"):
+		return plumbing.ReferenceName(name)
+	case strings.HasPrefix(name, "notes/"):
+		return plumbing.ReferenceName("refs/" + name)
+	}
+	return plumbing.ReferenceName("refs/notes/" + name)
+}
+
+// NotesRefFrom reads bernstein.notesRef from cfg (nil means none), defaulting to DefaultNotesRef.
+func NotesRefFrom(cfg *Config) plumbing.ReferenceName {
+	if cfg != nil {
+		if v, ok := cfg.Get("bernstein.notesRef"); ok && strings.TrimSpace(v) != "" {
+			return ExpandNotesRef(strings.TrimSpace(v))
+		}
+	}
+	return DefaultNotesRef
+}
+
+// NoteRef is one note of a notes tree: the annotated object and the blob holding the note's text.
+type NoteRef struct {
+	Target plumbing.Hash
+	Blob   plumbing.Hash
+}
+
+// notesTree returns the tree of the notes commit ref points to; zero when the ref does not exist yet.
+func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash, err error) {
+	cur, err := r.Storer.Reference(ref)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("read notes ref %s: %w", ref, err)
+	}
+	if cur.Type() != plumbing.HashReference {
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s is symbolic: point it at a notes commit or remove it", ref)
+	}
+	c, err := r.readCommit(cur.Hash(), "notes ref "+ref.String())
+	if err != nil {
+		return plumbing.ZeroHash, plumbing.ZeroHash, err
+	}
+	return cur.Hash(), c.TreeHash, nil
+}
+
+// Note returns the text of target's note on ref; ok is false when it has none.
+func (r *Repo) Note(ref plumbing.ReferenceName, target plumbing.Hash) (text []byte, ok bool, err error) {
+	_, tree, err := r.notesTree(ref)
+	if err != nil || tree.IsZero() {
+		return nil, false, err
+	}
+	blob, ok, err := r.findNote(tree, target.String())
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	text, err = r.readBlob(blob)
+	return text, err == nil, err
+}
+
+// Notes lists every note on ref, whatever its fan-out, sorted by target. Tree entries that are not notes
+// (git allows other files in a notes tree) are skipped.
+func (r *Repo) Notes(ref plumbing.ReferenceName) ([]NoteRef, error) {
+	_, tree, err := r.notesTree(ref)
+	if err != nil || tree.IsZero() {
+		return nil, err
+	}
+	var out []NoteRef
+	var walk func(tree plumbing.Hash, prefix string) error
+	walk = func(tree plumbing.Hash, prefix string) error {
+		t, err := object.GetTree(r.Storer, tree)
+		if err != nil {
+			return fmt.Errorf("notes tree %s of %s: %w", tree, ref, err)
+		}
+		for _, e := range t.Entries {
+			name := prefix + e.Name
+			if !isHex(e.Name) || len(name) > 40 {
+				continue
+			}
+			switch {
+			case e.Mode == filemode.Dir && len(e.Name) == 2 && len(name) < 40:
+				if err := walk(e.Hash, name); err != nil {
+					return err
+				}
+			case e.Mode != filemode.Dir && len(name) == 40:
+				out = append(out, NoteRef{Target: plumbing.NewHash(name), Blob: e.Hash})
+			}
+		}
+		return nil
+	}
+	if err := walk(tree, ""); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return bytes.Compare(out[i].Target[:], out[j].Target[:]) < 0 })
+	return out, nil
+}
+
+// ReadNote reads a note blob listed by Notes.
+func (r *Repo) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
+
+// findNote looks hex up in a notes tree: a file named with the rest of the id, or a two-digit fan-out folder.
+func (r *Repo) findNote(tree plumbing.Hash, hex string) (plumbing.Hash, bool, error) {
+	t, err := object.GetTree(r.Storer, tree)
+	if err != nil {
+		return plumbing.ZeroHash, false, fmt.Errorf("notes tree %s: %w", tree, err)
+	}
+	for _, e := range t.Entries {
+		if e.Mode != filemode.Dir && e.Name == hex {
+			return e.Hash, true, nil
+		}
+	}
+	if len(hex) > 2 {
+		for _, e := range t.Entries {
+			if e.Mode == filemode.Dir && e.Name == hex[:2] {
+				return r.findNote(e.Hash, hex[2:])
+			}
+		}
+	}
+	return plumbing.ZeroHash, false, nil
+}
+
+// NoteEdit computes a note's new text from its current one (nil, false when there is none). Returning the
+// current text unchanged writes nothing.
+type NoteEdit func(old []byte, exists bool) ([]byte, error)
+
+// ErrNotesBusy is returned when the notes ref stayed locked or contended through every retry.
+var ErrNotesBusy = errors.New("notes ref busy")
+
+// errLostRace says another writer moved the ref between our read and our swap: read again and redo the edit.
+var errLostRace = errors.New("notes ref moved under us")
+
+// maxNoteAttempts bounds the retry loop; each lost race costs one re-read and one small tree rewrite, and the
+// jittered back-off below gives a lock holder (git itself, or us) time to finish: about 5 s in all.
+const maxNoteAttempts = 200
+
+// EditNote changes target's note on ref and commits the new notes tree with sig as author and committer,
+// whose parent is the ref's old commit; then it moves the ref only if nobody else moved it meanwhile, and redoes
+// the edit on the new state when somebody did. changed is false when edit left the note as it was.
+func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, message string, edit NoteEdit) (changed bool, err error) {
+	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
+		oldCommit, oldTree, err := r.notesTree(ref)
+		if err != nil {
+			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
+				backoff(attempt)
+				continue
+			}
+			return false, err
+		}
+		var cur []byte
+		var exists bool
+		if !oldTree.IsZero() {
+			blob, ok, err := r.findNote(oldTree, target.String())
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				if cur, err = r.readBlob(blob); err != nil {
+					return false, err
+				}
+				exists = true
+			}
+		}
+		next, err := edit(cur, exists)
+		if err != nil {
+			return false, err
+		}
+		if exists && bytes.Equal(next, cur) {
+			return false, nil
+		}
+		blob, err := r.writeObject(plumbing.BlobObject, next)
+		if err != nil {
+			return false, err
+		}
+		tree, err := r.putNote(oldTree, target.String(), blob)
+		if err != nil {
+			return false, err
+		}
+		commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+		if !oldCommit.IsZero() {
+			commit.ParentHashes = []plumbing.Hash{oldCommit}
+		}
+		obj := r.Storer.NewEncodedObject()
+		if err := commit.Encode(obj); err != nil {
+			return false, fmt.Errorf("encode notes commit: %w", err)
+		}
+		newCommit, err := r.Storer.SetEncodedObject(obj)
+		if err != nil {
+			return false, fmt.Errorf("write notes commit: %w", err)
+		}
+		err = r.swapRef(ref, oldCommit, newCommit)
+		if errors.Is(err, errLostRace) {
+			backoff(attempt)
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
+		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+}
+
+// isTransientRefError is a read that raced a writer: go-git rewrites loose ref files in place, so a reader can
+// catch one empty or half-written.
+func isTransientRefError(err error) bool {
+	return errors.Is(err, plumbing.ErrObjectNotFound) || strings.Contains(err.Error(), "ref file is empty")
+}
+
+func backoff(attempt int) {
+	limit := 2 + attempt
+	if limit > 40 {
+		limit = 40
+	}
+	time.Sleep(time.Duration(1+rand.IntN(limit)) * time.Millisecond)
+}
+
+func (r *Repo) refPath(ref plumbing.ReferenceName) string {
+	return filepath.Join(r.CommonDir, filepath.FromSlash(ref.String()))
+}
+
+// swapRef moves ref from old (zero: ref must not exist) to new. It holds git's own lock file, <ref>.lock,
+// throughout, so that `git notes` and `git update-ref` running at the same moment wait for us as they wait for
+// each other. Within it the swap itself is go-git's CheckAndSetReference, which also flocks the ref file against
+// other go-git writers that do not know git's lock protocol. A ref that does not exist yet is created by
+// renaming the lock file into place, as git does, since CheckAndSetReference cannot check "absent".
+func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error {
+	path := r.refPath(ref)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if os.IsExist(err) {
+		return errLostRace // someone else is updating it now; try again after they finish
+	}
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", ref, err)
+	}
+	locked := true
+	defer func() {
+		lock.Close()
+		if locked {
+			os.Remove(path + ".lock")
+		}
+	}()
+	newRef := plumbing.NewHashReference(ref, new)
+	if old.IsZero() {
+		if _, err := r.Storer.Reference(ref); err == nil {
+			return errLostRace
+		} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return fmt.Errorf("read notes ref %s: %w", ref, err)
+		}
+		if _, err := io.WriteString(lock, new.String()+"\n"); err != nil {
+			return fmt.Errorf("write %s.lock: %w", path, err)
+		}
+		if err := lock.Sync(); err != nil {
+			return fmt.Errorf("write %s.lock: %w", path, err)
+		}
+		if err := os.Rename(path+".lock", path); err != nil {
+			return fmt.Errorf("create notes ref %s: %w", ref, err)
+		}
+		locked = false
+		return nil
+	}
+	err = r.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
+	if errors.Is(err, storage.ErrReferenceHasChanged) {
+		return errLostRace
+	}
+	if err != nil {
+		return fmt.Errorf("update notes ref %s: %w", ref, err)
+	}
+	return nil
+}
+
+// putNote returns a copy of tree (zero: empty) with hex's note set to blob. It descends into a fan-out folder
+// when one exists for the next two digits, as git keeps notes at the fan-out depth their subtree already uses,
+// and drops a flat copy of the same note met on the way so the object never has two notes.
+func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	if !tree.IsZero() {
+		t, err := object.GetTree(r.Storer, tree)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
+		}
+		entries = append(entries, t.Entries...)
+	}
+	out := entries[:0:0]
+	var sub plumbing.Hash
+	hasSub := false
+	for _, e := range entries {
+		switch {
+		case e.Mode != filemode.Dir && e.Name == hex:
+			continue // replaced below
+		case e.Mode == filemode.Dir && len(hex) > 2 && e.Name == hex[:2]:
+			sub, hasSub = e.Hash, true
+			continue
+		}
+		out = append(out, e)
+	}
+	if hasSub {
+		h, err := r.putNote(sub, hex[2:], blob)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		out = append(out, object.TreeEntry{Name: hex[:2], Mode: filemode.Dir, Hash: h})
+	} else {
+		out = append(out, object.TreeEntry{Name: hex, Mode: filemode.Regular, Hash: blob})
+	}
+	sort.Sort(object.TreeEntrySorter(out))
+	t := &object.Tree{Entries: out}
+	obj := r.Storer.NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode notes tree: %w", err)
+	}
+	h, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write notes tree: %w", err)
+	}
+	return h, nil
+}
+
+func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	obj := r.Storer.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
+	}
+	return h, nil
+}
+
+func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
+	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("note blob %s: %w", h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("note blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// NoteEntry is one bundle recorded on a commit: one line of a git-bernstein note. Fields are declared in key
+// order so that encoding/json writes the keys sorted, as the format requires: two machines noting the same
+// bundle write the same bytes, and `git notes merge -s cat_sort_uniq` then keeps one copy.
+type NoteEntry struct {
+	Bundle         string `json:"bundle"` // the archive's file name
+	BundleSHA256   string `json:"bundle_sha256"`
+	Commits        int    `json:"commits"`
+	CreatedAt      string `json:"created_at"`
+	Files          int    `json:"files"`
+	Kid            string `json:"kid"` // "" when unsigned
+	ManifestSHA256 string `json:"manifest_sha256"`
+	Signed         bool   `json:"signed"`
+	Ticket         string `json:"ticket"`
+	Tracker        string `json:"tracker"`
+	V              int    `json:"v"`
+}
+
+// NoteEntryVersion is the only "v" this program writes; lines with another v are kept but not interpreted.
+const NoteEntryVersion = 1
+
+// Line renders the entry as its note line, without the newline.
+func (e NoteEntry) Line() (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return "", fmt.Errorf("encode note entry: %w", err)
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
+}
+
+// ParseNote reads a note's lines. Lines that are not entries of a version we know come back in other, so
+// callers can warn about them; they are never dropped from the note by MergeNoteLines.
+func ParseNote(text []byte) (entries []NoteEntry, other []string) {
+	for _, line := range strings.Split(string(text), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var e NoteEntry
+		dec := json.NewDecoder(strings.NewReader(line))
+		if err := dec.Decode(&e); err != nil || e.V != NoteEntryVersion {
+			other = append(other, line)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	return entries, other
+}
+
+// MergeNoteLines is the note text holding every line of old and of add, sorted and without duplicates or
+// blank lines, each ending in a newline: exactly what `git notes merge -s cat_sort_uniq` makes of two notes,
+// so merging our notes with git's strategy and writing them here agree. replace, when not nil, drops old lines
+// it returns true for (a rebuilt bundle replaces the line of the file it overwrote).
+func MergeNoteLines(old []byte, add []string, replace func(line string) bool) []byte {
+	seen := map[string]bool{}
+	var lines []string
+	keep := func(l string) {
+		if strings.TrimSpace(l) == "" || seen[l] {
+			return
+		}
+		seen[l] = true
+		lines = append(lines, l)
+	}
+	for _, l := range strings.Split(string(old), "\n") {
+		if replace != nil && replace(l) {
+			continue
+		}
+		keep(l)
+	}
+	for _, l := range add {
+		keep(l)
+	}
+	sort.Strings(lines)
+	if len(lines) == 0 {
+		return nil
+	}
+	return []byte(strings.Join(lines, "\n") + "\n")
+}
+
+// AddNoteEntries adds entries to target's note on ref, replacing any line for the same tracker, ticket and
+// bundle file name (that file has just been rewritten, so the old digest no longer describes it).
+func (r *Repo) AddNoteEntries(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, entries ...NoteEntry) (bool, error) {
+	var add []string
+	type key struct{ tracker, ticket, bundle string }
+	replaced := map[key]bool{}
+	for _, e := range entries {
+		l, err := e.Line()
+		if err != nil {
+			return false, err
+		}
+		add = append(add, l)
+		replaced[key{e.Tracker, e.Ticket, e.Bundle}] = true
+	}
+	replace := func(line string) bool {
+		es, _ := ParseNote([]byte(line))
+		return len(es) == 1 && replaced[key{es[0].Tracker, es[0].Ticket, es[0].Bundle}]
+	}
+	return r.EditNote(ref, target, sig, "Notes added by 'git bernstein'\n", func(old []byte, _ bool) ([]byte, error) {
+		return MergeNoteLines(old, add, replace), nil
+	})
+}
