@@ -50,7 +50,7 @@ func TestLocate(t *testing.T) {
 	home := envOf(r.Env)("HOME")
 	cases := []struct {
 		name, hooksPath, from, want string
-		configured             bool
+		configured                  bool
 	}{
 		{"default", "", r.Dir, filepath.Join(r.Dir, ".git", "hooks"), false},
 		{"default from a subfolder", "", sub, filepath.Join(r.Dir, ".git", "hooks"), false},
