@@ -155,7 +155,7 @@ func (r *Report) finish(strict bool) {
 		r.NotMeans = "It does not say who changed it or why (the FAIL lines say what does not match); do not rely on its contents."
 	case unusable:
 		r.Verdict, r.ExitCode = Unverifiable, ExitUnverifiable
-		r.Means = "The " + firstUnusable.Check + " could not be used (" + firstUnusable.Detail + "), so the bundle was not fully checked."
+		r.Means = "The " + firstUnusable.Check + " could not be used, so the bundle was not fully checked: " + strings.TrimSuffix(firstUnusable.Detail, ".") + "."
 		r.NotMeans = "Nothing failed: it does not mean the bundle was tampered with, but nothing in it can be relied on until a readable copy verifies."
 	case !complete || !anchored:
 		r.Verdict, r.ExitCode = Unverifiable, ExitUnverifiable

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -60,6 +62,11 @@ func checkSignature(manifestJSON, sig []byte, keys []sign.TrustedKey) (Check, *C
 			Detail:   "forged or foreign protected header: only {\"alg\":\"EdDSA\",\"b64\":false,\"crit\":[\"b64\"],\"kid\":…} is accepted",
 			Problems: []string{err.Error()}}, nil, kid
 	}
+	if h, ok := foreignHeader(sig); ok {
+		return Check{Check: CheckSignature, Status: Fail,
+			Detail:   fmt.Sprintf("forged or foreign token: protected header %.200q is not ours, and the token is not a detached Ed25519 JWS", h),
+			Problems: []string{err.Error()}}, nil, kid
+	}
 	return Check{Check: CheckSignature, Status: Fail, unusable: true,
 		Detail:   "the signature file is not a detached JWS (damaged, cut short, or not a signature)",
 		Problems: []string{err.Error()}}, nil, kid
@@ -75,4 +82,28 @@ func trusted(kid string, keys []sign.TrustedKey) *Check {
 	}
 	return &Check{Check: CheckTrust, Status: Pass,
 		Detail: fmt.Sprintf("kid %q is a key you gave: %s", kid, strings.Join(from, "; "))}
+}
+
+// foreignHeader returns the protected header of a token that sign calls malformed when that header is readable
+// JSON and not ours. sign checks a token's shape (three parts, empty payload, 64-byte signature) before its
+// header, so `alg: none` with no signature, an HMAC tag or an attached payload come back malformed; they are
+// forgeries (exit 1), not damage (exit 2).
+func foreignHeader(jws []byte) (string, bool) {
+	first, _, ok := strings.Cut(strings.TrimSpace(string(jws)), ".")
+	if !ok {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(first)
+	if err != nil {
+		return "", false
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return "", false
+	}
+	kid, _ := m["kid"].(string)
+	if want, err := sign.ExpectedHeader(kid); err == nil && bytes.Equal(raw, want) {
+		return "", false
+	}
+	return string(raw), true
 }
