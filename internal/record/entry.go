@@ -1,0 +1,57 @@
+package record
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+)
+
+// EntryFor is the note line describing a bundle just written: bundle_sha256 is the archive file's digest, and
+// manifest_sha256 the digest of manifest.json exactly as the archive holds it.
+func EntryFor(res *bundle.Result, kid string) (gitext.NoteEntry, error) {
+	sum, err := FileSHA256(res.Out)
+	if err != nil {
+		return gitext.NoteEntry{}, err
+	}
+	m, err := res.Manifest.Marshal()
+	if err != nil {
+		return gitext.NoteEntry{}, err
+	}
+	ms := sha256.Sum256(m)
+	e := gitext.NoteEntry{
+		V:              gitext.NoteEntryVersion,
+		Tracker:        res.Manifest.Tracker,
+		Ticket:         res.Manifest.TicketID,
+		Bundle:         filepath.Base(res.Out),
+		BundleSHA256:   sum,
+		ManifestSHA256: hex.EncodeToString(ms[:]),
+		Signed:         res.Signature != "",
+		Commits:        len(res.Manifest.Commits),
+		Files:          len(res.Manifest.Files),
+		CreatedAt:      res.Manifest.CreatedAt,
+	}
+	if e.Signed {
+		e.Kid = kid
+	}
+	return e, nil
+}
+
+// FileSHA256 is the lower-case hex sha256 of a file's bytes.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,118 @@
+package record
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+func commit(msg string, parents int) *object.Commit {
+	c := &object.Commit{Message: msg, Hash: plumbing.NewHash(strings.Repeat("ab", 20))}
+	for i := 0; i < parents; i++ {
+		c.ParentHashes = append(c.ParentHashes, plumbing.ZeroHash)
+	}
+	return c
+}
+
+func ids(fs []Found) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, f.ID)
+	}
+	return out
+}
+
+func TestTickets(t *testing.T) {
+	keys := gitext.DefaultTrailerKeys
+	cases := []struct {
+		name, pattern, tracker string
+		commits                []*object.Commit
+		want                   []string
+	}{
+		{"trailer and body", "", "github", []*object.Commit{commit("Add login\n\nFix for LIN-7 too.\n\nRefs: ENG-42", 1)}, []string{"ENG-42", "LIN-7"}},
+		{"near misses", "", "github", []*object.Commit{commit("ENG-42a xENG-42 eng-42 ENG-", 1)}, []string{}},
+		{"prose that looks like keys", "", "github", []*object.Commit{commit("Use UTF-8 and SHA-256 (RFC-8785, ISO-8601, CVE-2024-1)", 1)}, []string{}},
+		{"lower-case branch upper-cased", "", "github", []*object.Commit{commit("Merge branch 'bugfix/eng-42-crash'", 2)}, []string{"ENG-42"}},
+		{"message spelling wins over branch", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 2), commit("ENG-42 work", 1)}, []string{"ENG-42"}},
+		{"branch only for merges", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 1)}, []string{}},
+		{"github numbers in ticket trailers", "", "github", []*object.Commit{commit("Fix (#17)\n\nFixes: #12, acme/app#13\nSigned-off-by: A <a@x>", 1)}, []string{"12", "13"}},
+		{"github numbers not for jira", "", "jira", []*object.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
+		{"custom pattern", `PROJ_[0-9]+`, "jira", []*object.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
+		{"duplicates collapse", "", "github", []*object.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := NewFinder(c.pattern, c.tracker, keys, gitext.TrailerOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(f.Tickets(c.commits)); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	if _, err := NewFinder("(", "github", nil, gitext.TrailerOptions{}); err == nil || !strings.Contains(err.Error(), "bernstein.ticketPattern") {
+		t.Fatalf("bad pattern: %v", err)
+	}
+}
+
+func TestResolveRange(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", nil)
+	base := r.Commit("base", nil)
+	r.Git("checkout", "-q", "-b", "side")
+	s1 := r.Commit("side 1", nil)
+	s2 := r.Commit("side 2", nil)
+	r.Git("checkout", "-q", "main")
+	m1 := r.Commit("main 1", nil)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'side'", "side")
+	merge := r.Rev("HEAD")
+	repo, err := gitext.Discover(r.Dir, envOf(r.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		spec string
+		want []string
+	}{
+		{base + "..HEAD", []string{s1, s2, m1, merge}},
+		{"HEAD", []string{s1, s2, merge}},
+		{"HEAD~1..HEAD", []string{s1, s2, merge}},
+		{strings.Repeat("0", 40) + "..HEAD", []string{s1, s2, merge}},
+		{"main..side", nil},
+		{"ORIG_HEAD..HEAD", []string{s1, s2, merge}},
+	}
+	for _, c := range cases {
+		rg, err := ResolveRange(repo, c.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		var got []string
+		for _, cm := range rg.Commits {
+			got = append(got, cm.Hash.String())
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %d commits %v, want %v", c.spec, len(got), got, c.want)
+		}
+	}
+	for _, bad := range []string{"nope..HEAD", "a...b"} {
+		if _, err := ResolveRange(repo, bad); err == nil {
+			t.Errorf("%s resolved", bad)
+		}
+	}
+}
+
+func envOf(env []string) func(string) string {
+	m := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return func(k string) string { return m[k] }
+}

@@ -1,0 +1,93 @@
+package record
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+)
+
+// Range is a resolved REV-RANGE: its tip and its commits, parents before children.
+type Range struct {
+	Spec    string
+	Tip     plumbing.Hash
+	Commits []*object.Commit
+}
+
+// ResolveRange reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
+// everything it brought in). An A of forty zeros, as CI sends for a new branch, also means REV alone.
+func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
+	from, to, isRange := strings.Cut(spec, "..")
+	if strings.HasPrefix(to, ".") {
+		return nil, fmt.Errorf("range %q: A...B (symmetric difference) is not supported; give A..B", spec)
+	}
+	if !isRange {
+		to, from = spec, ""
+	}
+	if to == "" {
+		to = "HEAD"
+	}
+	tip, err := resolveCommit(repo, to)
+	if err != nil {
+		return nil, fmt.Errorf("range %q: %w", spec, err)
+	}
+	tips := []gitext.Tip{{Name: plumbing.ReferenceName(to), Commit: tip}}
+	var stop []plumbing.Hash
+	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
+		c, err := repo.CommitObject(tip)
+		if err != nil {
+			return nil, fmt.Errorf("range %q: read %s: %w", spec, to, err)
+		}
+		if len(c.ParentHashes) > 0 {
+			stop = append(stop, c.ParentHashes[0])
+		}
+	} else {
+		h, err := resolveCommit(repo, from)
+		if err != nil {
+			return nil, fmt.Errorf("range %q: %w", spec, err)
+		}
+		stop = append(stop, h)
+	}
+	for _, h := range stop {
+		tips = append(tips, gitext.Tip{Name: plumbing.ReferenceName(from), Commit: h})
+	}
+	g, err := repo.Walk(tips, nil)
+	if err != nil {
+		return nil, fmt.Errorf("range %q: %w", spec, err)
+	}
+	var stopIdx []int
+	for _, h := range stop {
+		i, _ := g.Index(h)
+		stopIdx = append(stopIdx, i)
+	}
+	ti, _ := g.Index(tip)
+	excluded := g.Reachable(stopIdx, nil)
+	in := g.Reachable([]int{ti}, excluded)
+	r := &Range{Spec: spec, Tip: tip}
+	for _, i := range g.TopoOrder() {
+		if !in[i] {
+			continue
+		}
+		c, err := repo.CommitObject(g.Nodes[i].Hash)
+		if err != nil {
+			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, g.Nodes[i].Hash, err)
+		}
+		r.Commits = append(r.Commits, c)
+	}
+	return r, nil
+}
+
+func resolveCommit(repo *gitext.Repo, rev string) (plumbing.Hash, error) {
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		hint := ""
+		if rev == "ORIG_HEAD" {
+			hint = " (git sets ORIG_HEAD on merge, pull and reset; give the range yourself, e.g. HEAD~1..HEAD)"
+		}
+		return plumbing.ZeroHash, fmt.Errorf("cannot resolve %s: %w%s", rev, err, hint)
+	}
+	return *h, nil
+}

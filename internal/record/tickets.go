@@ -1,0 +1,160 @@
+// Package record turns a range of commits into noted bundles: it finds the tickets the range names, builds each
+// ticket's bundle with the full discovery of its commits, and records the bundle's digests in a git note on the
+// range's tip. The post-merge hook and CI both come through here.
+package record
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+)
+
+// DefaultPattern recognises Jira- and Linear-style keys (ENG-42), case-sensitively so that ordinary words with
+// a dash and a number are not taken for tickets.
+const DefaultPattern = `[A-Z][A-Z0-9]+-[0-9]+`
+
+// notTickets are prefixes the default pattern matches in ordinary technical prose (UTF-8, SHA-256, ISO-8601,
+// RFC-7797, CVE-2024-…): never tickets, and a merge that mentions them must not bundle them.
+var notTickets = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "RFC": true, "CVE": true}
+
+// githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github.
+var githubRef = regexp.MustCompile(`#([0-9]+)`)
+
+// Finder says which tickets a commit names.
+type Finder struct {
+	pattern   *regexp.Regexp
+	fold      *regexp.Regexp // the pattern ignoring case, for branch names
+	isDefault bool
+	Tracker   string
+	// TrailerKeys are the trailer keys whose values may name GitHub issues by #N (matched case-insensitively).
+	TrailerKeys []string
+	Trailers    gitext.TrailerOptions
+}
+
+// NewFinder compiles pattern (DefaultPattern when empty) for tracker.
+func NewFinder(pattern, tracker string, trailerKeys []string, trailers gitext.TrailerOptions) (*Finder, error) {
+	isDefault := pattern == ""
+	if isDefault {
+		pattern = DefaultPattern
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("bernstein.ticketPattern %q is not a regular expression: %w", pattern, err)
+	}
+	fold, _ := regexp.Compile("(?i)(?:" + pattern + ")")
+	return &Finder{pattern: re, fold: fold, isDefault: isDefault, Tracker: tracker, TrailerKeys: trailerKeys, Trailers: trailers}, nil
+}
+
+// Found is a ticket the range names, and where: "message of 1a2b3c4", "trailer Fixes of …", "branch bugfix/x".
+type Found struct {
+	ID    string
+	Where []string
+}
+
+// Tickets returns the tickets commits name, sorted by id. Ids that differ only in case are one ticket (ticket
+// matching ignores case), spelled as a message or trailer spelled it, else upper-cased: teams and Linear write
+// keys lower-case in branch names (bugfix/eng-42-crash), while the key itself is upper-case.
+func (f *Finder) Tickets(commits []*object.Commit) []Found {
+	byKey := map[string]*Found{}
+	fromText := map[string]bool{}
+	add := func(id, where string, text bool) {
+		key := strings.ToUpper(id)
+		fd, ok := byKey[key]
+		if !ok {
+			fd = &Found{ID: id}
+			byKey[key] = fd
+		}
+		if text && !fromText[key] {
+			fd.ID, fromText[key] = id, true
+		} else if !text && !fromText[key] {
+			fd.ID = strings.ToUpper(id)
+		}
+		for _, w := range fd.Where {
+			if w == where {
+				return
+			}
+		}
+		fd.Where = append(fd.Where, where)
+	}
+	keys := map[string]bool{}
+	for _, k := range f.TrailerKeys {
+		keys[strings.ToLower(k)] = true
+	}
+	for _, c := range commits {
+		short := c.Hash.String()[:7]
+		for _, id := range f.matches(f.pattern, c.Message) {
+			add(id, "message of "+short, true)
+		}
+		if f.Tracker == "github" {
+			for _, t := range gitext.ParseTrailers(c.Message, f.Trailers) {
+				if !keys[strings.ToLower(t.Key)] {
+					continue
+				}
+				for _, m := range githubRef.FindAllStringSubmatchIndex(t.Value, -1) {
+					if !wordAt(t.Value, m[1]) {
+						add(t.Value[m[2]:m[3]], "trailer "+t.Key+" of "+short, true)
+					}
+				}
+			}
+		}
+		if len(c.ParentHashes) > 1 {
+			subject, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n")
+			for _, b := range gitext.MergedBranches(subject) {
+				for _, id := range f.matches(f.fold, b) {
+					add(id, "branch "+b, false)
+				}
+			}
+		}
+	}
+	out := make([]Found, 0, len(byKey))
+	for _, fd := range byKey {
+		out = append(out, *fd)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// matches returns re's matches in text that stand as whole tokens (no letter, digit or _ directly around them),
+// the rule ticket matching uses everywhere, so ENG-42a and xENG-42 name nothing.
+func (f *Finder) matches(re *regexp.Regexp, text string) []string {
+	var out []string
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if wordBefore(text, m[0]) || wordAt(text, m[1]) {
+			continue
+		}
+		id := text[m[0]:m[1]]
+		if f.isDefault {
+			prefix, _, _ := strings.Cut(id, "-")
+			if notTickets[strings.ToUpper(prefix)] {
+				continue
+			}
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func wordBefore(s string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return isWord(r)
+}
+
+func wordAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return isWord(r)
+}
