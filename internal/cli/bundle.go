@@ -17,7 +17,7 @@ import (
 )
 
 func bundleFlags() []ucli.Flag {
-	return []ucli.Flag{
+	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "out", Usage: "archive `PATH`; the signature goes to PATH.jws (default: ./<TICKET>.tar.gz)"},
 		&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
 		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
@@ -25,7 +25,7 @@ func bundleFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
-	}
+	}, prFlags()...)
 }
 
 func bundleCommand() *ucli.Command {
@@ -143,6 +143,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		LineageV2: lineageV2,
 		SignKey:   key,
 		SignKid:   kid,
+		PRs:       s.prFunc(c, opts.Ticket, sdd),
 	})
 	if err != nil {
 		return err

@@ -64,21 +64,9 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 	if repo.IsZero() {
 		return nil, errors.New("no GitHub repository named")
 	}
-	raw := cfg.APIURL
-	if raw == "" {
-		raw = DefaultAPIURL
-	}
-	base, err := url.Parse(raw)
-	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
-		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL such as %s or https://ghe.example.com/api/v3", raw, DefaultAPIURL)
-	}
-	if base.User != nil {
-		return nil, fmt.Errorf("GitHub API URL %q carries credentials: give the token in GITHUB_TOKEN instead", redactURL(raw))
-	}
-	// go-github resolves paths against BaseURL, which must end in a slash. Nothing else is added: unlike
-	// WithEnterpriseURLs we never append /api/v3, so the URL GitHub Actions puts in GITHUB_API_URL works as is.
-	if !strings.HasSuffix(base.Path, "/") {
-		base.Path += "/"
+	base, err := ParseAPIURL(cfg.APIURL)
+	if err != nil {
+		return nil, err
 	}
 	transport := cfg.Transport
 	if transport == nil {
@@ -107,6 +95,26 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 		c.now = time.Now
 	}
 	return c, nil
+}
+
+// ParseAPIURL checks an API URL ("" is DefaultAPIURL) and returns it with the trailing slash go-github needs.
+// Nothing else is added: unlike WithEnterpriseURLs we never append /api/v3, so the URL GitHub Actions puts in
+// GITHUB_API_URL, or a GitHub Enterprise URL that already ends in /api/v3, works as given.
+func ParseAPIURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		raw = DefaultAPIURL
+	}
+	base, err := url.Parse(raw)
+	if err != nil || (base.Scheme != "https" && base.Scheme != "http") || base.Host == "" {
+		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL such as %s or https://ghe.example.com/api/v3", redactURL(raw), DefaultAPIURL)
+	}
+	if base.User != nil {
+		return nil, fmt.Errorf("GitHub API URL %q carries credentials: give the token in GITHUB_TOKEN instead", redactURL(raw))
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	return base, nil
 }
 
 // Repo is the repository the client reads.

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/github"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+// prTimeout bounds all GitHub requests of one bundle together; tests shorten it.
+var prTimeout = github.DefaultTimeout
+
+// prFlags are bundle's pull request flags (--no-pr is among bundleFlags).
+func prFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.IntSliceFlag{Name: "pr", Usage: "also fetch pull request `NUMBER` (repeatable); others are found from merge commits, squash subjects and the GitHub API"},
+		&ucli.StringFlag{Name: "github-repo", Usage: "GitHub repository `OWNER/NAME` (default: git config bernstein.githubRepo, else the URL of the origin remote or of git config bernstein.remote)"},
+		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given; GitHub Enterprise: https://HOST/api/v3 (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
+		&ucli.BoolFlag{Name: "require-pr", Usage: "fail (exit 1, no archive) when a pull request payload is missing or none is found"},
+	}
+}
+
+// prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
+// request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
+func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.PRFunc {
+	if c.Bool("no-pr") {
+		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 {
+			return func(*gitext.Commits) (*bundle.PRSet, error) {
+				return nil, usageError("--no-pr contradicts --require-pr and --pr: give one or the other")
+			}
+		}
+		return nil
+	}
+	return func(commits *gitext.Commits) (*bundle.PRSet, error) {
+		numbers := c.IntSlice("pr")
+		for _, n := range numbers {
+			if n <= 0 {
+				return nil, usageError("--pr %d is not a pull request number", n)
+			}
+		}
+		client, unavailable, err := s.githubClient(c)
+		if err != nil {
+			return nil, err
+		}
+		offline := ""
+		if sdd != "" {
+			offline = filepath.Join(sdd, "pr")
+		}
+		res := github.Fetch(c.Context, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
+			OfflineDir: offline, Unavailable: unavailable})
+		if c.Bool("require-pr") {
+			if err := requirePR(tk, res); err != nil {
+				return nil, err
+			}
+		}
+		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings}
+		for _, pr := range res.PRs {
+			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews})
+		}
+		return set, nil
+	}
+}
+
+func requirePR(tk ticket.Ticket, res *github.Result) error {
+	why := ""
+	if len(res.Warnings) > 0 {
+		why = ": " + strings.Join(res.Warnings, "; ")
+	}
+	switch {
+	case len(res.Missing) > 0:
+		nums := make([]string, len(res.Missing))
+		for i, n := range res.Missing {
+			nums[i] = fmt.Sprintf("#%d", n)
+		}
+		return fmt.Errorf("--require-pr: no payload for pull request %s%s", strings.Join(nums, ", "), why)
+	case len(res.PRs) == 0:
+		if why == "" {
+			why = "; name one with --pr N, or check --github-repo"
+		}
+		return fmt.Errorf("--require-pr: no pull request of %s found%s", tk.ID, why)
+	}
+	return nil
+}
+
+// githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
+// reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
+func (s *session) githubClient(c *ucli.Context) (client *github.Client, unavailable error, err error) {
+	apiURL, from := c.String("github-api-url"), "--github-api-url"
+	if apiURL == "" {
+		apiURL, from = os.Getenv("GITHUB_API_URL"), "GITHUB_API_URL"
+	}
+	if apiURL == "" {
+		apiURL, _ = s.cfg.Get("bernstein.githubApiUrl")
+		from = "git config bernstein.githubApiUrl"
+	}
+	if _, err := github.ParseAPIURL(apiURL); err != nil {
+		if from == "--github-api-url" {
+			return nil, nil, usageError("--github-api-url: %v", err)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", from, err)
+	}
+	choice, err := s.githubRepo(c)
+	if err != nil || choice.unavailable != nil {
+		return nil, choice.unavailable, err
+	}
+	repo, remote := choice.repo, choice.remote
+	if apiURL == "" && remote != nil && !remote.OnGitHubCom() {
+		// The public API would answer for a different repository of the same name, with our token: ask instead.
+		return nil, fmt.Errorf("the remote's host %s is not github.com: for GitHub Enterprise give --github-api-url "+
+			"https://%s/api/v3 (or set GITHUB_API_URL or git config bernstein.githubApiUrl), or pass --no-pr", remote.Host, remote.Host), nil
+	}
+	token := os.Getenv("GITHUB_TOKEN")
+	if token == "" {
+		token = os.Getenv("GH_TOKEN")
+	}
+	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: prTimeout,
+		UserAgent: "git-bernstein/" + buildinfo.Version()})
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, nil, nil
+}
+
+// repoChoice is the repository to ask about, with the remote it came from (nil when named by flag or config), or
+// why there is none.
+type repoChoice struct {
+	repo        github.Repo
+	remote      *github.Remote
+	unavailable error
+}
+
+// githubRepo is --github-repo, else bernstein.githubRepo, else the repository the remote's URL names.
+func (s *session) githubRepo(c *ucli.Context) (repoChoice, error) {
+	if v := c.String("github-repo"); c.IsSet("github-repo") {
+		repo, err := github.ParseRepo(v)
+		if err != nil {
+			return repoChoice{}, usageError("--github-repo: %v", err)
+		}
+		return repoChoice{repo: repo}, nil
+	}
+	if v, ok := s.cfg.Get("bernstein.githubRepo"); ok && v != "" {
+		repo, err := github.ParseRepo(v)
+		if err != nil {
+			return repoChoice{}, fmt.Errorf("git config bernstein.githubRepo: %w", err)
+		}
+		return repoChoice{repo: repo}, nil
+	}
+	name, chosen := s.cfg.Get("bernstein.remote")
+	if name == "" {
+		name, chosen = "origin", false
+	}
+	url, ok := s.cfg.Get("remote." + name + ".url")
+	if !ok || url == "" {
+		err := fmt.Errorf("no GitHub repository known: there is no remote %q; give --github-repo OWNER/NAME "+
+			"(or git config bernstein.githubRepo), or pass --no-pr", name)
+		if !chosen {
+			err = fmt.Errorf("%w: there is no remote %q; give --github-repo OWNER/NAME (or git config bernstein.githubRepo), "+
+				"or pass --no-pr", github.ErrNoRemote, name)
+		}
+		return repoChoice{unavailable: err}, nil
+	}
+	remote, err := github.ParseRemoteURL(url)
+	if err != nil {
+		return repoChoice{unavailable: fmt.Errorf("remote %s does not name a GitHub repository (%v); give --github-repo "+
+			"OWNER/NAME (or git config bernstein.githubRepo), or pass --no-pr", name, err)}, nil
+	}
+	return repoChoice{repo: remote.Repo, remote: &remote}, nil
+}
