@@ -171,6 +171,18 @@ func TestFetchFailures(t *testing.T) {
 			case <-time.After(5 * time.Second):
 			}
 		}, want: []string{"pull request #17 and the search", "gave no answer within 150ms", "check the network"}, requests: 1},
+		{name: "timeout in the body", timeout: 150 * time.Millisecond, handler: func(w http.ResponseWriter, r *http.Request) {
+			if lists(w, r) {
+				return
+			}
+			w.Header().Set("Content-Length", "1000")
+			fmt.Fprint(w, `{"number":17,`)
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, want: []string{"pull request #17: GitHub at", "gave no answer within 150ms"}, requests: 2},
 		{name: "401 with a token", token: "ghp_badtoken", handler: func(w http.ResponseWriter, r *http.Request) {
 			jsonAnswer(w, 401, `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}`)
 		}, want: []string{"pull request #17", "GitHub refused the token (401 Bad credentials)", "set GITHUB_TOKEN"}, requests: 1},
