@@ -96,34 +96,36 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 		branch string
 	}
 	var merges []tiedMerge
-	commits := map[plumbing.Hash]*object.Commit{}
-	graph, err := r.Walk(tips, func(c *object.Commit) error {
-		tied := false
-		if use[SourceTrailer] {
-			for _, t := range ParseTrailers(c.Message, opts.Trailers) {
-				if keys[strings.ToLower(t.Key)] && opts.Ticket.NamedIn(t.Value) {
-					addReason(c.Hash, SourceTrailer+":"+t.Key)
-					tied = true
+	// A message can only tie a commit when the id occurs in it at all: that cheap test spares the trailer
+	// parser and the merge patterns for almost every commit.
+	mayName := opts.Ticket.Prefilter()
+	var visit func(*WalkCommit) error
+	if use[SourceTrailer] || use[SourceMerge] || use[SourceMessage] {
+		visit = func(c *WalkCommit) error {
+			if !mayName(c.Message) {
+				return nil
+			}
+			if use[SourceTrailer] {
+				for _, t := range ParseTrailers(c.Message, opts.Trailers) {
+					if keys[strings.ToLower(t.Key)] && opts.Ticket.NamedIn(t.Value) {
+						addReason(c.Hash, SourceTrailer+":"+t.Key)
+					}
 				}
 			}
-		}
-		if use[SourceMerge] && len(c.ParentHashes) > 1 {
-			for _, b := range MergedBranches(subjectOf(c.Message)) {
-				if opts.Ticket.NamedInRef(b) {
-					merges = append(merges, tiedMerge{c.Hash, b})
-					tied = true
+			if use[SourceMerge] && len(c.Parents) > 1 {
+				for _, b := range MergedBranches(subjectOf(c.Message)) {
+					if opts.Ticket.NamedInRef(b) {
+						merges = append(merges, tiedMerge{c.Hash, b})
+					}
 				}
 			}
+			if use[SourceMessage] && opts.Ticket.NamedIn(c.Message) {
+				addReason(c.Hash, SourceMessage)
+			}
+			return nil
 		}
-		if use[SourceMessage] && opts.Ticket.NamedIn(c.Message) {
-			addReason(c.Hash, SourceMessage)
-			tied = true
-		}
-		if tied {
-			commits[c.Hash] = c
-		}
-		return nil
-	})
+	}
+	graph, err := r.Walk(tips, visit)
 	if err != nil {
 		return nil, err
 	}
@@ -157,11 +159,9 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 		if !ok {
 			continue
 		}
-		c := commits[h]
-		if c == nil {
-			if c, err = r.readCommit(h, "tied commit"); err != nil {
-				return nil, err
-			}
+		c, err := r.readCommit(h, "tied commit")
+		if err != nil {
+			return nil, err
 		}
 		out.Commits = append(out.Commits, h.String())
 		out.Details = append(out.Details, detail(c, graph.Nodes[i].Shallow, sortReasons(rs)))

@@ -311,3 +311,29 @@ func TestMergedBranches(t *testing.T) {
 		}
 	}
 }
+
+// The fast paths (pack files read in place, parents from the commit-graph) must give exactly what loose objects
+// give.
+func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {
+	s := newScenario(t)
+	loose := s.find(t, s.r.Dir, "ENG-42")
+	s.r.Git("gc", "-q", "--aggressive")
+	packed := s.find(t, s.r.Dir, "ENG-42")
+	s.r.Git("commit-graph", "write", "--reachable")
+	if _, err := os.Stat(filepath.Join(s.r.Dir, ".git", "objects", "info", "commit-graph")); err != nil {
+		t.Fatalf("no commit-graph written: %v", err)
+	}
+	graphed := s.find(t, s.r.Dir, "ENG-42")
+	for name, got := range map[string]*Commits{"packed": packed, "commit-graph": graphed} {
+		if !reflect.DeepEqual(got.Details, loose.Details) {
+			t.Errorf("%s differs:\n%v\nwant\n%v", name, s.labels(got), s.labels(loose))
+		}
+	}
+	// A split commit-graph chain too.
+	s.r.Commit("after graph ENG-42", nil)
+	s.r.Git("commit-graph", "write", "--reachable", "--split")
+	chained := s.find(t, s.r.Dir, "ENG-42")
+	if len(chained.Details) != len(loose.Details)+1 {
+		t.Errorf("chain: %v", s.labels(chained))
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
@@ -31,6 +32,17 @@ type Repo struct {
 	WorkTree string
 	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
 	Shallow map[plumbing.Hash]bool
+
+	packOnce sync.Once
+	pack     *packReader
+	packErr  error
+}
+
+// packs returns the repository's fast commit reader, opened once: its pack files stay mapped for the life of
+// the process, which is one command.
+func (r *Repo) packs() (*packReader, error) {
+	r.packOnce.Do(func() { r.pack, r.packErr = r.newPackReader() })
+	return r.pack, r.packErr
 }
 
 // Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set

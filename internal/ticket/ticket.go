@@ -153,3 +153,29 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// Prefilter returns a cheap test that is true for every text the ticket could be named in (and for some it is
+// not): the id occurs in it, ignoring case. History walks use it to skip the exact rules for almost every commit.
+func (t Ticket) Prefilter() func(string) bool {
+	id := t.ID
+	last := id[len(id)-1]
+	if last >= 0x80 || ('a' <= last|0x20 && last|0x20 <= 'z') {
+		lid := strings.ToLower(id)
+		return func(s string) bool { return strings.Contains(strings.ToLower(s), lid) }
+	}
+	// The id ends in a byte that has no case (a digit, '-', …): find it, then compare what precedes it.
+	return func(s string) bool {
+		for i := 0; i < len(s); {
+			j := strings.IndexByte(s[i:], last)
+			if j < 0 {
+				return false
+			}
+			end := i + j + 1
+			if start := end - len(id); start >= 0 && strings.EqualFold(s[start:end], id) {
+				return true
+			}
+			i = end
+		}
+		return false
+	}
+}

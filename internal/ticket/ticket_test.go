@@ -60,3 +60,25 @@ func TestParseRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefilterNeverMissesAMatch(t *testing.T) {
+	texts := []string{"", "ENG-42", "eng-42 x", "xENG-42y", "ENG-4", "ENG-420", "#123", "acme/app#123", "ab", "É-42", "issue/123"}
+	for _, id := range []string{"ENG-42", "eng-42", "123", "#123", "ABC", "É-42", "x"} {
+		for _, tracker := range []string{"github", "jira"} {
+			tk, err := Parse(tracker, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pre := tk.Prefilter()
+			for _, s := range texts {
+				if (tk.NamedIn(s) || tk.NamedInRef(s)) && !pre(s) {
+					t.Errorf("%s %q: prefilter rejects %q which names it", tracker, id, s)
+				}
+			}
+		}
+	}
+	tk, _ := Parse("jira", "ENG-42")
+	if tk.Prefilter()("nothing here") {
+		t.Error("prefilter passes a text without the id")
+	}
+}

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package gitext
+
+import "os"
+
+// mapFile reads the pack into memory where mmap is not available.
+func mapFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+func unmapFile([]byte) {}
