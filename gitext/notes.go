@@ -70,9 +70,9 @@ func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash
 	if cur.Type() != plumbing.HashReference {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s is symbolic: point it at a notes commit or remove it", ref)
 	}
-	c, err := r.readCommit(cur.Hash(), "notes ref "+ref.String())
+	c, err := object.GetCommit(r.Storer, cur.Hash())
 	if err != nil {
-		return plumbing.ZeroHash, plumbing.ZeroHash, err
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s names commit %s: %w; run `git fsck`", ref, cur.Hash(), err)
 	}
 	return cur.Hash(), c.TreeHash, nil
 }

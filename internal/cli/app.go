@@ -111,6 +111,11 @@ func commands() []*ucli.Command {
 		lineageCommand(),
 		keygenCommand(),
 		verifyCommand(),
+		recordCommand(),
+		hooksCommand(),
+		hookCommand(),
+		showCommand(),
+		logCommand(),
 	}
 }
 

@@ -25,6 +25,7 @@ func bundleFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
+		&ucli.StringFlag{Name: "note", Usage: "also note the bundle's digests on commit `REV` (see 'git bernstein show')"},
 	}, prFlags()...)
 }
 
@@ -158,6 +159,9 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		line += " Unsigned (give --sign-key and --sign-kid, or set bernstein.signingKey and bernstein.signingKid)."
 	}
 	fmt.Fprintln(c.App.Writer, line)
+	if rev := c.String("note"); rev != "" {
+		return s.noteBundle(c, res, kid, rev)
+	}
 	return nil
 }
 

@@ -93,7 +93,7 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(opts.BundleDir, pathPart(find.Ticket.Tracker), pathPart(find.Ticket.ID), short+".tar.gz")
+	out := filepath.Join(opts.BundleDir, PathPart(find.Ticket.Tracker), PathPart(find.Ticket.ID), short+".tar.gz")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("create bundle folder %s: %w", filepath.Dir(out), err)
 	}
@@ -123,8 +123,8 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 
 var unsafePath = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
-// pathPart makes a tracker or ticket id safe as one folder name.
-func pathPart(s string) string {
+// PathPart makes a tracker or ticket id safe as one folder name.
+func PathPart(s string) string {
 	s = unsafePath.ReplaceAllString(s, "_")
 	if s == "" || s == "." || s == ".." {
 		s = "_" + s

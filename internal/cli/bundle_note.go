@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+)
+
+// noteBundle is `bundle --note REV`: the bundle just written is noted on REV as record notes its bundles.
+// The note names the archive's file name only; show looks for it in the bundle folder, and verify --rev checks
+// any copy against the noted digest.
+func (s *session) noteBundle(c *ucli.Context, res *bundle.Result, kid, rev string) error {
+	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return fmt.Errorf("--note %s: cannot resolve it: %w (the bundle was written but not noted)", rev, err)
+	}
+	entry, err := record.EntryFor(res, kid)
+	if err != nil {
+		return err
+	}
+	ref := gitext.NotesRefFrom(s.cfg)
+	if _, err := s.repo.AddNoteEntries(ref, *h, record.Identity(s.cfg, os.Getenv), entry); err != nil {
+		return fmt.Errorf("--note %s: %w (the bundle was written but not noted)", rev, err)
+	}
+	fmt.Fprintf(c.App.Writer, "Noted on %s in %s (bundle sha256 %s).\n", h.String()[:7], ref, entry.BundleSHA256)
+	return nil
+}

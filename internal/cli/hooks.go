@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/hooks"
+)
+
+// managedHook is the one hook git-bernstein installs.
+const managedHook = "post-merge"
+
+func hooksCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "hooks",
+		Usage: "install, remove or show the post-merge hook that records a bundle after every merge",
+		Description: `The hook goes where git looks for hooks: core.hooksPath when set (relative to the top of the
+worktree), else <git common dir>/hooks, which linked worktrees share. It runs 'git bernstein hook post-merge'.
+A post-merge hook that git-bernstein did not write is never overwritten: install moves it to
+post-merge.pre-bernstein and ours runs it first, with its exit status kept; uninstall puts it back byte for
+byte, with its mode. Installing twice changes nothing.`,
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "install",
+				Usage: "install the post-merge hook",
+				Description: `--force: when a foreign post-merge hook stands where ours goes and post-merge.pre-bernstein
+already holds an earlier one (another tool replaced our hook after we installed), keep the current hook (what
+git runs now) as the one ours calls, and delete the earlier one. Without --force install refuses and says so.`,
+				Flags:  []ucli.Flag{&ucli.BoolFlag{Name: "force", Usage: "replace a hook already moved aside (see above)"}},
+				Action: func(c *ucli.Context) error { return runHooks(c, "install") },
+			},
+			{Name: "uninstall", Usage: "remove the hook and put back the one it replaced", Action: func(c *ucli.Context) error { return runHooks(c, "uninstall") }},
+			{Name: "status", Usage: "say what is installed where", Action: func(c *ucli.Context) error { return runHooks(c, "status") }},
+		},
+	}
+}
+
+func runHooks(c *ucli.Context, action string) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 0 {
+		return usageError("hooks %s takes no arguments", action)
+	}
+	s, err := openSession()
+	if err != nil {
+		return err
+	}
+	folder, err := hooks.Locate(s.repo, s.cfg, os.Getenv)
+	if err != nil {
+		return err
+	}
+	var ch hooks.Change
+	switch action {
+	case "install":
+		ch, err = hooks.Install(folder, managedHook, c.Bool("force"))
+	case "uninstall":
+		ch, err = hooks.Uninstall(folder, managedHook)
+	default:
+		ch.Status, err = hooks.Inspect(folder, managedHook)
+	}
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	for _, d := range ch.Done {
+		fmt.Fprintln(w, d+".")
+	}
+	if action != "status" {
+		return nil
+	}
+	src := "the default, <git common dir>/hooks"
+	if folder.Configured {
+		src = "core.hooksPath"
+	}
+	fmt.Fprintf(w, "hooks folder: %s (%s)\n", folder.Path, src)
+	fmt.Fprintln(w, ch.Status.Describe())
+	if p, err := exec.LookPath("git-bernstein"); err == nil {
+		fmt.Fprintf(w, "git-bernstein on PATH: %s\n", p)
+	} else {
+		fmt.Fprintln(w, "git-bernstein on PATH: no (the hook will skip recording until it is)")
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+)
+
+func recordFlags() []ucli.Flag {
+	return append(matchFlags(),
+		&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
+		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else the tip's committer date)"},
+		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
+		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
+	)
+}
+
+func recordCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "record",
+		Usage:     "bundle every ticket a range of commits names and note each bundle's digests on the range's tip",
+		ArgsUsage: "[REV-RANGE]",
+		Description: `REV-RANGE is A..B (the commits B has and A lacks; default ORIG_HEAD..HEAD, what a merge or pull just
+brought in) or REV alone (REV^1..REV: the commit and, for a merge, everything it merged). An A of forty zeros,
+as CI sends for a new branch, also means B alone.
+Tickets are found in the range's commit messages (trailers included) by git config bernstein.ticketPattern,
+a regular expression (default [A-Z][A-Z0-9]+-[0-9]+, case-sensitive, whole tokens only; UTF-8, SHA-256 and
+the like are not tickets), in merged branch names (ignoring case: bugfix/eng-42-crash names ENG-42), and with
+tracker github as #123 in ticket trailer values (Fixes: #123).
+Each ticket is bundled with the full discovery of 'git bernstein commits' into
+<bundle dir>/<tracker>/<ticket>/<12-digit tip sha>.tar.gz, signed when a key is configured, and a line
+{"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
+"created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
+created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.`,
+		Flags:  recordFlags(),
+		Action: runRecord,
+	}
+}
+
+func runRecord(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) > 1 {
+		return usageError("record takes at most one REV-RANGE (got %d arguments)", len(args))
+	}
+	spec := "ORIG_HEAD..HEAD"
+	if len(args) == 1 {
+		spec = args[0]
+	}
+	s, err := openSession()
+	if err != nil {
+		return err
+	}
+	rep, err := s.record(c, spec)
+	if err != nil {
+		return err
+	}
+	printRecord(c, s, rep)
+	if len(rep.Failed) > 0 {
+		for _, f := range rep.Failed {
+			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", f)
+		}
+		return exitWith(ExitError, "%d of %d tickets were not recorded", len(rep.Failed), len(rep.Tickets))
+	}
+	return nil
+}
+
+// record runs record.Record with the flags and the configuration; the hook shares it.
+func (s *session) record(c *ucli.Context, spec string) (*record.Report, error) {
+	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
+	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
+	keys := append(append([]string{}, gitext.DefaultTrailerKeys...), s.cfg.GetAll("bernstein.trailer")...)
+	keys = append(keys, c.StringSlice("trailer")...)
+	finder, err := record.NewFinder(pattern, tracker, keys, s.cfg.TrailerOptions())
+	if err != nil {
+		return nil, err
+	}
+	var opts record.Options
+	if c.String("created-at") != "" || os.Getenv("SOURCE_DATE_EPOCH") != "" {
+		if opts.CreatedAt, err = createdAt(c); err != nil {
+			return nil, err
+		}
+	}
+	if opts.SignKey, opts.SignKid, err = s.signingKey(c); err != nil {
+		return nil, err
+	}
+	root := s.repo.WorkTree
+	if root == "" {
+		root = s.repo.GitDir
+	}
+	wd, err := getwd()
+	if err != nil {
+		return nil, err
+	}
+	opts.SDD = c.String("sdd")
+	switch {
+	case opts.SDD == "":
+		opts.SDD = filepath.Join(root, ".sdd")
+	case !filepath.IsAbs(opts.SDD):
+		opts.SDD = filepath.Join(wd, opts.SDD)
+	}
+	if opts.LineageV2, err = bundle.LineageV2Enabled(root, os.Getenv); err != nil {
+		return nil, err
+	}
+	opts.BundleDir = s.bundleDir(c, root, wd)
+	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder
+	opts.Discovery = func(id string) (gitext.FindOptions, error) { return s.findOptions(c, tracker, id) }
+	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
+	opts.NotesRef = gitext.NotesRefFrom(s.cfg)
+	opts.Author = record.Identity(s.cfg, os.Getenv)
+	return record.Record(opts)
+}
+
+// bundleDir is --bundle-dir (relative to the working folder), else bernstein.bundleDir (relative to the top of
+// the worktree, like core.hooksPath), else <git common dir>/bernstein/bundles.
+func (s *session) bundleDir(c *ucli.Context, root, wd string) string {
+	if d := c.String("bundle-dir"); d != "" {
+		d = expandHome(d)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(wd, d)
+		}
+		return d
+	}
+	if d, ok := s.cfg.Get("bernstein.bundleDir"); ok && d != "" {
+		d = expandHome(d)
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(root, d)
+		}
+		return d
+	}
+	return filepath.Join(s.repo.CommonDir, "bernstein", "bundles")
+}
+
+func printRecord(c *ucli.Context, s *session, rep *record.Report) {
+	wd, _ := getwd()
+	if len(rep.Tickets) == 0 {
+		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%d commits): nothing recorded.\n", rep.Range.Spec, len(rep.Range.Commits))
+		return
+	}
+	for _, r := range rep.Recorded {
+		warn(c, r.Result.Warnings)
+		signed := "unsigned"
+		if r.Entry.Signed {
+			signed = "signed, kid " + r.Entry.Kid
+		}
+		fmt.Fprintf(c.App.Writer, "Recorded %s (%s): %s (%s, %d files, %d commits, %s), noted on %s.\n",
+			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), r.Entry.Files,
+			r.Entry.Commits, signed, rep.Range.Tip.String()[:7])
+	}
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+)
+
+func showCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "show",
+		Usage:     "show the bundles noted on a commit, for reviewers",
+		ArgsUsage: "[REV]",
+		Description: `Reads REV's note (default HEAD) on git config bernstein.notesRef (default refs/notes/bernstein) and prints
+each bundle: ticket, file, digests, signer, and whether the file in the bundle folder still has the noted digest.
+--json prints {"commit","notes_ref","entries":[{…the note entry…,"path","local"}]} where local is match,
+differs or missing. Exit 1 when REV has no note (fetch shared notes first; see the README).`,
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
+		},
+		Action: runShow,
+	}
+}
+
+// shownEntry is a note entry and what the bundle folder holds for it.
+type shownEntry struct {
+	gitext.NoteEntry
+	Path  string `json:"path"`
+	Local string `json:"local"` // match, differs or missing
+}
+
+func runShow(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) > 1 {
+		return usageError("show takes at most one REV (got %d arguments)", len(args))
+	}
+	rev := "HEAD"
+	if len(args) == 1 {
+		rev = args[0]
+	}
+	s, err := openSession()
+	if err != nil {
+		return err
+	}
+	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return fmt.Errorf("cannot resolve %s: %w", rev, err)
+	}
+	ref := gitext.NotesRefFrom(s.cfg)
+	text, ok, err := s.repo.Note(ref, *h)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return exitWith(ExitError, "no bundles noted on %s (%s) in %s; fetch shared notes with "+
+			"'git fetch origin refs/notes/bernstein:refs/notes/remotes/origin/bernstein' and merge them (see the README)",
+			rev, h.String()[:7], ref)
+	}
+	entries, other := gitext.ParseNote(text)
+	for _, o := range other {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
+	}
+	root := s.repo.WorkTree
+	if root == "" {
+		root = s.repo.GitDir
+	}
+	wd, _ := getwd()
+	dir := s.bundleDir(c, root, wd)
+	shown := make([]shownEntry, 0, len(entries))
+	for _, e := range entries {
+		se := shownEntry{NoteEntry: e, Path: filepath.Join(dir, record.PathPart(e.Tracker), record.PathPart(e.Ticket), filepath.Base(e.Bundle))}
+		switch sum, err := record.FileSHA256(se.Path); {
+		case errors.Is(err, os.ErrNotExist) || err != nil:
+			se.Local = "missing"
+		case sum == e.BundleSHA256:
+			se.Local = "match"
+		default:
+			se.Local = "differs"
+		}
+		shown = append(shown, se)
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(map[string]any{"commit": h.String(), "notes_ref": ref.String(), "entries": shown})
+	}
+	w := c.App.Writer
+	subject := ""
+	if cm, err := s.repo.CommitObject(*h); err == nil {
+		subject, _, _ = strings.Cut(strings.TrimSpace(cm.Message), "\n")
+	}
+	fmt.Fprintf(w, "commit %s %s\n", h.String()[:12], termtext.Clean(subject))
+	for _, e := range shown {
+		signed := "unsigned"
+		if e.Signed {
+			signed = "signed, kid " + termtext.Clean(e.Kid)
+		}
+		fmt.Fprintf(w, "\n%s (%s): %s, %s, %d commits, %d files, created %s\n", termtext.Clean(e.Ticket),
+			termtext.Clean(e.Tracker), termtext.Clean(e.Bundle), signed, e.Commits, e.Files, termtext.Clean(e.CreatedAt))
+		fmt.Fprintf(w, "  bundle sha256   %s\n  manifest sha256 %s\n", termtext.Clean(e.BundleSHA256), termtext.Clean(e.ManifestSHA256))
+		switch e.Local {
+		case "match":
+			fmt.Fprintf(w, "  local copy      %s (digest matches)\n", displayPath(wd, e.Path))
+		case "differs":
+			fmt.Fprintf(w, "  local copy      %s (DIGEST DIFFERS: not the bundle that was noted)\n", displayPath(wd, e.Path))
+		default:
+			fmt.Fprintf(w, "  local copy      none at %s; check another copy with 'git bernstein verify FILE --rev %s'\n", displayPath(wd, e.Path), h.String()[:12])
+		}
+	}
+	return nil
+}
