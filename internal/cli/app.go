@@ -54,7 +54,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, cmd := range app.Commands {
 		setUsageHandler(cmd)
 	}
-	err := app.RunContext(context.Background(), args)
+	err := app.RunContext(context.Background(), helpAsFlag(args))
 	if notFound {
 		return ExitUsage
 	}
@@ -68,12 +68,30 @@ func setUsageHandler(cmd *ucli.Command) {
 			return usageError("%v", err)
 		}
 	}
-	if cmd.CustomHelpTemplate == "" && len(cmd.Subcommands) == 0 {
-		cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + "\n" + exitCodesHelp + "\n"
+	if cmd.CustomHelpTemplate == "" {
+		tmpl := ucli.CommandHelpTemplate
+		if len(cmd.Subcommands) > 0 {
+			tmpl = ucli.SubcommandHelpTemplate
+		}
+		cmd.CustomHelpTemplate = tmpl + "\n" + exitCodesHelp + "\n"
 	}
 	for _, sub := range cmd.Subcommands {
 		setUsageHandler(sub)
 	}
+}
+
+// helpAsFlag turns `help CMD [SUB…]` into `CMD [SUB…] --help`: urfave/cli's help command shows a command that
+// has subcommands without its flags, while --help shows everything.
+func helpAsFlag(args []string) []string {
+	if len(args) < 3 || (args[1] != "help" && args[1] != "h") {
+		return args
+	}
+	for _, a := range args[2:] {
+		if strings.HasPrefix(a, "-") {
+			return args
+		}
+	}
+	return append(append([]string{args[0]}, args[2:]...), "--help")
 }
 
 // exitCode prints err (once) and maps it to the documented exit code.
