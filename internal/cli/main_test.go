@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// binDir holds git-bernstein built from this tree, for tests where git itself runs us (hooks). It is built at
+// most once per package run, and only when such a test runs.
+var (
+	binDir  string
+	binOnce sync.Once
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "git-bernstein-bin-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// builtBinary returns the folder holding the built git-bernstein.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "git-bernstein"), "github.com/git-bernstein/git-bernstein/cmd/git-bernstein")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = err
+			t.Logf("go build: %s", out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build git-bernstein: %v", binErr)
+	}
+	return binDir
+}
