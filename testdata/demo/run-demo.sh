@@ -9,3 +9,21 @@ cd "$dir"
 echo
 echo "\$ git bernstein commits ENG-42"
 git bernstein commits ENG-42
+
+# A merge with the post-merge hook installed: the hook bundles the ticket the merged branch names and notes the
+# bundle's digests on the merge commit. Pinned identity and date, so the merge commit is the same every time.
+export GIT_AUTHOR_NAME="Rita Reviewer" GIT_AUTHOR_EMAIL="rita@example.com"
+export GIT_COMMITTER_NAME="Rita Reviewer" GIT_COMMITTER_EMAIL="rita@example.com"
+export GIT_AUTHOR_DATE="@1767290400 +0000" GIT_COMMITTER_DATE="@1767290400 +0000"
+echo
+echo "\$ git bernstein hooks install"
+git bernstein hooks install
+echo
+echo "\$ git merge --no-ff bugfix/eng-42-crash"
+git merge --no-ff -m "Merge branch 'bugfix/eng-42-crash'" bugfix/eng-42-crash
+echo
+echo "\$ git bernstein show"
+git bernstein show
+echo
+echo "\$ git notes --ref=bernstein show HEAD"
+git notes --ref=bernstein show HEAD
