@@ -27,3 +27,18 @@ git bernstein show
 echo
 echo "\$ git notes --ref=bernstein show HEAD"
 git notes --ref=bernstein show HEAD
+
+# Sign and verify: a new key and its agent card, a signed bundle, what is in it, and the verifier's report, which
+# ends with the verdict. verify exits 0 only for VERIFIED, so set -e stops the demo on anything else.
+echo
+echo "\$ git bernstein keygen --kid demo-2026"
+git bernstein keygen --kid demo-2026
+echo
+echo "\$ git bernstein bundle ENG-42 --sign-key demo-2026.pem --sign-kid demo-2026"
+git bernstein bundle ENG-42 --sign-key demo-2026.pem --sign-kid demo-2026
+echo
+echo "\$ tar tzvf ENG-42.tar.gz"
+tar tzvf ENG-42.tar.gz
+echo
+echo "\$ git bernstein verify ENG-42.tar.gz --card demo-2026.card.json"
+git bernstein verify ENG-42.tar.gz --card demo-2026.card.json
