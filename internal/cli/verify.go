@@ -26,6 +26,8 @@ Checks, in this order, one line each ([PASS], [WARN] or [FAIL]):
               over the legacy Python json.dumps form passes with a warning
    trust      the signature's kid and key are in a --card you gave (flat agent card, A2A card with keys[],
               JWK or JWKS; Ed25519). A bundle brings no trust of its own.
+   note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
+              manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
 Then the verdict, with what it means and what it does not.
 
 VERDICTS AND EXIT CODES:
@@ -51,6 +53,7 @@ func verifyFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable); the signature's kid picks the key"},
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
+		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
 		&ucli.IntFlag{Name: "max-entries", Value: verify.DefaultMaxEntries, Usage: "most tar members `N`"},
 		&ucli.StringFlag{Name: "max-member-size", Value: verify.FormatSize(verify.DefaultMaxMemberSize), Usage: "largest one file `SIZE` (bytes, or with KiB, MiB, GiB)"},
 		&ucli.StringFlag{Name: "max-total-size", Value: verify.FormatSize(verify.DefaultMaxTotalSize), Usage: "largest inflated archive `SIZE`"},
@@ -92,6 +95,9 @@ func runVerify(c *ucli.Context) error {
 	wd, err := getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
+	}
+	if rev := c.String("rev"); rev != "" {
+		opts.Note = noteCheck(inDir(wd, args[0]), rev)
 	}
 	report := verifyFiles(wd, args, c.StringSlice("card"), opts)
 	if c.Bool("json") {

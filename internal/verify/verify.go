@@ -18,6 +18,8 @@ type Options struct {
 	Limits Limits
 	// Strict makes warnings count: a bundle that verifies with warnings exits 3 instead of 0.
 	Strict bool
+	// Note, when set, adds the note check (see note.go).
+	Note *NoteCheck
 }
 
 // Verify checks archive (a ticket bundle's tar.gz) and signature (the detached JWS; nil when there is none)
@@ -58,6 +60,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	if trust != nil {
 		r.add(*trust)
 	}
-	// The note check (the ticket's git note against the manifest) comes here, after trust.
+	if opts.Note != nil {
+		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
+	}
 	return r
 }
