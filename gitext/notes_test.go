@@ -125,6 +125,22 @@ func TestNotesReadByGit(t *testing.T) {
 	if _, ok, _ := repo.Note(DefaultNotesRef, plumbing.NewHash(strings.Repeat("0", 39)+"1")); ok {
 		t.Fatal("note for an object without one")
 	}
+	// After `git pack-refs` the ref lives only in packed-refs: the swap still checks and moves it.
+	r.Git("pack-refs", "--all")
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "refs", "notes", "bernstein")); err == nil {
+		t.Fatal("pack-refs left the loose ref")
+	}
+	e3 := entry("ENG-3", "y.tar.gz")
+	if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c1), testSig, e3); err != nil {
+		t.Fatal(err)
+	}
+	l3, _ := e3.Line()
+	if got := r.Git("notes", "--ref=bernstein", "show", c1); got != l1+"\n"+l3 {
+		t.Fatalf("after pack-refs: %s", got)
+	}
+	if n := r.Git("rev-list", "--count", "refs/notes/bernstein"); n != "4" {
+		t.Fatalf("notes commits after pack-refs: %s, want 4", n)
+	}
 }
 
 // TestNotesFanOut lets git fast-import build a fanned-out notes tree (it fans out past 256 notes), then edits
