@@ -10,24 +10,6 @@ echo
 echo "\$ git bernstein commits ENG-42"
 git bernstein commits ENG-42
 
-# A merge with the post-merge hook installed: the hook bundles the ticket the merged branch names and notes the
-# bundle's digests on the merge commit. Pinned identity and date, so the merge commit is the same every time.
-export GIT_AUTHOR_NAME="Rita Reviewer" GIT_AUTHOR_EMAIL="rita@example.com"
-export GIT_COMMITTER_NAME="Rita Reviewer" GIT_COMMITTER_EMAIL="rita@example.com"
-export GIT_AUTHOR_DATE="@1767290400 +0000" GIT_COMMITTER_DATE="@1767290400 +0000"
-echo
-echo "\$ git bernstein hooks install"
-git bernstein hooks install
-echo
-echo "\$ git merge --no-ff bugfix/eng-42-crash"
-git merge --no-ff -m "Merge branch 'bugfix/eng-42-crash'" bugfix/eng-42-crash
-echo
-echo "\$ git bernstein show"
-git bernstein show
-echo
-echo "\$ git notes --ref=bernstein show HEAD"
-git notes --ref=bernstein show HEAD
-
 # Sign and verify: a new key and its agent card, a signed bundle, what is in it, and the verifier's report, which
 # ends with the verdict. verify exits 0 only for VERIFIED, so set -e stops the demo on anything else.
 echo
@@ -42,3 +24,28 @@ tar tzvf ENG-42.tar.gz
 echo
 echo "\$ git bernstein verify ENG-42.tar.gz --card demo-2026.card.json"
 git bernstein verify ENG-42.tar.gz --card demo-2026.card.json
+
+# A merge with the post-merge hook installed: the hook bundles the ticket the merged branch names and notes the
+# bundle's digests on the merge commit. Pinned identity and date, so the merge commit is the same every time.
+export GIT_AUTHOR_NAME="Rita Reviewer" GIT_AUTHOR_EMAIL="rita@example.com"
+export GIT_COMMITTER_NAME="Rita Reviewer" GIT_COMMITTER_EMAIL="rita@example.com"
+export GIT_AUTHOR_DATE="@1767290400 +0000" GIT_COMMITTER_DATE="@1767290400 +0000"
+echo
+echo "\$ git config bernstein.signingKey demo-2026.pem; git config bernstein.signingKid demo-2026"
+git config bernstein.signingKey "$PWD/demo-2026.pem"
+git config bernstein.signingKid demo-2026
+echo
+echo "\$ git bernstein hooks install"
+git bernstein hooks install
+echo
+echo "\$ git merge --no-ff bugfix/eng-42-crash"
+git merge --no-ff -m "Merge branch 'bugfix/eng-42-crash'" bugfix/eng-42-crash
+echo
+echo "\$ git bernstein show"
+git bernstein show
+echo
+echo "\$ git notes --ref=bernstein show HEAD"
+git notes --ref=bernstein show HEAD
+echo
+echo "\$ git bernstein verify .git/bernstein/bundles/github/ENG-42/\$(git rev-parse --short=12 HEAD).tar.gz --card demo-2026.card.json --rev HEAD"
+git bernstein verify ".git/bernstein/bundles/github/ENG-42/$(git rev-parse --short=12 HEAD).tar.gz" --card demo-2026.card.json --rev HEAD
