@@ -1,6 +1,7 @@
 package gitext
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -33,6 +34,8 @@ type FindOptions struct {
 	TrailerKeys []string // matched case-insensitively
 	Trailers    TrailerOptions
 	BaseBranch  string // "" picks origin/HEAD's target, main, then master
+	// UseIndex reads and maintains the ticket index (<common dir>/bernstein/index).
+	UseIndex bool
 }
 
 // Person is an author or committer as commits.json records it.
@@ -125,10 +128,11 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 			return nil
 		}
 	}
-	graph, err := r.Walk(tips, visit)
+	graph, warnings, err := r.history(opts, tips, visit)
 	if err != nil {
 		return nil, err
 	}
+	out.Warnings = append(out.Warnings, warnings...)
 
 	if use[SourceBranch] {
 		warnings, err := r.tieBranches(graph, tips, opts, addReason)
@@ -144,29 +148,186 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 		if len(node.Parents) < 2 {
 			continue // the other side lies beyond a shallow boundary
 		}
-		mainline := graph.Reachable(node.Parents[:1], nil)
-		side := graph.Reachable(node.Parents[1:], mainline)
-		for j, in := range side {
-			if in {
-				addReason(graph.Nodes[j].Hash, SourceMerge+":"+m.branch)
-			}
+		for _, j := range graph.Exclusive(node.Parents[1:], node.Parents[:1]) {
+			addReason(graph.Nodes[j].Hash, SourceMerge+":"+m.branch)
 		}
 	}
 
-	for _, i := range graph.TopoOrder() {
+	tied := make([]int, 0, len(reasons))
+	for h := range reasons {
+		i, _ := graph.Index(h)
+		tied = append(tied, i)
+	}
+	sort.Slice(tied, func(a, b int) bool { return graph.Rank[tied[a]] < graph.Rank[tied[b]] })
+	for _, i := range tied {
 		h := graph.Nodes[i].Hash
-		rs, ok := reasons[h]
-		if !ok {
-			continue
-		}
 		c, err := r.readCommit(h, "tied commit")
 		if err != nil {
 			return nil, err
 		}
 		out.Commits = append(out.Commits, h.String())
-		out.Details = append(out.Details, detail(c, graph.Nodes[i].Shallow, sortReasons(rs)))
+		out.Details = append(out.Details, detail(c, graph.Nodes[i].Shallow, sortReasons(reasons[h])))
 	}
 	return out, nil
+}
+
+// history returns the graph of all history, having called visit for every commit whose message could name the
+// ticket (visit nil: messages are not needed). With the ticket index it visits only the commits of the
+// ticket's words and the commits added since the index was written; without it, every commit.
+func (r *Repo) history(opts FindOptions, tips []Tip, visit func(*WalkCommit) error) (*Graph, []string, error) {
+	words := ticketWords(opts.Ticket.ID)
+	if visit == nil || !opts.UseIndex || len(words) == 0 {
+		g, err := r.Walk(tips, visit)
+		if err != nil {
+			return nil, nil, err
+		}
+		g.Finish()
+		return g, nil, nil
+	}
+	ix, err := r.loadIndex()
+	if err != nil {
+		return nil, nil, err
+	}
+	if ix != nil {
+		g, saved, ok, err := r.useIndex(ix, tips, words, visit)
+		if err != nil || ok {
+			return g, saved, err
+		}
+	}
+	// No usable index: walk everything once, and build it on the way.
+	postings := map[string][]uint32{}
+	g, err := r.Walk(tips, func(c *WalkCommit) error {
+		IndexWords(c.Message, func(w string) { postings[w] = append(postings[w], uint32(c.Node)) })
+		return visit(c)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	g.Finish()
+	return g, r.saveIndexOrWarn(g, tips, postings), nil
+}
+
+// useIndex answers from the index. ok is false when the index must be rebuilt (history was rewritten).
+func (r *Repo) useIndex(ix *ticketIndex, tips []Tip, words []string, visit func(*WalkCommit) error) (*Graph, []string, bool, error) {
+	g := ix.g
+	var fresh []Tip
+	current := map[plumbing.Hash]bool{}
+	for _, t := range tips {
+		current[t.Commit] = true
+		if _, ok := g.Index(t.Commit); !ok {
+			fresh = append(fresh, t)
+		}
+	}
+	// Commits added since the index was written: walked alone, judged after the rewrite check below.
+	var added []*WalkCommit
+	if len(fresh) > 0 {
+		grown, err := r.walkFrom(g, fresh, func(c *WalkCommit) error {
+			added = append(added, c)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		grown.Finish()
+		g = grown
+	}
+	var gone []int
+	for _, h := range ix.tips {
+		if current[h] {
+			continue
+		}
+		i, ok := g.Index(h)
+		if !ok {
+			return nil, nil, false, nil
+		}
+		gone = append(gone, i)
+	}
+	if len(gone) > 0 {
+		// A tip it knew is no longer a tip: fine while it is still in history (a branch moved on, a merged
+		// branch was deleted); a rewrite when it is not.
+		var starts []int
+		for _, t := range tips {
+			i, _ := g.Index(t.Commit)
+			starts = append(starts, i)
+		}
+		reach := g.Reachable(starts, nil)
+		for _, i := range gone {
+			if !reach[i] {
+				return nil, nil, false, nil
+			}
+		}
+	}
+	// The commits the index names for every word of the ticket, read again and judged by the exact rules.
+	var cand []int
+	for k, w := range words {
+		list, ok := ix.postings(w)
+		if !ok {
+			return nil, nil, false, nil
+		}
+		if k == 0 {
+			cand = list
+		} else {
+			cand = intersectSorted(cand, list)
+		}
+	}
+	pr, err := r.packs()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	for _, i := range cand {
+		n := g.Nodes[i]
+		hdr, err := r.readHeader(pr, n.Hash, "named by the ticket index")
+		if err != nil {
+			if errors.Is(err, ErrMissingObject) {
+				return nil, nil, false, nil // gone after a rewrite and gc: rebuild
+			}
+			return nil, nil, false, err
+		}
+		if err := visit(&WalkCommit{Node: i, Hash: n.Hash, Parents: hdr.Parents, Message: string(hdr.Message)}); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	for _, c := range added {
+		if err := visit(c); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	if len(fresh) == 0 && len(gone) == 0 {
+		return g, nil, true, nil
+	}
+	all, ok := ix.allPostings()
+	if !ok {
+		return nil, nil, false, nil
+	}
+	for _, c := range added {
+		IndexWords(c.Message, func(w string) { all[w] = append(all[w], uint32(c.Node)) })
+	}
+	return g, r.saveIndexOrWarn(g, tips, all), true, nil
+}
+
+func (r *Repo) saveIndexOrWarn(g *Graph, tips []Tip, postings map[string][]uint32) []string {
+	if err := r.saveIndex(g, tips, postings); err != nil {
+		return []string{fmt.Sprintf("could not write the ticket index: %v; answers stay right, only slower "+
+			"(git config bernstein.index false turns it off)", err)}
+	}
+	return nil
+}
+
+func intersectSorted(a, b []int) []int {
+	var out []int
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, a[i])
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
 }
 
 // tieBranches ties the commits of every branch that names the ticket and that the base branch does not have.
@@ -190,7 +351,6 @@ func (r *Repo) tieBranches(g *Graph, tips []Tip, opts FindOptions, addReason fun
 			"set one with `git config bernstein.baseBranch <branch>`", what)}, nil
 	}
 	bi, _ := g.Index(baseHash)
-	base := g.Reachable([]int{bi}, nil)
 	var warnings []string
 	for _, t := range named {
 		if t.Name == baseName {
@@ -199,10 +359,8 @@ func (r *Repo) tieBranches(g *Graph, tips []Tip, opts FindOptions, addReason fun
 			continue
 		}
 		ti, _ := g.Index(t.Commit)
-		for j, in := range g.Reachable([]int{ti}, base) {
-			if in {
-				addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
-			}
+		for _, j := range g.Exclusive([]int{ti}, []int{bi}) {
+			addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
 		}
 	}
 	return warnings, nil

@@ -5,12 +5,8 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
-
-	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -21,6 +17,100 @@ import (
 type Graph struct {
 	Nodes []Node
 	index map[plumbing.Hash]int
+	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
+	byHash []uint32
+	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
+	cg      *commitGraph
+	posNode []int32
+	// Rank is each node's position in TopoOrder; Gen its generation number (1 for roots, else 1 + the
+	// largest of its parents'). Both are filled by Finish.
+	Rank []uint32
+	Gen  []uint32
+}
+
+// Finish computes Rank and Gen.
+func (g *Graph) Finish() {
+	order := g.TopoOrder()
+	g.Rank = make([]uint32, len(g.Nodes))
+	g.Gen = make([]uint32, len(g.Nodes))
+	for pos, i := range order {
+		g.Rank[i] = uint32(pos)
+		gen := uint32(1)
+		for _, p := range g.Nodes[i].Parents {
+			if g.Gen[p]+1 > gen {
+				gen = g.Gen[p] + 1
+			}
+		}
+		g.Gen[i] = gen
+	}
+}
+
+// Exclusive returns the nodes reachable from `from` and not from `stop`. It paints down from both sides in
+// generation order, as git's paint_down_to_common does, so it visits only the history between them rather than
+// everything reachable from `stop`. Finish must have run.
+func (g *Graph) Exclusive(from, stop []int) []int {
+	const fromStop, fromFrom = 1, 2
+	flags := make([]uint8, len(g.Nodes))
+	queued := make([]bool, len(g.Nodes))
+	h := &genHeap{gen: g.Gen}
+	live := 0 // queued nodes reachable from `from` only: while there are none, nothing more can be found
+	push := func(i int, f uint8) {
+		old := flags[i]
+		nf := old | f
+		if nf == old && queued[i] {
+			return
+		}
+		flags[i] = nf
+		if queued[i] {
+			if old == fromFrom && nf != fromFrom {
+				live--
+			}
+			return
+		}
+		if nf == old {
+			return // already processed with these flags
+		}
+		queued[i] = true
+		if nf == fromFrom {
+			live++
+		}
+		heap.Push(h, i)
+	}
+	for _, i := range stop {
+		push(i, fromStop)
+	}
+	for _, i := range from {
+		push(i, fromFrom)
+	}
+	var out []int
+	for h.Len() > 0 && live > 0 {
+		i := heap.Pop(h).(int)
+		queued[i] = false
+		f := flags[i]
+		if f == fromFrom {
+			live--
+			out = append(out, i)
+		}
+		for _, p := range g.Nodes[i].Parents {
+			push(p, f)
+		}
+	}
+	return out
+}
+
+type genHeap struct {
+	gen   []uint32
+	items []int
+}
+
+func (h *genHeap) Len() int           { return len(h.items) }
+func (h *genHeap) Less(a, b int) bool { return h.gen[h.items[a]] > h.gen[h.items[b]] }
+func (h *genHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
+func (h *genHeap) Push(x any)         { h.items = append(h.items, x.(int)) }
+func (h *genHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
 }
 
 // Node is one commit of the graph. Parents index Graph.Nodes; parents beyond a shallow boundary are absent.
@@ -37,6 +127,7 @@ var ErrMissingObject = errors.New("missing object")
 
 // WalkCommit is what Walk hands its visitor: a commit's id, parents and message.
 type WalkCommit struct {
+	Node    int // its number in the returned graph
 	Hash    plumbing.Hash
 	Parents []plumbing.Hash
 	Message string
@@ -48,75 +139,113 @@ type WalkCommit struct {
 // graph covers, and messages are then read by two workers at once. A commit listed in the shallow file is read
 // but its parents are not followed.
 func (r *Repo) Walk(tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
+	return r.walkFrom(nil, tips, visit)
+}
+
+// walkFrom extends base (nil for a fresh walk) with every commit reachable from tips that base lacks; the
+// visitor sees only the new commits. base's nodes keep their numbers.
+func (r *Repo) walkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
 	}
-	cg := r.openCommitGraph()
-	if cg != nil {
-		defer cg.Close()
-	}
 	g := &Graph{index: map[plumbing.Hash]int{}}
+	var cg *commitGraph
+	if base != nil {
+		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
+		g.Nodes = append(make([]Node, 0, len(base.Nodes)), base.Nodes...)
+		for i, n := range base.Nodes {
+			g.index[n.Hash] = i
+		}
+	} else if cg = r.graphFile(); cg != nil {
+		g.cg = cg
+		g.posNode = make([]int32, cg.total)
+	}
 	type pending struct {
 		hash plumbing.Hash
+		pos  int    // commit-graph position, or -1
 		from string // who pointed at it, for the error message
 	}
 	stack := make([]pending, 0, len(tips))
 	for i := len(tips) - 1; i >= 0; i-- {
-		stack = append(stack, pending{tips[i].Commit, "ref " + tips[i].Name.String()})
+		stack = append(stack, pending{tips[i].Commit, -1, "ref " + tips[i].Name.String()})
 	}
-	parentHashes := map[int][]plumbing.Hash{}
-	var unread []int // nodes whose message the commit-graph did not give us
+	var parentHashes map[int][]plumbing.Hash = map[int][]plumbing.Hash{} // nodes read from objects
+	parentPos := map[int][]int{}                                         // nodes read from the commit-graph
+	var unread []int                                                     // nodes whose message is still to read
+	var buf []int
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if _, seen := g.index[p.hash]; seen {
-			continue
-		}
-		var parents []plumbing.Hash
-		var when int64
-		fromGraph := false
-		if cg != nil {
-			if i, err := cg.GetIndexByHash(p.hash); err == nil {
-				if cd, err := cg.GetCommitDataByIndex(i); err == nil {
-					parents, when, fromGraph = cd.ParentHashes, cd.When.Unix(), true
+		if p.pos < 0 {
+			if _, seen := g.index[p.hash]; seen {
+				continue
+			}
+			if cg != nil {
+				if pos, ok := cg.find(p.hash); ok {
+					p.pos = pos
 				}
 			}
 		}
-		var msg []byte
-		if !fromGraph {
-			hdr, err := r.readHeader(pr, p.hash, p.from)
-			if err != nil {
-				return nil, err
-			}
-			parents, when, msg = hdr.Parents, hdr.When, hdr.Message
-		}
 		i := len(g.Nodes)
+		if p.pos >= 0 {
+			if g.posNode[p.pos] != 0 {
+				continue
+			}
+			ps, when, ok := cg.commit(p.pos, buf[:0])
+			if !ok {
+				return nil, fmt.Errorf("commit-graph entry %d is corrupt; run `git commit-graph write --reachable`", p.pos)
+			}
+			buf = ps
+			g.posNode[p.pos] = int32(i + 1)
+			h := cg.hash(p.pos)
+			n := Node{Hash: h, When: when, Shallow: r.Shallow[h]}
+			g.Nodes = append(g.Nodes, n)
+			if visit != nil {
+				unread = append(unread, i)
+			}
+			if n.Shallow {
+				continue
+			}
+			parentPos[i] = append([]int(nil), ps...)
+			for j := len(ps) - 1; j >= 0; j-- {
+				stack = append(stack, pending{pos: ps[j]})
+			}
+			continue
+		}
+		hdr, err := r.readHeader(pr, p.hash, p.from)
+		if err != nil {
+			return nil, err
+		}
 		g.index[p.hash] = i
-		n := Node{Hash: p.hash, When: when, Shallow: r.Shallow[p.hash]}
+		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.Shallow[p.hash]}
 		g.Nodes = append(g.Nodes, n)
 		if visit != nil {
-			if fromGraph {
-				unread = append(unread, i)
-			} else if err := visit(&WalkCommit{Hash: p.hash, Parents: parents, Message: string(msg)}); err != nil {
+			if err := visit(&WalkCommit{Node: i, Hash: p.hash, Parents: hdr.Parents, Message: string(hdr.Message)}); err != nil {
 				return nil, err
 			}
 		}
 		if n.Shallow {
 			continue
 		}
-		parentHashes[i] = parents
-		for j := len(parents) - 1; j >= 0; j-- {
-			stack = append(stack, pending{parents[j], "parent of commit " + p.hash.String()})
+		parentHashes[i] = hdr.Parents
+		for j := len(hdr.Parents) - 1; j >= 0; j-- {
+			stack = append(stack, pending{hash: hdr.Parents[j], pos: -1, from: "parent of commit " + p.hash.String()})
 		}
 	}
 	for i, ps := range parentHashes {
 		for _, h := range ps {
-			g.Nodes[i].Parents = append(g.Nodes[i].Parents, g.index[h])
+			j, _ := g.Index(h)
+			g.Nodes[i].Parents = append(g.Nodes[i].Parents, j)
+		}
+	}
+	for i, ps := range parentPos {
+		for _, pos := range ps {
+			g.Nodes[i].Parents = append(g.Nodes[i].Parents, int(g.posNode[pos])-1)
 		}
 	}
 	if len(unread) > 0 {
-		if err := r.readMessages(pr, g, unread, parentHashes, visit); err != nil {
+		if err := r.readMessages(pr, g, unread, visit); err != nil {
 			return nil, err
 		}
 	}
@@ -124,7 +253,7 @@ func (r *Repo) Walk(tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
 }
 
 // readMessages reads the messages of the given nodes with one worker per CPU and calls visit for each, serially.
-func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, parents map[int][]plumbing.Hash, visit func(*WalkCommit) error) error {
+func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, visit func(*WalkCommit) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	type result struct {
 		c   *WalkCommit
@@ -146,7 +275,7 @@ func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, parents map[i
 				if err != nil {
 					res.err = err
 				} else {
-					res.c = &WalkCommit{Hash: h, Parents: parents[i], Message: string(hdr.Message)}
+					res.c = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
 				}
 				select {
 				case results <- res:
@@ -195,68 +324,32 @@ func (r *Repo) readHeader(pr *packReader, h plumbing.Hash, from string) (commitH
 	return hdr, nil
 }
 
-// openCommitGraph opens the commit-graph git maintains (a single file or a chain) from mapped memory: go-git's
-// file reader issues a read call per lookup, which cost more than the lookups. nil when there is none or it
-// cannot be read; commits are then read from their objects.
-func (r *Repo) openCommitGraph() commitgraph.Index {
-	info := filepath.Join(r.CommonDir, "objects", "info")
-	if idx, err := openGraphFile(filepath.Join(info, "commit-graph"), nil); err == nil {
-		return idx
-	}
-	chainPath := filepath.Join(info, "commit-graphs", "commit-graph-chain")
-	f, err := os.Open(chainPath)
-	if err != nil {
-		return nil
-	}
-	chain, err := commitgraph.OpenChainFile(f)
-	f.Close()
-	if err != nil {
-		return nil
-	}
-	var idx commitgraph.Index
-	for _, h := range chain {
-		next, err := openGraphFile(filepath.Join(info, "commit-graphs", "graph-"+h+".graph"), idx)
-		if err != nil {
-			if idx != nil {
-				idx.Close()
-			}
-			return nil
-		}
-		idx = next
-	}
-	return idx
-}
-
-func openGraphFile(path string, parent commitgraph.Index) (commitgraph.Index, error) {
-	data, err := mapFile(path)
-	if err != nil {
-		return nil, err
-	}
-	rd := &mappedReader{Reader: bytes.NewReader(data), data: data}
-	idx, err := commitgraph.OpenFileIndexWithParent(rd, parent)
-	if err != nil {
-		rd.Close()
-		return nil, err
-	}
-	return idx, nil
-}
-
-// mappedReader serves a mapped file to go-git's commit-graph reader and unmaps it on Close.
-type mappedReader struct {
-	*bytes.Reader
-	data []byte
-}
-
-func (m *mappedReader) Close() error {
-	unmapFile(m.data)
-	m.data = nil
-	return nil
-}
-
 // Index returns the node index of h.
 func (g *Graph) Index(h plumbing.Hash) (int, bool) {
-	i, ok := g.index[h]
-	return i, ok
+	if g.index != nil {
+		if i, ok := g.index[h]; ok {
+			return i, ok
+		}
+		if g.cg != nil {
+			if pos, ok := g.cg.find(h); ok && g.posNode[pos] != 0 {
+				return int(g.posNode[pos]) - 1, true
+			}
+		}
+		return 0, false
+	}
+	lo, hi := 0, len(g.byHash)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch c := bytes.Compare(g.Nodes[g.byHash[mid]].Hash[:], h[:]); {
+		case c == 0:
+			return int(g.byHash[mid]), true
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
 }
 
 // Reachable marks every commit reachable from the starts, not going into commits already marked in stop.

@@ -173,27 +173,41 @@ func (pr *packReader) close() {
 // Object types in a pack entry header (gitformat-pack).
 const (
 	packCommit = 1
+	packTag    = 4
 )
 
 // rawCommit returns the content of commit h (the bytes after git's "commit <size>\0" header).
 func (pr *packReader) rawCommit(h plumbing.Hash) ([]byte, error) {
+	typ, data, err := pr.rawObject(h)
+	if err != nil {
+		return nil, err
+	}
+	if typ != plumbing.CommitObject {
+		return nil, fmt.Errorf("object %s is a %s, not a commit", h, typ)
+	}
+	return data, nil
+}
+
+// rawObject returns the type and content of a commit or tag; other types come back with no content.
+func (pr *packReader) rawObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	for _, p := range pr.packs {
 		off, err := p.idx.FindOffset(h)
 		if err != nil {
 			continue
 		}
-		if data, ok := pr.inflateAt(p, off); ok {
-			return data, nil
+		if typ, data, ok := pr.inflateAt(p, off); ok {
+			return typ, data, nil
 		}
 		break // a delta or an odd entry: let go-git resolve it
 	}
 	return pr.viaGoGit(h)
 }
 
-// inflateAt reads a non-delta commit entry at off; ok is false for anything else.
-func (pr *packReader) inflateAt(p *mappedPack, off int64) ([]byte, bool) {
+// inflateAt reads the entry at off: commits and tags inflated, blobs and trees by type only; ok is false for
+// deltas and anything unreadable.
+func (pr *packReader) inflateAt(p *mappedPack, off int64) (plumbing.ObjectType, []byte, bool) {
 	if off < 0 || off >= int64(len(p.data)) {
-		return nil, false
+		return 0, nil, false
 	}
 	b := p.data[off:]
 	typ := (b[0] >> 4) & 7
@@ -201,14 +215,23 @@ func (pr *packReader) inflateAt(p *mappedPack, off int64) ([]byte, bool) {
 	shift, i := uint(4), 1
 	for b[i-1]&0x80 != 0 {
 		if i >= len(b) || shift > 60 {
-			return nil, false
+			return 0, nil, false
 		}
 		size |= uint64(b[i]&0x7f) << shift
 		shift += 7
 		i++
 	}
-	if typ != packCommit || size > 64<<20 {
-		return nil, false
+	switch typ {
+	case 2:
+		return plumbing.TreeObject, nil, true
+	case 3:
+		return plumbing.BlobObject, nil, true
+	case packCommit, packTag:
+	default:
+		return 0, nil, false
+	}
+	if size > 64<<20 {
+		return 0, nil, false
 	}
 	inf, _ := pr.pool.Get().(*inflater)
 	if inf == nil {
@@ -223,26 +246,33 @@ func (pr *packReader) inflateAt(p *mappedPack, off int64) ([]byte, bool) {
 		err = inf.zr.(zlib.Resetter).Reset(inf.src, nil)
 	}
 	if err != nil {
-		return nil, false
+		return 0, nil, false
 	}
 	out := make([]byte, size)
 	if _, err := io.ReadFull(inf.zr, out); err != nil {
-		return nil, false
+		return 0, nil, false
 	}
-	return out, true
+	if typ == packTag {
+		return plumbing.TagObject, out, true
+	}
+	return plumbing.CommitObject, out, true
 }
 
-func (pr *packReader) viaGoGit(h plumbing.Hash) ([]byte, error) {
-	obj, err := pr.repo.Storer.EncodedObject(plumbing.CommitObject, h)
+func (pr *packReader) viaGoGit(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	obj, err := pr.repo.Storer.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
+	}
+	if t := obj.Type(); t != plumbing.CommitObject && t != plumbing.TagObject {
+		return t, nil, nil
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data, err := io.ReadAll(rd)
+	return obj.Type(), data, err
 }
 
 // commitHeader is what a history walk needs of a commit: parents, committer time and the message.

@@ -51,15 +51,22 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.
 func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
+	pr, err := r.packs()
+	if err != nil {
+		return h, false, err
+	}
 	for depth := 0; depth < 16; depth++ {
-		obj, err := r.Storer.EncodedObject(plumbing.AnyObject, h)
+		typ, data, err := pr.rawObject(h)
 		if err != nil {
 			return h, false, fmt.Errorf("object %s: %w", h, err)
 		}
-		switch obj.Type() {
+		switch typ {
 		case plumbing.CommitObject:
 			return h, true, nil
 		case plumbing.TagObject:
+			obj := &plumbing.MemoryObject{}
+			obj.SetType(plumbing.TagObject)
+			obj.Write(data)
 			tag, err := object.DecodeTag(r.Storer, obj)
 			if err != nil {
 				return h, false, fmt.Errorf("tag object %s is corrupt: %w", h, err)

@@ -36,6 +36,14 @@ type Repo struct {
 	packOnce sync.Once
 	pack     *packReader
 	packErr  error
+	cgOnce   sync.Once
+	cg       *commitGraph
+}
+
+// graphFile returns the repository's commit-graph, opened once and kept mapped for the process; nil if none.
+func (r *Repo) graphFile() *commitGraph {
+	r.cgOnce.Do(func() { r.cg = r.openGraph() })
+	return r.cg
 }
 
 // packs returns the repository's fast commit reader, opened once: its pack files stay mapped for the life of

@@ -78,12 +78,17 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindO
 	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
 	keys = append(keys, c.StringSlice("trailer")...)
 	base, _ := s.cfg.Get("bernstein.baseBranch")
+	useIndex, err := s.cfg.Bool("bernstein.index", true)
+	if err != nil {
+		return gitext.FindOptions{}, err
+	}
 	return gitext.FindOptions{
 		Ticket:      tk,
 		Sources:     sources,
 		TrailerKeys: keys,
 		Trailers:    s.cfg.TrailerOptions(),
 		BaseBranch:  base,
+		UseIndex:    useIndex,
 	}, nil
 }
 

@@ -1,0 +1,358 @@
+package gitext
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+)
+
+// The ticket index, <common dir>/bernstein/index, lets `commits` answer without reading history again: the
+// commit graph in topological order, and for every word of a commit message that holds a digit (ticket ids
+// always do: ENG-42, #123) the commits whose message has it. A query reads only the commits of its ticket's
+// words and applies the exact rules to them, so the index narrows the search but never decides a match.
+// It records the tips it was built from: new commits are added from there, and if a tip it knew is no longer
+// reachable (history was rewritten) it is rebuilt. A file that does not check out (magic, checksum, bounds) is
+// rebuilt too. It is written atomically, so concurrent writers each leave a whole file.
+const indexMagic = "git-bernstein ticket index 1\n"
+
+// IndexPath is where the ticket index lives.
+func (r *Repo) IndexPath() string { return filepath.Join(r.CommonDir, "bernstein", "index") }
+
+// ticketIndex is a loaded index: the graph (node i has rank i) and the word postings, decoded on demand.
+type ticketIndex struct {
+	g     *Graph
+	tips  []plumbing.Hash
+	words []byte // the encoded word section
+}
+
+// IndexWords returns the words of text the index keys on: lower-cased runs of letters, digits and '_' that
+// contain a digit. A ticket id named in a text as a token always leaves its digit words whole in that text.
+func IndexWords(text string, emit func(string)) {
+	start, hasDigit := -1, false
+	for i, r := range text {
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word {
+			if start < 0 {
+				start, hasDigit = i, false
+			}
+			if r >= '0' && r <= '9' || unicode.IsDigit(r) {
+				hasDigit = true
+			}
+			continue
+		}
+		if start >= 0 && hasDigit {
+			emit(strings.ToLower(text[start:i]))
+		}
+		start = -1
+	}
+	if start >= 0 && hasDigit {
+		emit(strings.ToLower(text[start:]))
+	}
+}
+
+// encodeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g).
+func encodeIndex(g *Graph, tips []plumbing.Hash, postings map[string][]uint32) []byte {
+	n := len(g.Nodes)
+	order := make([]int, n) // rank → old node
+	for i, r := range g.Rank {
+		order[r] = i
+	}
+	var b bytes.Buffer
+	b.WriteString(indexMagic)
+	var tmp [binary.MaxVarintLen64]byte
+	uv := func(x uint64) { b.Write(tmp[:binary.PutUvarint(tmp[:], x)]) }
+	sv := func(x int64) { b.Write(tmp[:binary.PutVarint(tmp[:], x)]) }
+	uv(uint64(n))
+	for rank, old := range order {
+		nd := g.Nodes[old]
+		b.Write(nd.Hash[:])
+		sv(nd.When)
+		flags := uint64(len(nd.Parents)) << 1
+		if nd.Shallow {
+			flags |= 1
+		}
+		uv(flags)
+		for _, p := range nd.Parents {
+			uv(uint64(rank) - uint64(g.Rank[p])) // parents come first, so the distance is positive
+		}
+	}
+	byHash := make([]uint32, n)
+	for i := range byHash {
+		byHash[i] = uint32(i)
+	}
+	sort.Slice(byHash, func(a, c int) bool {
+		return bytes.Compare(g.Nodes[order[byHash[a]]].Hash[:], g.Nodes[order[byHash[c]]].Hash[:]) < 0
+	})
+	for _, x := range byHash {
+		var w [4]byte
+		binary.LittleEndian.PutUint32(w[:], x)
+		b.Write(w[:])
+	}
+	uv(uint64(len(tips)))
+	for _, t := range tips {
+		b.Write(t[:])
+	}
+	words := make([]string, 0, len(postings))
+	for w := range postings {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	uv(uint64(len(words)))
+	var list bytes.Buffer
+	for _, w := range words {
+		ranks := make([]uint32, 0, len(postings[w]))
+		for _, old := range postings[w] {
+			ranks = append(ranks, g.Rank[old])
+		}
+		slices.Sort(ranks)
+		ranks = slices.Compact(ranks)
+		list.Reset()
+		prev := uint64(0)
+		for _, r := range ranks {
+			list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
+			prev = uint64(r)
+		}
+		uv(uint64(len(w)))
+		b.WriteString(w)
+		uv(uint64(len(ranks)))
+		uv(uint64(list.Len()))
+		b.Write(list.Bytes())
+	}
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	return b.Bytes()
+}
+
+var errBadIndex = errors.New("ticket index is corrupt")
+
+// decodeIndex checks and loads an index file. Any inconsistency is errBadIndex: the caller rebuilds.
+func decodeIndex(data []byte) (*ticketIndex, error) {
+	if len(data) < len(indexMagic)+sha256.Size || string(data[:len(indexMagic)]) != indexMagic {
+		return nil, errBadIndex
+	}
+	body := data[:len(data)-sha256.Size]
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(body):]) {
+		return nil, errBadIndex
+	}
+	d := &decoder{b: body[len(indexMagic):]}
+	n := d.uv()
+	if d.err != nil || n > uint64(len(d.b))/21 {
+		return nil, errBadIndex
+	}
+	g := &Graph{Nodes: make([]Node, n), Rank: make([]uint32, n), Gen: make([]uint32, n)}
+	for i := range g.Nodes {
+		nd := &g.Nodes[i]
+		copy(nd.Hash[:], d.take(20))
+		nd.When = d.sv()
+		flags := d.uv()
+		nd.Shallow = flags&1 == 1
+		np := flags >> 1
+		if np > 0 {
+			if np > 1<<16 {
+				return nil, errBadIndex
+			}
+			nd.Parents = make([]int, np)
+			for j := range nd.Parents {
+				dist := d.uv()
+				if dist == 0 || dist > uint64(i) {
+					return nil, errBadIndex
+				}
+				nd.Parents[j] = i - int(dist)
+			}
+		}
+		g.Rank[i] = uint32(i)
+		gen := uint32(1)
+		for _, p := range nd.Parents {
+			if g.Gen[p]+1 > gen {
+				gen = g.Gen[p] + 1
+			}
+		}
+		g.Gen[i] = gen
+		if d.err != nil {
+			return nil, errBadIndex
+		}
+	}
+	raw := d.take(4 * int(n))
+	if d.err != nil {
+		return nil, errBadIndex
+	}
+	g.byHash = make([]uint32, n)
+	for i := range g.byHash {
+		x := binary.LittleEndian.Uint32(raw[4*i:])
+		if uint64(x) >= n {
+			return nil, errBadIndex
+		}
+		g.byHash[i] = x
+	}
+	nt := d.uv()
+	if d.err != nil || nt > uint64(len(d.b))/20 {
+		return nil, errBadIndex
+	}
+	tips := make([]plumbing.Hash, nt)
+	for i := range tips {
+		copy(tips[i][:], d.take(20))
+	}
+	if d.err != nil {
+		return nil, errBadIndex
+	}
+	return &ticketIndex{g: g, tips: tips, words: d.b}, nil
+}
+
+// postings returns the sorted node numbers whose message has word; ok is false when the word section is corrupt.
+func (ix *ticketIndex) postings(word string) ([]int, bool) {
+	d := &decoder{b: ix.words}
+	nw := d.uv()
+	for k := uint64(0); k < nw && d.err == nil; k++ {
+		w := string(d.take(int(d.uv())))
+		count := d.uv()
+		size := d.uv()
+		list := d.take(int(size))
+		if d.err != nil {
+			return nil, false
+		}
+		if w != word {
+			continue
+		}
+		ld := &decoder{b: list}
+		out := make([]int, 0, count)
+		prev := uint64(0)
+		for c := uint64(0); c < count; c++ {
+			prev += ld.uv()
+			if ld.err != nil || prev >= uint64(len(ix.g.Nodes)) {
+				return nil, false
+			}
+			out = append(out, int(prev))
+		}
+		return out, true
+	}
+	return nil, d.err == nil
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uv() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errBadIndex
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *decoder) sv() int64 {
+	if d.err != nil {
+		return 0
+	}
+	x, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errBadIndex
+		return 0
+	}
+	d.b = d.b[n:]
+	return x
+}
+
+func (d *decoder) take(n int) []byte {
+	if d.err != nil || n < 0 || n > len(d.b) {
+		d.err = errBadIndex
+		return nil
+	}
+	out := d.b[:n]
+	d.b = d.b[n:]
+	return out
+}
+
+// loadIndex reads the index; (nil, nil) when there is none or it must be rebuilt.
+func (r *Repo) loadIndex() (*ticketIndex, error) {
+	data, err := os.ReadFile(r.IndexPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read ticket index %s: %w (delete it to rebuild)", r.IndexPath(), err)
+	}
+	ix, err := decodeIndex(data)
+	if err != nil {
+		return nil, nil
+	}
+	return ix, nil
+}
+
+// saveIndex writes the index atomically. Failing to write it is not an error of the command: the answer is
+// right without it, so the caller only warns.
+func (r *Repo) saveIndex(g *Graph, tips []Tip, postings map[string][]uint32) error {
+	path := r.IndexPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	seen := map[plumbing.Hash]bool{}
+	var hs []plumbing.Hash
+	for _, t := range tips {
+		if !seen[t.Commit] {
+			seen[t.Commit] = true
+			hs = append(hs, t.Commit)
+		}
+	}
+	data := encodeIndex(g, hs, postings)
+	return atomicfile.Write(path, 0o644, false, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// ticketWords are the index words of a ticket id; empty when the id has none and the index cannot help.
+func ticketWords(id string) []string {
+	var out []string
+	IndexWords(id, func(w string) { out = append(out, w) })
+	if !utf8.ValidString(id) {
+		return nil
+	}
+	return out
+}
+
+// allPostings decodes every word's postings (for rewriting the index after new commits).
+func (ix *ticketIndex) allPostings() (map[string][]uint32, bool) {
+	out := map[string][]uint32{}
+	d := &decoder{b: ix.words}
+	nw := d.uv()
+	for k := uint64(0); k < nw && d.err == nil; k++ {
+		w := string(d.take(int(d.uv())))
+		count := d.uv()
+		ld := &decoder{b: d.take(int(d.uv()))}
+		if d.err != nil || count > uint64(len(ld.b)) {
+			return nil, false
+		}
+		list := make([]uint32, 0, count)
+		prev := uint64(0)
+		for c := uint64(0); c < count; c++ {
+			prev += ld.uv()
+			if ld.err != nil || prev >= uint64(len(ix.g.Nodes)) {
+				return nil, false
+			}
+			list = append(list, uint32(prev))
+		}
+		out[w] = list
+	}
+	return out, d.err == nil
+}

@@ -1,0 +1,149 @@
+package gitext
+
+import (
+	"os"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits {
+	t.Helper()
+	repo, err := Discover(s.r.Dir, envOf(s.r.Env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := ticket.Parse("github", id)
+	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: useIndex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > 0 {
+		t.Fatalf("warnings: %v", res.Warnings)
+	}
+	return res
+}
+
+// The index must never change an answer: cold, first (building), warm, incremental and rebuilt runs agree.
+func TestIndexAgreesWithColdWalk(t *testing.T) {
+	s := newScenario(t)
+	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	check := func(stage string) {
+		t.Helper()
+		for _, id := range []string{"ENG-42", "ENG-420", "ENG-7", "eng-42", "ENG-99"} {
+			cold := s.findIndexed(t, id, false)
+			warm := s.findIndexed(t, id, true)
+			if !reflect.DeepEqual(cold.Details, warm.Details) {
+				t.Errorf("%s %s: indexed\n%v\ncold\n%v", stage, id, s.labels(warm), s.labels(cold))
+			}
+		}
+	}
+	check("first")
+	if _, err := os.Stat(repo.IndexPath()); err != nil {
+		t.Fatalf("no index written: %v", err)
+	}
+	check("warm")
+
+	// New commits on main and a new branch: added incrementally.
+	s.r.Commit("More work\n\nRefs: ENG-42", map[string]string{"more": "1\n"})
+	s.r.Git("checkout", "-q", "-b", "feature/ENG-99-new")
+	s.r.Commit("Start ENG-99", map[string]string{"n99": "1\n"})
+	s.r.Git("checkout", "-q", "main")
+	before, _ := os.ReadFile(repo.IndexPath())
+	check("incremental")
+	after, _ := os.ReadFile(repo.IndexPath())
+	if string(before) == string(after) {
+		t.Error("index not updated with new commits")
+	}
+
+	// History rewritten: the new branch is dropped and main reset; the index must not keep them.
+	s.r.Git("branch", "-q", "-D", "feature/ENG-99-new")
+	s.r.Git("reset", "-q", "--hard", "HEAD~1")
+	check("rewritten")
+	if got := s.findIndexed(t, "ENG-99", true); len(got.Commits) != 0 {
+		t.Errorf("dropped commits still found: %v", s.labels(got))
+	}
+
+	// A corrupt index is rebuilt, not trusted.
+	data, _ := os.ReadFile(repo.IndexPath())
+	data[len(data)/2] ^= 0xff
+	os.WriteFile(repo.IndexPath(), data, 0o644)
+	check("corrupt")
+	os.WriteFile(repo.IndexPath(), []byte("garbage"), 0o644)
+	check("garbage")
+}
+
+func TestIndexConcurrentWriters(t *testing.T) {
+	s := newScenario(t)
+	want := s.findIndexed(t, "ENG-42", false)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			repo, err := Discover(s.r.Dir, envOf(s.r.Env))
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			tk, _ := ticket.Parse("github", "ENG-42")
+			res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: true})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if !reflect.DeepEqual(res.Commits, want.Commits) {
+				errs <- "different answer"
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if got := s.findIndexed(t, "ENG-42", true); !reflect.DeepEqual(got.Commits, want.Commits) {
+		t.Error("index left by concurrent writers gives another answer")
+	}
+}
+
+func TestIndexWords(t *testing.T) {
+	var got []string
+	IndexWords("Fix ENG-42: see #123, ABC123 and ÉX9 in feature/eng-42-login; no digits here", func(w string) { got = append(got, w) })
+	want := []string{"42", "123", "abc123", "éx9", "42"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+func TestExclusiveMatchesReachable(t *testing.T) {
+	s := newScenario(t)
+	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	tips, _ := repo.HistoryTips()
+	g, err := repo.Walk(tips, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Finish()
+	for a := range g.Nodes {
+		for b := range g.Nodes {
+			want := map[int]bool{}
+			stop := g.Reachable([]int{b}, nil)
+			for i, in := range g.Reachable([]int{a}, stop) {
+				if in {
+					want[i] = true
+				}
+			}
+			got := map[int]bool{}
+			for _, i := range g.Exclusive([]int{a}, []int{b}) {
+				got[i] = true
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Exclusive(%d, %d) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
