@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/klauspost/compress/zlib"
 )
 
@@ -24,6 +25,7 @@ type packReader struct {
 	packs []*mappedPack
 	repo  *Repo
 	pool  sync.Pool // of *inflater
+	goGit sync.Mutex
 }
 
 type mappedPack struct {
@@ -170,12 +172,6 @@ func (pr *packReader) close() {
 	pr.packs = nil
 }
 
-// Object types in a pack entry header (gitformat-pack).
-const (
-	packCommit = 1
-	packTag    = 4
-)
-
 // rawCommit returns the content of commit h (the bytes after git's "commit <size>\0" header).
 func (pr *packReader) rawCommit(h plumbing.Hash) ([]byte, error) {
 	typ, data, err := pr.rawObject(h)
@@ -195,18 +191,23 @@ func (pr *packReader) rawObject(h plumbing.Hash) (plumbing.ObjectType, []byte, e
 		if err != nil {
 			continue
 		}
-		if typ, data, ok := pr.inflateAt(p, off); ok {
+		if typ, data, ok := pr.entryAt(p, off, false, 0); ok {
 			return typ, data, nil
 		}
-		break // a delta or an odd entry: let go-git resolve it
+		break // an odd entry: let go-git say what is wrong with it
 	}
 	return pr.viaGoGit(h)
 }
 
-// inflateAt reads the entry at off: commits and tags inflated, blobs and trees by type only; ok is false for
-// deltas and anything unreadable.
-func (pr *packReader) inflateAt(p *mappedPack, off int64) (plumbing.ObjectType, []byte, bool) {
-	if off < 0 || off >= int64(len(p.data)) {
+// maxDeltaDepth bounds delta chains (git's own limit for aggressive repacks is 250), so a corrupt pack whose
+// deltas loop cannot recurse for ever.
+const maxDeltaDepth = 512
+
+// entryAt reads the pack entry at off, resolving offset and reference deltas. Commits and tags (and any delta
+// base, or anything when all is set) come back with their content; trees and blobs otherwise by type only.
+// ok is false for anything unreadable.
+func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbing.ObjectType, []byte, bool) {
+	if off < 0 || off >= int64(len(p.data)) || depth > maxDeltaDepth {
 		return 0, nil, false
 	}
 	b := p.data[off:]
@@ -221,24 +222,82 @@ func (pr *packReader) inflateAt(p *mappedPack, off int64) (plumbing.ObjectType, 
 		shift += 7
 		i++
 	}
+	if size > 256<<20 {
+		return 0, nil, false
+	}
+	var objType plumbing.ObjectType
 	switch typ {
+	case 1:
+		objType = plumbing.CommitObject
 	case 2:
-		return plumbing.TreeObject, nil, true
+		objType = plumbing.TreeObject
 	case 3:
-		return plumbing.BlobObject, nil, true
-	case packCommit, packTag:
+		objType = plumbing.BlobObject
+	case 4:
+		objType = plumbing.TagObject
+	case 6, 7: // OFS_DELTA, REF_DELTA
+		var baseType plumbing.ObjectType
+		var base []byte
+		var ok bool
+		if typ == 6 {
+			if i >= len(b) {
+				return 0, nil, false
+			}
+			c := b[i]
+			i++
+			rel := int64(c & 0x7f)
+			for c&0x80 != 0 {
+				if i >= len(b) || rel > 1<<48 {
+					return 0, nil, false
+				}
+				c = b[i]
+				i++
+				rel = ((rel + 1) << 7) | int64(c&0x7f)
+			}
+			baseType, base, ok = pr.entryAt(p, off-rel, true, depth+1)
+		} else {
+			if i+20 > len(b) {
+				return 0, nil, false
+			}
+			var h plumbing.Hash
+			copy(h[:], b[i:i+20])
+			i += 20
+			boff, err := p.idx.FindOffset(h)
+			if err != nil {
+				return 0, nil, false
+			}
+			baseType, base, ok = pr.entryAt(p, boff, true, depth+1)
+		}
+		if !ok {
+			return 0, nil, false
+		}
+		delta, ok := pr.inflate(b[i:], size)
+		if !ok {
+			return 0, nil, false
+		}
+		out, err := packfile.PatchDelta(base, delta)
+		if err != nil {
+			return 0, nil, false
+		}
+		return baseType, out, true
 	default:
 		return 0, nil, false
 	}
-	if size > 64<<20 {
-		return 0, nil, false
+	if !all && objType != plumbing.CommitObject && objType != plumbing.TagObject {
+		return objType, nil, true
 	}
+	data, ok := pr.inflate(b[i:], size)
+	return objType, data, ok
+}
+
+// inflate decompresses exactly size bytes of the zlib stream at the start of src with a pooled reader.
+func (pr *packReader) inflate(src []byte, size uint64) ([]byte, bool) {
 	inf, _ := pr.pool.Get().(*inflater)
 	if inf == nil {
 		inf = &inflater{src: bytes.NewReader(nil)}
 	}
 	defer pr.pool.Put(inf)
-	inf.src.Reset(b[i:])
+	inf.src.Reset(src)
 	var err error
 	if inf.zr == nil {
 		inf.zr, err = zlib.NewReader(inf.src)
@@ -246,19 +305,19 @@ func (pr *packReader) inflateAt(p *mappedPack, off int64) (plumbing.ObjectType, 
 		err = inf.zr.(zlib.Resetter).Reset(inf.src, nil)
 	}
 	if err != nil {
-		return 0, nil, false
+		return nil, false
 	}
 	out := make([]byte, size)
 	if _, err := io.ReadFull(inf.zr, out); err != nil {
-		return 0, nil, false
+		return nil, false
 	}
-	if typ == packTag {
-		return plumbing.TagObject, out, true
-	}
-	return plumbing.CommitObject, out, true
+	return out, true
 }
 
 func (pr *packReader) viaGoGit(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	// go-git's object storage shares open pack files between callers: one reader at a time.
+	pr.goGit.Lock()
+	defer pr.goGit.Unlock()
 	obj, err := pr.repo.Storer.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return 0, nil, err

@@ -94,7 +94,8 @@ func open(gitDir, workTree string) (*Repo, error) {
 		commonDir = absFrom(gitDir, strings.TrimSpace(string(b)))
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{})
+	// Keep pack files open: without it go-git reopens the pack (and stats the path) for every object read.
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
 	var wt = osfs.New(gitDir) // go-git needs some worktree filesystem; we never write through it for bare repos
 	if workTree != "" {
 		wt = osfs.New(workTree)

@@ -10,7 +10,6 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // binarySniffLen is how far git looks for a NUL byte to call content binary (xdiff-interface.c
@@ -38,13 +37,6 @@ func canonMode(m filemode.FileMode) filemode.FileMode {
 	}
 }
 
-func sideOf(e object.ChangeEntry) side {
-	if e.Name == "" {
-		return side{}
-	}
-	return side{path: e.Name, mode: canonMode(e.TreeEntry.Mode), hash: e.TreeEntry.Hash}
-}
-
 // kind groups modes the way S_IFMT does: git never diffs a file against a symlink or a gitlink.
 func kind(m filemode.FileMode) filemode.FileMode {
 	if m == filemode.Executable {
@@ -55,8 +47,8 @@ func kind(m filemode.FileMode) filemode.FileMode {
 
 // pairs turns a tree change into the file pairs git prints: a change of kind (file, symlink, gitlink) becomes a
 // deletion and a creation, as diff.c run_diff does.
-func pairs(ch *object.Change) [][2]side {
-	from, to := sideOf(ch.From), sideOf(ch.To)
+func pairs(ch [2]side) [][2]side {
+	from, to := ch[0], ch[1]
 	if from.exists() && to.exists() && kind(from.mode) != kind(to.mode) {
 		return [][2]side{{from, side{}}, {side{}, to}}
 	}

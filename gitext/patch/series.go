@@ -8,7 +8,6 @@ package patch
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -80,8 +79,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 }
 
 func writePart(w *bufio.Writer, repo *git.Repository, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
-	changes, err := object.DiffTreeWithOptions(context.Background(), parent, tree,
-		&object.DiffTreeOptions{DetectRenames: true, OnlyExactRenames: true})
+	changes, err := diffTrees(repo.Storer, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
 	}
