@@ -40,7 +40,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 		if c.NumParents() > 1 {
 			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, c.NumParents())
 		}
-		tree, err := c.Tree()
+		tree, err := getTree(repo.Storer, c.TreeHash)
 		if err != nil {
 			return fmt.Errorf("read tree of commit %s: %w", h, err)
 		}
@@ -50,7 +50,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 			if err != nil {
 				return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
 			}
-			if parentTree, err = p.Tree(); err != nil {
+			if parentTree, err = getTree(repo.Storer, p.TreeHash); err != nil {
 				return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
 			}
 			if parentTree.Hash == tree.Hash {
