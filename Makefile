@@ -48,8 +48,12 @@ fuzz:
 	  done; \
 	done
 
-bench:
+# Go benchmarks of the hot paths, then the comparisons against git, tar and gzip on generated inputs (cached
+# under .cache/bench: a 200,000-commit repository and 1 GiB of .sdd files), written to BENCHMARKS.md.
+BENCHFLAGS ?=
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./internal/benchcompare -bin $(BIN) $(BENCHFLAGS)
 
 clean:
 	rm -rf bin build

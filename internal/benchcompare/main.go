@@ -1,0 +1,257 @@
+// Command benchcompare runs git-bernstein's performance comparisons (make bench): it generates its inputs
+// deterministically under a cache folder, times our commands against git, tar and gzip on the same inputs in the
+// same run, prints the ratios and writes them, with the machine's description, to BENCHMARKS.md.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
+)
+
+type row struct {
+	name, ours, theirs string
+	oursT, theirsT     time.Duration
+	target             float64 // the ratio not to exceed; 0 = no target
+	note               string
+}
+
+func main() {
+	cache := flag.String("cache", ".cache/bench", "folder for generated inputs (reused between runs)")
+	commits := flag.Int("commits", 200000, "commits in the benchmark repository")
+	sddFiles := flag.Int("sdd-files", 10000, "files in the .sdd benchmark folder")
+	sddSize := flag.Int64("sdd-file-size", 1<<30/10000, "bytes per .sdd file")
+	runs := flag.Int("runs", 3, "runs per measurement (the median is reported)")
+	bin := flag.String("bin", "bin/git-bernstein", "the git-bernstein binary to measure")
+	out := flag.String("out", "BENCHMARKS.md", "report to write")
+	rss := flag.String("rss-of", "", "internal: run this command line and print its peak RSS")
+	flag.Parse()
+	if *rss != "" {
+		rssOf(*rss)
+		return
+	}
+	if err := run(*cache, *commits, *sddFiles, *sddSize, *runs, *bin, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "benchcompare:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cache string, commits, sddFiles int, sddSize int64, runs int, bin, out string) error {
+	cache, _ = filepath.Abs(cache)
+	bin, _ = filepath.Abs(bin)
+	repo := filepath.Join(cache, fmt.Sprintf("repo-%d", commits))
+	if _, err := os.Stat(filepath.Join(repo, ".git", "objects", "info", "commit-graph")); err != nil {
+		os.RemoveAll(repo)
+		os.MkdirAll(cache, 0o755)
+		step("generating a repository of %d commits with git fast-import", commits)
+		if err := genRepo(repo, repoSpec{Commits: commits, Target: "ENG-42", PatchTicket: "PERF-1", PatchCommits: 1000, Seed: 1}); err != nil {
+			return err
+		}
+		// As `git gc` leaves a repository: a commit-graph beside the pack.
+		if err := runIn(repo, "git", "commit-graph", "write", "--reachable"); err != nil {
+			return err
+		}
+	}
+	sdd := filepath.Join(cache, fmt.Sprintf("sdd-%d-%d", sddFiles, sddSize))
+	if _, err := os.Stat(filepath.Join(sdd, ".done")); err != nil {
+		os.RemoveAll(sdd)
+		step("generating .sdd: %d files of %d bytes", sddFiles, sddSize)
+		if err := genSDD(sdd, "BIG-1", sddFiles, sddSize, 2); err != nil {
+			return err
+		}
+		os.WriteFile(filepath.Join(sdd, ".done"), nil, 0o644)
+	}
+	// Start from the generated state: no index, no incremental branch.
+	os.Remove(filepath.Join(repo, ".git", "bernstein", "index"))
+	exec.Command("git", "-C", repo, "branch", "-q", "-D", "bench/incremental").Run()
+	work := filepath.Join(cache, "work")
+	os.RemoveAll(work)
+	os.MkdirAll(work, 0o755)
+	noIndex := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=bernstein.index", "GIT_CONFIG_VALUE_0=false"}
+	var rows []row
+	measure := func(name, ours, theirs string, oursEnv []string, target float64, note string) (result, result, error) {
+		step("%s", name)
+		a, err := runTimed(repo, ours, append(benchGitEnv(), oursEnv...), runs)
+		if err != nil {
+			return a, result{}, err
+		}
+		b, err := runTimed(repo, theirs, benchGitEnv(), runs)
+		if err != nil {
+			return a, b, err
+		}
+		rows = append(rows, row{name: name, ours: ours, theirs: theirs, oursT: a.wall, theirsT: b.wall, target: target, note: note})
+		return a, b, nil
+	}
+	q := func(s string) string { return "'" + s + "'" }
+	gitLog := "git log --all --format=%H --grep=ENG-42"
+	commitsCmd := q(bin) + " commits --match trailer,message ENG-42"
+	if _, _, err := measure("commits, cold (no index)", commitsCmd, gitLog, noIndex, 1.0, ""); err != nil {
+		return err
+	}
+	// The first indexed run builds the index; the next ones are warm.
+	if err := runIn(repo, bin, "commits", "--match", "trailer,message", "ENG-42"); err != nil {
+		return err
+	}
+	if _, _, err := measure("commits, warm (index built)", commitsCmd, gitLog, nil, 0.1, ""); err != nil {
+		return err
+	}
+	// 100 new commits on a new branch, then one indexed run (it walks only them and rewrites the index).
+	if err := addCommits(repo, "bench/incremental", 100); err != nil {
+		return err
+	}
+	step("commits, incremental (100 new commits)")
+	incr, err := runTimed(repo, commitsCmd, benchGitEnv(), 1)
+	if err != nil {
+		return err
+	}
+	gl, err := runTimed(repo, gitLog, benchGitEnv(), runs)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, row{name: "commits, incremental (100 new commits)", ours: commitsCmd, theirs: gitLog, oursT: incr.wall, theirsT: gl.wall})
+
+	archive := filepath.Join(work, "BIG-1.tar.gz")
+	bundleCmd := fmt.Sprintf("%s bundle --no-pr --created-at 2026-01-01T00:00:00Z --sdd %s --out %s BIG-1", q(bin), q(sdd), q(archive))
+	tarCmd := fmt.Sprintf("tar czf %s -C %s traces", q(filepath.Join(work, "tar.tar.gz")), q(sdd))
+	a, b, err := measure("bundle of 1 GiB of .sdd files", bundleCmd, tarCmd, nil, 1.0, "")
+	if err != nil {
+		return err
+	}
+	rows[len(rows)-1].note = fmt.Sprintf("peak RSS: ours %d MiB, tar+gzip %d MiB (target: ours under 64 MiB)", a.rssKB/1024, b.rssKB/1024)
+	verifyCmd := fmt.Sprintf("%s verify %s", q(bin), q(archive))
+	gzCmd := fmt.Sprintf("gzip -dc %s | sha256sum", q(archive))
+	// verify without a card exits 2 (UNVERIFIABLE) by design; the measurement wants its work, not its verdict.
+	if _, _, err := measure("verify of that bundle", verifyCmd+" || test $? -eq 2", gzCmd, nil, 1.2, "no card given: integrity is checked, the verdict is UNVERIFIABLE"); err != nil {
+		return err
+	}
+	if err := measurePatch(repo, runs, &rows); err != nil {
+		return err
+	}
+	report := render(rows, commits, sddFiles, sddSize)
+	fmt.Print(report)
+	return os.WriteFile(out, []byte(report), 0o644)
+}
+
+// measurePatch times diff.patch for the 1,000 commits of PERF-1 in-process against git format-patch.
+func measurePatch(repo string, runs int, rows *[]row) error {
+	step("diff.patch of 1,000 commits")
+	r, err := gitext.Discover(repo, nil)
+	if err != nil {
+		return err
+	}
+	revs, err := exec.Command("git", "-C", repo, "rev-list", "--reverse", "main..perf/PERF-1-patches").Output()
+	if err != nil {
+		return err
+	}
+	var hashes []plumbing.Hash
+	for _, l := range strings.Fields(string(revs)) {
+		hashes = append(hashes, plumbing.NewHash(l))
+	}
+	ours, err := timeFunc(runs, func() error { return patch.WriteSeries(io.Discard, r.Repository, hashes) })
+	if err != nil {
+		return err
+	}
+	theirs, err := runTimed(repo, "git format-patch --stdout --full-index main..perf/PERF-1-patches", benchGitEnv(), runs)
+	if err != nil {
+		return err
+	}
+	*rows = append(*rows, row{name: fmt.Sprintf("diff.patch of %d commits", len(hashes)), ours: "patch.WriteSeries (in-process)",
+		theirs: "git format-patch --stdout --full-index main..perf/PERF-1-patches", oursT: ours, theirsT: theirs.wall, target: 1.5})
+	return nil
+}
+
+// addCommits adds n commits on a new branch from main with git commit-tree (trailers naming ENG-42 on some).
+func addCommits(repo, branch string, n int) error {
+	tip, err := exec.Command("git", "-C", repo, "rev-parse", "main").Output()
+	if err != nil {
+		return err
+	}
+	parent := strings.TrimSpace(string(tip))
+	tree, err := exec.Command("git", "-C", repo, "rev-parse", "main^{tree}").Output()
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		msg := fmt.Sprintf("Incremental %d", i)
+		if i%10 == 0 {
+			msg += "\n\nRefs: ENG-42"
+		}
+		cmd := exec.Command("git", "-C", repo, "commit-tree", strings.TrimSpace(string(tree)), "-p", parent, "-m", msg)
+		cmd.Env = append(benchGitEnv(), "GIT_AUTHOR_NAME=B", "GIT_AUTHOR_EMAIL=b@example.com", "GIT_COMMITTER_NAME=B",
+			"GIT_COMMITTER_EMAIL=b@example.com", fmt.Sprintf("GIT_AUTHOR_DATE=@%d +0000", benchEpoch+int64(i)),
+			fmt.Sprintf("GIT_COMMITTER_DATE=@%d +0000", benchEpoch+int64(i)))
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("git commit-tree: %w", err)
+		}
+		parent = strings.TrimSpace(string(out))
+	}
+	return exec.Command("git", "-C", repo, "branch", "-f", branch, parent).Run()
+}
+
+func render(rows []row, commits, sddFiles int, sddSize int64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\nWritten by `make bench` (internal/benchcompare) on %s. Each line is the median of the runs of one\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "`make bench`; ours and theirs ran on the same input in the same run. Ratio = ours / theirs (lower is better).\n\n")
+	fmt.Fprintf(&b, "Machine: %s\n\n", machine())
+	fmt.Fprintf(&b, "Inputs: a repository of %d commits made by git fast-import (tickets in trailers, messages and branch names,\n", commits)
+	fmt.Fprintf(&b, "merged and deleted feature branches, a commit-graph as `git gc` writes one), and .sdd/ of %d files of %d bytes.\n\n", sddFiles, sddSize)
+	fmt.Fprintf(&b, "| comparison | ours | theirs | ratio | target | |\n|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		ratio := float64(r.oursT) / float64(r.theirsT)
+		target, verdict := "—", ""
+		if r.target > 0 {
+			target = fmt.Sprintf("≤ %.1f×", r.target)
+			verdict = "met"
+			if ratio > r.target {
+				verdict = fmt.Sprintf("**missed by %.0f%%**", (ratio/r.target-1)*100)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %.3f s | %.3f s | %.2f× | %s | %s |\n", r.name, r.oursT.Seconds(), r.theirsT.Seconds(), ratio, target, verdict)
+	}
+	b.WriteString("\nCommands:\n\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "- %s: `%s` vs `%s`", r.name, r.ours, r.theirs)
+		if r.note != "" {
+			fmt.Fprintf(&b, "; %s", r.note)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func machine() string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				_, v, _ := strings.Cut(l, ":")
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := ""
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		fmt.Sscanf(strings.SplitN(string(data), "\n", 2)[0], "MemTotal: %d kB", &kb)
+		mem = fmt.Sprintf(", %d GiB RAM", kb>>20)
+	}
+	gitv, _ := exec.Command("git", "--version").Output()
+	return fmt.Sprintf("%s, %d CPUs%s, %s, %s, %s", cpu, runtime.NumCPU(), mem, runtime.GOOS+"/"+runtime.GOARCH, runtime.Version(), strings.TrimSpace(string(gitv)))
+}
+
+func step(format string, a ...any) { fmt.Fprintf(os.Stderr, "== "+format+"\n", a...) }
+
+func runIn(dir, name string, args ...string) error { return run1(dir, name, args...) }
