@@ -38,6 +38,15 @@ const maxJWS = 16 << 10
 func VerifyDetached(jws string, payload []byte, keys []TrustedKey) (string, error) {
 	// A .jws file usually ends in a newline; whitespace anywhere else is malformed.
 	jws = strings.TrimSpace(jws)
+	// A readable header that is not ours is a forgery whatever the rest looks like (alg none with an empty
+	// signature, an HS256 MAC, an attached payload): say so, rather than calling the token merely malformed.
+	if first, _, ok := strings.Cut(jws, "."); ok && len(jws) <= maxJWS && first != "" && strings.IndexFunc(first, notBase64URL) < 0 {
+		if _, err := b64.DecodeString(first); err == nil {
+			if kid, err := checkHeader(first); err != nil {
+				return kid, err
+			}
+		}
+	}
 	protectedB64, sig, err := splitDetached(jws)
 	if err != nil {
 		return "", err

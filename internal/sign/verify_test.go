@@ -154,3 +154,18 @@ func TestVerifyDetachedKeys(t *testing.T) {
 		}
 	}
 }
+
+// Forged headers are refused as forgeries (ErrHeader) even when the rest of the token is not even the shape of
+// ours: an empty signature, a 32-byte MAC, an attached payload.
+func TestForgedHeaderBeatsMalformedShape(t *testing.T) {
+	enc := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	for name, tok := range map[string]string{
+		"alg none, empty signature": enc(`{"alg":"none"}`) + "..",
+		"HS256 MAC":                 enc(`{"alg":"HS256","b64":false,"crit":["b64"],"kid":"k"}`) + ".." + enc(strings.Repeat("m", 32)),
+		"attached payload, b64":     enc(`{"alg":"EdDSA","kid":"k"}`) + "." + enc("{}") + "." + enc(strings.Repeat("s", 64)),
+	} {
+		if _, err := VerifyDetached(tok, []byte("{}"), nil); !errors.Is(err, ErrHeader) {
+			t.Errorf("%s: %v, want ErrHeader", name, err)
+		}
+	}
+}
