@@ -134,6 +134,7 @@ func commands() []*ucli.Command {
 		hookCommand(),
 		showCommand(),
 		logCommand(),
+		viewCommand(),
 	}
 }
 

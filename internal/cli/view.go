@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/report"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+var viewDescription = fmt.Sprintf(`Writes one self-contained HTML page about a ticket bundle, for people who would rather look than read:
+the verifier's verdict and every check line (exactly what 'git bernstein verify' prints for the same files),
+then the ticket, its pull requests (title, author, who merged it, reviews and approvals), the commits (sha,
+author, date, subject, why each matched), each commit's patch with added and removed lines coloured, the
+transcripts as a conversation per agent, the traces as a timeline, lineage and audit records as tables, and the
+manifest with sizes and hashes, each file marked as matching it or not.
+
+The archive is read once, as a stream, in memory, by the verifier; the page shows exactly the bytes it
+verified. When the archive check fails (a damaged archive, or one built to fool an extractor) only the report
+is shown. Bundle text is escaped; the page's Content Security Policy lets it load and send nothing, so it
+works offline and can be mailed. Each file shows at most its first %s, the page at most %s of bundle
+content; sizes and hashes are always those of the whole file.
+
+The page is written atomically to --out (default: ARCHIVE.html beside the archive). The exit code is the
+verifier's (0 VERIFIED, 1 FAILED, 2 UNVERIFIABLE), as the page says; 1 also when the page cannot be written.`,
+	verify.FormatSize(report.MaxMemberShown), verify.FormatSize(report.MaxTotalShown))
+
+func viewCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:        "view",
+		Usage:       "write an HTML report of a ticket bundle: its verdict and its evidence, readable offline",
+		ArgsUsage:   "ARCHIVE [SIGNATURE]",
+		Description: viewDescription,
+		Flags: []ucli.Flag{
+			&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable), as for verify"},
+			&ucli.StringFlag{Name: "out", Usage: "write the page to `FILE.html` (default: ARCHIVE.html)"},
+		},
+		Action: runView,
+	}
+}
+
+func runView(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return usageError("view takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help view'", len(args))
+	}
+	wd, err := getwd()
+	if err != nil {
+		return fmt.Errorf("find the current folder: %w", err)
+	}
+	archivePath := inDir(wd, args[0])
+	out := archivePath + ".html"
+	if o := c.String("out"); o != "" {
+		out = inDir(wd, o)
+	}
+	if _, err := os.Stat(archivePath); err != nil {
+		return fmt.Errorf("read archive: %w", err)
+	}
+	b := viewFiles(wd, args, c.StringSlice("card"))
+	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
+		return report.Write(w, b, buildinfo.Version())
+	})
+	if err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %s\n", b.Report.Verdict, out)
+	if b.Report.ExitCode != 0 {
+		return exitWith(b.Report.ExitCode, "")
+	}
+	return nil
+}
+
+// viewFiles is verifyFiles with the members kept: the same cards, signature lookup and unusable reports.
+func viewFiles(wd string, args, cards []string) *report.Bundle {
+	var keys []sign.TrustedKey
+	for _, p := range cards {
+		k, err := loadCard(inDir(wd, p), p)
+		if err != nil {
+			return &report.Bundle{Report: verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))}
+		}
+		keys = append(keys, k...)
+	}
+	archivePath := inDir(wd, args[0])
+	sigPath := archivePath + ".jws"
+	if len(args) == 2 {
+		sigPath = inDir(wd, args[1])
+	} else if _, err := os.Stat(sigPath); errors.Is(err, os.ErrNotExist) {
+		sigPath = ""
+	}
+	var sig []byte
+	if sigPath != "" {
+		data, err := readSignature(sigPath)
+		if err != nil {
+			return &report.Bundle{Report: verify.Unusable(verify.CheckSignature, err.Error())}
+		}
+		sig = data
+	}
+	f, err := os.Open(archivePath)
+	if err != nil {
+		return &report.Bundle{Report: verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))}
+	}
+	defer f.Close()
+	return report.Read(f, sig, keys, verify.Options{})
+}
+
+// readSignature reads a .jws as verify does: bounded, and an empty file is an empty (malformed) signature.
+func readSignature(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read signature: %v", err)
+	}
+	defer f.Close()
+	sig, err := io.ReadAll(io.LimitReader(f, maxSignatureFile))
+	if err != nil {
+		return nil, fmt.Errorf("read signature %s: %v", path, err)
+	}
+	if sig == nil {
+		sig = []byte{}
+	}
+	return sig, nil
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// TestViewCommand builds bundles as a user does and checks that view writes a page whose verdict and exit code
+// are verify's, for VERIFIED, UNVERIFIABLE and FAILED bundles.
+func TestViewCommand(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "<b>bold</b>\n"})
+	os.MkdirAll(filepath.Join(r.Dir, ".sdd", "transcripts"), 0o755)
+	os.WriteFile(filepath.Join(r.Dir, ".sdd", "transcripts", "coder-s1.jsonl"), []byte(`{"role":"user","content":"do ENG-42 <now>","tracker":"github","ticket":"ENG-42"}`+"\n"), 0o644)
+	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", "../alice.pem", "--card", "../alice.card.json"); c != 0 {
+		t.Fatalf("keygen: %d %s", c, e)
+	}
+	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--sign-key", "../alice.pem", "--sign-kid", "alice-2026", "--created-at", "2026-01-01T00:00:00Z"); c != 0 {
+		t.Fatalf("bundle: %d %s %s", c, out, e)
+	}
+	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--out", "unsigned.tar.gz", "--created-at", "2026-01-02T00:00:00Z"); c != 0 {
+		t.Fatalf("bundle: %d %s %s", c, out, e)
+	}
+	data := must(os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz")))
+	os.WriteFile(filepath.Join(r.Dir, "tampered.tar.gz"), append(data, 0), 0o644)
+	os.WriteFile(filepath.Join(r.Dir, "tampered.tar.gz.jws"), must(os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz.jws"))), 0o644)
+	card := filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
+
+	cases := []struct {
+		name    string
+		args    []string
+		page    string
+		code    int
+		verdict string
+		want    []string
+	}{
+		{"signed", []string{"ENG-42.tar.gz", "--card", card}, "ENG-42.tar.gz.html", 0, "VERIFIED",
+			[]string{"<h1>github ENG-42</h1>", "do ENG-42 &lt;now&gt;", "&#43;&lt;b&gt;bold&lt;/b&gt;", "Add login"}},
+		{"out flag", []string{"ENG-42.tar.gz", "ENG-42.tar.gz.jws", "--card", card, "--out", "sub.html"}, "sub.html", 0, "VERIFIED", nil},
+		{"unsigned", []string{"unsigned.tar.gz", "--card", card}, "unsigned.tar.gz.html", 2, "UNVERIFIABLE", []string{"do ENG-42 &lt;now&gt;", "not VERIFIED"}},
+		{"no card", []string{"ENG-42.tar.gz", "--out", "nocard.html"}, "nocard.html", 2, "UNVERIFIABLE", nil},
+		{"tampered", []string{"tampered.tar.gz", "--card", card}, "tampered.tar.gz.html", 1, "FAILED", []string{"nothing inside the archive is shown"}},
+		{"bad card", []string{"ENG-42.tar.gz", "--card", "ENG-42.tar.gz.jws", "--out", "badcard.html"}, "badcard.html", 2, "UNVERIFIABLE", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runIn(t, r.Dir, r.Env, append([]string{"view"}, tc.args...)...)
+			if code != tc.code || out != tc.verdict+": "+filepath.Join(r.Dir, tc.page)+"\n" {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, out, errOut)
+			}
+			vargs := []string{"verify"}
+			for _, a := range tc.args {
+				if a == "--out" {
+					break
+				}
+				vargs = append(vargs, a)
+			}
+			vout, _, vcode := runIn(t, r.Dir, r.Env, vargs...)
+			if vcode != code {
+				t.Errorf("verify exits %d, view %d", vcode, code)
+			}
+			page := string(must(os.ReadFile(filepath.Join(r.Dir, tc.page))))
+			if !strings.Contains(page, `<div class="word">`+tc.verdict+`</div>`) {
+				t.Errorf("page verdict is not %s", tc.verdict)
+			}
+			// The page's check lines are verify's output, line for line.
+			for _, l := range strings.Split(strings.TrimSuffix(vout, "\n"), "\n") {
+				if !strings.Contains(page, ">"+escapeText(l)+"</li>") {
+					t.Errorf("page lacks verify's line %q", l)
+				}
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+		})
+	}
+
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "view"); code != 2 || !strings.Contains(errOut, "view takes ARCHIVE") {
+		t.Errorf("no arguments: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "nope.tar.gz"); code != 1 || !strings.Contains(errOut, "read archive") {
+		t.Errorf("missing archive: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, "nope.tar.gz.html")); err == nil {
+		t.Error("a page was written for a missing archive")
+	}
+}
+
+func escapeText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
+}

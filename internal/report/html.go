@@ -1,0 +1,70 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"html/template"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/git-bernstein/git-bernstein/internal/report/csp"
+)
+
+//go:embed report.css
+var style string
+
+//go:embed report.html.tmpl
+var pageTemplate string
+
+var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"short": func(s string) string {
+		if len(s) > 12 {
+			return s[:12]
+		}
+		return s
+	},
+	"deref": func(p *int) int { return *p },
+}).Parse(pageTemplate))
+
+// Policy is the page's Content Security Policy: nothing may load or be sent (default-src 'none', and the
+// directives that do not fall back to it), and the one inline style is allowed by its hash, not by
+// 'unsafe-inline'. The page has no script at all.
+func Policy() string {
+	return "default-src 'none'; style-src " + csp.Hash(style) + "; img-src 'none'; base-uri 'none'; form-action 'none'"
+}
+
+// Write renders the bundle's page to w. version names the git-bernstein that made it.
+func Write(w io.Writer, b *Bundle, version string) error {
+	var buf bytes.Buffer
+	err := tmpl.Execute(&buf, struct {
+		CSP   string
+		Style template.CSS
+		P     *page
+	}{Policy(), template.CSS(style), build(b, version)})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, cleanPage(buf.String()))
+	return err
+}
+
+// cleanPage removes control characters (but newlines and tabs) and Unicode bidi overrides from the rendered
+// page. The template has none of its own, so this cleans every bundle string at once, wherever it was shown:
+// escaping makes bundle text inert as HTML, this keeps it from rearranging or hiding what the reader sees.
+func cleanPage(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case unicode.IsControl(r), isBidi(r):
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// isBidi is termtext's list of explicit direction formatting characters ("Trojan Source").
+func isBidi(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
+}
