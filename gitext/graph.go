@@ -188,6 +188,9 @@ func (r *Repo) walkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 			}
 		}
 		i := len(g.Nodes)
+		if r.Progress != nil && i&4095 == 0 && visit == nil {
+			r.Progress(i)
+		}
 		if p.pos >= 0 {
 			if g.posNode[p.pos] != 0 {
 				continue
@@ -212,6 +215,9 @@ func (r *Repo) walkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 				stack = append(stack, pending{pos: ps[j]})
 			}
 			continue
+		}
+		if r.Progress != nil && i&4095 == 0 && visit != nil {
+			r.Progress(i)
 		}
 		hdr, err := r.readHeader(pr, p.hash, p.from)
 		if err != nil {
@@ -296,9 +302,13 @@ func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, visit func(*W
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+	read := 0
 	for res := range results {
 		if res.err != nil {
 			return res.err
+		}
+		if read++; r.Progress != nil && read&4095 == 0 {
+			r.Progress(read)
 		}
 		if err := visit(res.c); err != nil {
 			return err

@@ -32,6 +32,8 @@ type Repo struct {
 	WorkTree string
 	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
 	Shallow map[plumbing.Hash]bool
+	// Progress, when set, is told how many commits a history walk has read so far (every few thousand).
+	Progress func(commits int)
 
 	packOnce sync.Once
 	pack     *packReader

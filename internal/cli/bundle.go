@@ -134,6 +134,8 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
+	done := s.showProgress(c)
+	defer done()
 	res, err := bundle.Build(bundle.Options{
 		Repo:      s.repo,
 		Find:      opts,

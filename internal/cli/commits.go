@@ -47,7 +47,9 @@ func runCommits(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	done := s.showProgress(c)
 	res, err := s.repo.FindCommits(opts)
+	done()
 	if err != nil {
 		return err
 	}

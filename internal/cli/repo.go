@@ -9,6 +9,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -35,6 +36,17 @@ func openSession() (*session, error) {
 		return nil, err
 	}
 	return &session{repo: repo, cfg: cfg}, nil
+}
+
+// showProgress reports history walks on stderr while they run, when stderr is a terminal. The returned
+// function clears the line.
+func (s *session) showProgress(c *ucli.Context) func() {
+	m := progress.New(c.App.ErrWriter, "Reading history", "commits")
+	if m == nil {
+		return func() {}
+	}
+	s.repo.Progress = m.Set
+	return m.Done
 }
 
 // configOr returns the flag's value when set, else `git config key`, else def.
