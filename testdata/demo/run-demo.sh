@@ -16,8 +16,9 @@ echo
 echo "\$ git bernstein keygen --kid demo-2026"
 git bernstein keygen --kid demo-2026
 echo
-echo "\$ git bernstein bundle ENG-42 --sign-key demo-2026.pem --sign-kid demo-2026"
-git bernstein bundle ENG-42 --sign-key demo-2026.pem --sign-kid demo-2026
+# The demo repository has no GitHub remote: --no-pr skips the pull request lookup (see README, pull requests).
+echo "\$ git bernstein bundle ENG-42 --no-pr --sign-key demo-2026.pem --sign-kid demo-2026"
+git bernstein bundle ENG-42 --no-pr --sign-key demo-2026.pem --sign-kid demo-2026
 echo
 echo "\$ tar tzvf ENG-42.tar.gz"
 tar tzvf ENG-42.tar.gz
