@@ -54,7 +54,7 @@ func newScenario(t *testing.T) *scenario {
 
 func (s *scenario) find(t *testing.T, dir, id string, sources ...string) *Commits {
 	t.Helper()
-	repo, err := Discover(dir, envOf(s.r.Env))
+	repo, err := Discover(dir, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,15 +87,6 @@ func (s *scenario) labels(res *Commits) []string {
 		out = append(out, name+" "+strings.Join(d.MatchedBy, ","))
 	}
 	return out
-}
-
-func envOf(env []string) func(string) string {
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		m[k] = v
-	}
-	return func(k string) string { return m[k] }
 }
 
 func TestFindCommitsBySource(t *testing.T) {
@@ -192,7 +183,7 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 	if !reflect.DeepEqual(got.Commits, want) {
 		t.Errorf("worktree: %v", got.Commits)
 	}
-	repo, err := Discover(wt, envOf(s.r.Env))
+	repo, err := Discover(wt, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +191,9 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 		t.Errorf("worktree dirs: %+v", repo)
 	}
 	// GIT_DIR as git sets it for hooks, from an unrelated folder.
-	env := envOf(append(append([]string{}, s.r.Env...), "GIT_DIR="+filepath.Join(s.r.Dir, ".git"), "GIT_WORK_TREE="+s.r.Dir))
+	hookEnv := s.r.Open(s.r.Dir)
+	hookEnv.Env = append(append([]string{}, s.r.Env...), "GIT_DIR="+filepath.Join(s.r.Dir, ".git"), "GIT_WORK_TREE="+s.r.Dir)
+	env := hookEnv.Getenv
 	repo, err = Discover(t.TempDir(), env)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +213,7 @@ func TestNotARepository(t *testing.T) {
 
 func TestEmptyRepository(t *testing.T) {
 	r := gittest.New(t)
-	repo, err := Discover(r.Dir, envOf(r.Env))
+	repo, err := Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +244,7 @@ func TestMissingObjectNamed(t *testing.T) {
 	if err := os.Remove(filepath.Join(s.r.Dir, ".git", "objects", victim[:2], victim[2:])); err != nil {
 		t.Fatal(err)
 	}
-	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	repo, _ := Discover(s.r.Dir, s.r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-42")
 	_, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
 	if !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), victim) {
@@ -265,7 +258,7 @@ func TestBranchSourceWithoutBase(t *testing.T) {
 	r.Commit("init", nil)
 	r.Git("checkout", "-q", "-b", "ENG-5-x")
 	r.Commit("work", nil)
-	repo, _ := Discover(r.Dir, envOf(r.Env))
+	repo, _ := Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-5")
 	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: []string{SourceBranch}})
 	if err != nil {
@@ -286,7 +279,7 @@ func TestNotesAndStashAreNotHistory(t *testing.T) {
 	r.Git("notes", "add", "-m", "ENG-42 note", "HEAD")
 	r.Write("a", "2\n")
 	r.Git("stash", "push", "-q", "-m", "WIP ENG-42")
-	repo, _ := Discover(r.Dir, envOf(r.Env))
+	repo, _ := Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-42")
 	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
 	if err != nil || len(res.Commits) != 0 {

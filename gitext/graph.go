@@ -317,15 +317,24 @@ func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, visit func(*W
 	return nil
 }
 
+// rawCommit reads commit h; from says who pointed at it, for the error message.
+func (r *Repo) rawCommit(pr *packReader, h plumbing.Hash, from string) ([]byte, error) {
+	raw, err := pr.rawCommit(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
+			h, from, ErrMissingObject)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s (%s): %w", h, from, err)
+	}
+	return raw, nil
+}
+
 // readHeader reads and parses one commit through the fast pack reader.
 func (r *Repo) readHeader(pr *packReader, h plumbing.Hash, from string) (commitHeader, error) {
-	raw, err := pr.rawCommit(h)
+	raw, err := r.rawCommit(pr, h, from)
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return commitHeader{}, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
-				h, from, ErrMissingObject)
-		}
-		return commitHeader{}, fmt.Errorf("read commit %s (%s): %w", h, from, err)
+		return commitHeader{}, err
 	}
 	hdr, err := parseCommitHeader(raw)
 	if err != nil {
@@ -437,13 +446,9 @@ func (r *Repo) readCommit(h plumbing.Hash, from string) (*object.Commit, error) 
 	if err != nil {
 		return nil, err
 	}
-	raw, err := pr.rawCommit(h)
+	raw, err := r.rawCommit(pr, h, from)
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
-				h, from, ErrMissingObject)
-		}
-		return nil, fmt.Errorf("read commit %s (%s): %w", h, from, err)
+		return nil, err
 	}
 	obj := &plumbing.MemoryObject{}
 	obj.SetType(plumbing.CommitObject)

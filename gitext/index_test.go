@@ -11,7 +11,7 @@ import (
 
 func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits {
 	t.Helper()
-	repo, err := Discover(s.r.Dir, envOf(s.r.Env))
+	repo, err := Discover(s.r.Dir, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits 
 // The index must never change an answer: cold, first (building), warm, incremental and rebuilt runs agree.
 func TestIndexAgreesWithColdWalk(t *testing.T) {
 	s := newScenario(t)
-	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	repo, _ := Discover(s.r.Dir, s.r.Getenv)
 	check := func(stage string) {
 		t.Helper()
 		for _, id := range []string{"ENG-42", "ENG-420", "ENG-7", "eng-42", "ENG-99"} {
@@ -84,7 +84,7 @@ func TestIndexConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			repo, err := Discover(s.r.Dir, envOf(s.r.Env))
+			repo, err := Discover(s.r.Dir, s.r.Getenv)
 			if err != nil {
 				errs <- err.Error()
 				return
@@ -121,7 +121,7 @@ func TestIndexWords(t *testing.T) {
 
 func TestExclusiveMatchesReachable(t *testing.T) {
 	s := newScenario(t)
-	repo, _ := Discover(s.r.Dir, envOf(s.r.Env))
+	repo, _ := Discover(s.r.Dir, s.r.Getenv)
 	tips, _ := repo.HistoryTips()
 	g, err := repo.Walk(tips, nil)
 	if err != nil {

@@ -26,7 +26,7 @@ func entry(ticket, bundle string) NoteEntry {
 
 func openRepo(t *testing.T, r *gittest.Repo) *Repo {
 	t.Helper()
-	repo, err := Discover(r.Dir, envOf(r.Env))
+	repo, err := Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestNotesConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			repo, err := Discover(r.Dir, envOf(r.Env))
+			repo, err := Discover(r.Dir, r.Getenv)
 			if err != nil {
 				errs <- err
 				return

@@ -20,7 +20,7 @@ func TestPackReaderMatchesCatFile(t *testing.T) {
 	}
 	r.Git("tag", "-a", "-m", "release "+pad, "v1")
 	r.Git("gc", "-q", "--aggressive")
-	repo, err := Discover(r.Dir, envOf(r.Env))
+	repo, err := Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

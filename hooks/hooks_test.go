@@ -13,26 +13,17 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
-func envOf(env []string) func(string) string {
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		m[k] = v
-	}
-	return func(k string) string { return m[k] }
-}
-
 func locate(t *testing.T, r *gittest.Repo, dir string) Folder {
 	t.Helper()
-	repo, err := gitext.Discover(dir, envOf(r.Env))
+	repo, err := gitext.Discover(dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := repo.Config(envOf(r.Env))
+	cfg, err := repo.Config(r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Locate(repo, cfg, envOf(r.Env))
+	f, err := Locate(repo, cfg, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +38,7 @@ func TestLocate(t *testing.T) {
 	r.Git("worktree", "add", "-q", wt)
 	sub := filepath.Join(r.Dir, "sub")
 	os.MkdirAll(sub, 0o755)
-	home := envOf(r.Env)("HOME")
+	home := r.Getenv("HOME")
 	cases := []struct {
 		name, hooksPath, from, want string
 		configured                  bool

@@ -68,7 +68,7 @@ func fixture(t *testing.T) *gittest.Repo {
 
 func build(t *testing.T, r *gittest.Repo, out string, mod func(*Options)) *Result {
 	t.Helper()
-	repo, err := gitext.Discover(r.Dir, envFunc(r.Env))
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,15 +88,6 @@ func build(t *testing.T, r *gittest.Repo, out string, mod func(*Options)) *Resul
 		t.Fatal(err)
 	}
 	return res
-}
-
-func envFunc(env []string) func(string) string {
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		m[k] = v
-	}
-	return func(k string) string { return m[k] }
 }
 
 // readArchive returns the members in order, failing on anything but regular files.
@@ -258,7 +249,7 @@ func TestSignedBundleVerifiesWithPlainEd25519(t *testing.T) {
 
 func TestFailedBuildLeavesNothing(t *testing.T) {
 	r := fixture(t)
-	repo, _ := gitext.Discover(r.Dir, envFunc(r.Env))
+	repo, _ := gitext.Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("github", "ENG-42")
 	dir := t.TempDir()
 	cases := map[string]string{

@@ -130,3 +130,13 @@ func (r *Repo) Rev(rev string) string {
 	r.T.Helper()
 	return r.Git("rev-parse", rev)
 }
+
+// Getenv is r.Env as a getenv function, for code that takes one (gitext.Discover, Config).
+func (r *Repo) Getenv(k string) string {
+	for i := len(r.Env) - 1; i >= 0; i-- {
+		if key, v, _ := strings.Cut(r.Env[i], "="); key == k {
+			return v
+		}
+	}
+	return ""
+}

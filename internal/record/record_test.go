@@ -73,7 +73,7 @@ func TestResolveRange(t *testing.T) {
 	m1 := r.Commit("main 1", nil)
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'side'", "side")
 	merge := r.Rev("HEAD")
-	repo, err := gitext.Discover(r.Dir, envOf(r.Env))
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +106,4 @@ func TestResolveRange(t *testing.T) {
 			t.Errorf("%s resolved", bad)
 		}
 	}
-}
-
-func envOf(env []string) func(string) string {
-	m := map[string]string{}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		m[k] = v
-	}
-	return func(k string) string { return m[k] }
 }
