@@ -135,6 +135,7 @@ func commands() []*ucli.Command {
 		showCommand(),
 		logCommand(),
 		viewCommand(),
+		verifyPageCommand(),
 	}
 }
 

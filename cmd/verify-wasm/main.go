@@ -1,0 +1,50 @@
+//go:build js && wasm
+
+// Command verify-wasm is the verifier for the browser page (`git bernstein verify-page`): built with GOOS=js
+// GOARCH=wasm, it registers one JavaScript function and waits.
+//
+//	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}]) → JSON string
+//
+// The string is inbrowser.Result: the report as `verify --json` prints it, and its text.
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/git-bernstein/git-bernstein/internal/verifypage/inbrowser"
+)
+
+func bytesOf(v js.Value) []byte {
+	if v.IsNull() || v.IsUndefined() {
+		return nil
+	}
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func verifyJS(_ js.Value, args []js.Value) any {
+	if len(args) != 3 {
+		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards)"}`)
+	}
+	archive := bytesOf(args[0])
+	var sig []byte
+	if !args[1].IsNull() && !args[1].IsUndefined() {
+		sig = bytesOf(args[1])
+		if sig == nil {
+			sig = []byte{} // present but empty: malformed, as the CLI says
+		}
+	}
+	var cards []inbrowser.Card
+	for i := 0; i < args[2].Length(); i++ {
+		c := args[2].Index(i)
+		cards = append(cards, inbrowser.Card{Name: c.Get("name").String(), Data: bytesOf(c.Get("data"))})
+	}
+	return js.ValueOf(string(inbrowser.Check(archive, sig, cards)))
+}
+
+func main() {
+	js.Global().Set("bernsteinVerify", js.FuncOf(verifyJS))
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("bernstein-ready"))
+	select {}
+}

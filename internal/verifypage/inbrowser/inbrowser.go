@@ -1,0 +1,59 @@
+// Package inbrowser is the verifier as the browser page calls it: files in as bytes, the CLI's report out as
+// JSON. It is what cmd/verify-wasm exports to JavaScript, kept free of syscall/js so that it is tested here.
+package inbrowser
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// Card is one card file the user chose: its name (shown in the trust line) and its bytes.
+type Card struct {
+	Name string
+	Data []byte
+}
+
+// Result is what the page shows: the report as `verify --json` prints it (byte for byte, as a string), the text
+// as `verify` prints it, and the verdict's sentences.
+type Result struct {
+	Report   string `json:"report"`
+	Text     string `json:"text"`
+	Means    string `json:"means"`
+	NotMeans string `json:"not_means"`
+}
+
+// maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile).
+const maxSignature = 64 << 10
+
+// Check verifies archive against signature (nil when the user gave none) and the cards, exactly as `git
+// bernstein verify ARCHIVE [SIGNATURE] --card …` does with the default limits, and returns the Result as JSON.
+func Check(archive []byte, signature []byte, cards []Card) []byte {
+	rep := check(archive, signature, cards)
+	out, err := json.Marshal(Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans})
+	if err != nil { // strings and raw JSON the verifier made: cannot fail
+		panic(err)
+	}
+	return out
+}
+
+func check(archive []byte, signature []byte, cards []Card) *verify.Report {
+	var keys []sign.TrustedKey
+	for _, c := range cards {
+		if len(c.Data) > sign.MaxCardSize {
+			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("card %s: larger than %d KiB; a card holds a few keys", c.Name, sign.MaxCardSize>>10))
+		}
+		k, err := sign.ParseCard(c.Data, c.Name)
+		if err != nil {
+			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check that it is the signer's agent card", err))
+		}
+		keys = append(keys, k...)
+	}
+	if len(signature) > maxSignature {
+		signature = signature[:maxSignature]
+	}
+	return verify.Verify(bytes.NewReader(archive), signature, keys, verify.Options{})
+}
