@@ -8,7 +8,7 @@ BIN     := bin/git-bernstein
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
 
-.PHONY: all build install uninstall demo test vet fmt fuzz bench clean
+.PHONY: all build install uninstall demo test test-browser verify-wasm vet fmt fuzz bench clean
 
 all: build
 
@@ -33,6 +33,19 @@ demo: build
 
 test: vet
 	$(GO) test -count=1 -timeout 20m ./...
+
+# The view and verify-page pages in headless Chromium (Debian's package, installed when missing; as root in CI):
+# each page from file://, the demo bundle signed, tampered and unsigned, no network request. Screenshots land in
+# build/browser/.
+test-browser: demo
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -count=1 -timeout 5m -v ./internal/browsertest/
+
+# Rebuild the browser verifier that verify-page embeds (commit internal/verifypage afterwards).
+verify-wasm:
+	$(GO) generate ./internal/verifypage
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo 'gofmt: files above need formatting (run make fmt)'; exit 1; }

@@ -96,3 +96,18 @@ func TestViewCommand(t *testing.T) {
 func escapeText(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
 }
+
+func TestVerifyPageCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runIn(t, dir, nil, "verify-page", "--out", "v.html")
+	if code != 0 || !strings.HasPrefix(out, "wrote "+filepath.Join(dir, "v.html")) {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	page := string(must(os.ReadFile(filepath.Join(dir, "v.html"))))
+	if !strings.Contains(page, `content="default-src &#39;none&#39;; connect-src &#39;none&#39;`) && !strings.Contains(page, `content="default-src 'none'; connect-src 'none'`) {
+		t.Error("no CSP forbidding connections")
+	}
+	if _, errOut, code := runIn(t, dir, nil, "verify-page", "extra"); code != 2 || !strings.Contains(errOut, "takes no arguments") {
+		t.Errorf("argument: exit %d %s", code, errOut)
+	}
+}
