@@ -26,6 +26,14 @@ echo
 echo "\$ git bernstein verify ENG-42.tar.gz --card demo-2026.card.json"
 git bernstein verify ENG-42.tar.gz --card demo-2026.card.json
 
+# The same bundle as a page for people (open it in any browser, offline), and the verifier as a page of its own.
+echo
+echo "\$ git bernstein view ENG-42.tar.gz --card demo-2026.card.json"
+git bernstein view ENG-42.tar.gz --card demo-2026.card.json
+echo
+echo "\$ git bernstein verify-page --out verify.html"
+git bernstein verify-page --out verify.html
+
 # A merge with the post-merge hook installed: the hook bundles the ticket the merged branch names and notes the
 # bundle's digests on the merge commit. Pinned identity and date, so the merge commit is the same every time.
 export GIT_AUTHOR_NAME="Rita Reviewer" GIT_AUTHOR_EMAIL="rita@example.com"
