@@ -314,6 +314,38 @@ func (pr *packReader) inflate(src []byte, size uint64) ([]byte, bool) {
 	return out, true
 }
 
+// ReadObject returns the type and whole content of any object, from the mapped packs where it can (deltas
+// resolved), else through go-git. Other packages use it where go-git's object decoding is the bottleneck.
+func (r *Repo) ReadObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	pr, err := r.packs()
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, p := range pr.packs {
+		off, err := p.idx.FindOffset(h)
+		if err != nil {
+			continue
+		}
+		if typ, data, ok := pr.entryAt(p, off, true, 0); ok {
+			return typ, data, nil
+		}
+		break
+	}
+	pr.goGit.Lock()
+	defer pr.goGit.Unlock()
+	obj, err := r.Storer.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return 0, nil, err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	return obj.Type(), data, err
+}
+
 func (pr *packReader) viaGoGit(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	// go-git's object storage shares open pack files between callers: one reader at a time.
 	pr.goGit.Lock()

@@ -26,7 +26,11 @@ import (
 // `git apply` nor `git am` accepts an empty patch; [PATCH i/n] numbers the parts that are written. Diffs are
 // against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
 // memory at a time.
-func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) error {
+func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
+	src := objectSource{s: repo.Storer}
+	for _, o := range opts {
+		o(&src)
+	}
 	type part struct {
 		commit       *object.Commit
 		parent, tree *object.Tree
@@ -40,7 +44,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 		if c.NumParents() > 1 {
 			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, c.NumParents())
 		}
-		tree, err := getTree(repo.Storer, c.TreeHash)
+		tree, err := getTree(src, c.TreeHash)
 		if err != nil {
 			return fmt.Errorf("read tree of commit %s: %w", h, err)
 		}
@@ -50,7 +54,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 			if err != nil {
 				return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
 			}
-			if parentTree, err = getTree(repo.Storer, p.TreeHash); err != nil {
+			if parentTree, err = getTree(src, p.TreeHash); err != nil {
 				return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
 			}
 			if parentTree.Hash == tree.Hash {
@@ -67,7 +71,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 		if i > 0 {
 			bw.WriteString("\n") // format-patch separates messages with an empty line
 		}
-		if err := writePart(bw, repo, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
+		if err := writePart(bw, repo, src, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
 			return err
 		}
 		// Flushing per part stops a series whose destination failed instead of diffing on for nothing.
@@ -78,8 +82,8 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash) err
 	return nil
 }
 
-func writePart(w *bufio.Writer, repo *git.Repository, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
-	changes, err := diffTrees(repo.Storer, parent, tree)
+func writePart(w *bufio.Writer, repo *git.Repository, src objectSource, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
+	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
 	}
@@ -99,6 +103,15 @@ func writePart(w *bufio.Writer, repo *git.Repository, c *object.Commit, parent, 
 	}
 	fmt.Fprintf(w, "-- \ngit-bernstein %s\n\n", buildinfo.Version())
 	return nil
+}
+
+// Option tunes WriteSeries.
+type Option func(*objectSource)
+
+// WithObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
+// object store; objects it cannot read still go through go-git.
+func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
+	return func(s *objectSource) { s.raw = read }
 }
 
 func pairKey(p [2]side) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -85,6 +86,23 @@ func series(t testing.TB, r *gittest.Repo, shas ...string) []byte {
 	var out bytes.Buffer
 	if err := WriteSeries(&out, repo, hashes); err != nil {
 		t.Fatalf("WriteSeries: %v", err)
+	}
+	// gitext's pack reader must give the same bytes as go-git, from loose objects and from a (delta) pack.
+	for _, stage := range []string{"loose", "packed"} {
+		if stage == "packed" {
+			r.Git("repack", "-adq")
+		}
+		fast, err := gitext.Discover(r.Dir, r.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := WriteSeries(&got, fast.Repository, hashes, WithObjectReader(fast.ReadObject)); err != nil {
+			t.Fatalf("WriteSeries with the pack reader (%s): %v", stage, err)
+		}
+		if !bytes.Equal(got.Bytes(), out.Bytes()) {
+			t.Fatalf("WriteSeries with the pack reader (%s) differs from go-git's", stage)
+		}
 	}
 	return out.Bytes()
 }

@@ -108,7 +108,7 @@ func Build(opts Options) (*Result, error) {
 	res.Warnings = append(res.Warnings, skipped...)
 	if len(patchable) > 0 {
 		dp, err := writeWorkFile(work, "diff.patch", func(w io.Writer) error {
-			return patch.WriteSeries(w, opts.Repo.Repository, patchable)
+			return patch.WriteSeries(w, opts.Repo.Repository, patchable, patch.WithObjectReader(opts.Repo.ReadObject))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("write git/diff.patch: %w", err)
