@@ -26,6 +26,10 @@ type packReader struct {
 	repo  *Repo
 	pool  sync.Pool // of *inflater
 	goGit sync.Mutex
+
+	cacheMu    sync.Mutex
+	cache      map[baseKey]cachedBase
+	cacheBytes int
 }
 
 type mappedPack struct {
@@ -254,7 +258,7 @@ func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (pl
 				i++
 				rel = ((rel + 1) << 7) | int64(c&0x7f)
 			}
-			baseType, base, ok = pr.entryAt(p, off-rel, true, depth+1)
+			baseType, base, ok = pr.deltaBase(p, off-rel, depth+1)
 		} else {
 			if i+20 > len(b) {
 				return 0, nil, false
@@ -266,7 +270,7 @@ func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (pl
 			if err != nil {
 				return 0, nil, false
 			}
-			baseType, base, ok = pr.entryAt(p, boff, true, depth+1)
+			baseType, base, ok = pr.deltaBase(p, boff, depth+1)
 		}
 		if !ok {
 			return 0, nil, false
@@ -288,6 +292,46 @@ func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (pl
 	}
 	data, ok := pr.inflate(b[i:], size)
 	return objType, data, ok
+}
+
+// deltaBase reads a delta's base through a small cache: chains share their bases, and without it every object
+// of a deep chain would inflate the whole chain again.
+func (pr *packReader) deltaBase(p *mappedPack, off int64, depth int) (plumbing.ObjectType, []byte, bool) {
+	key := baseKey{p, off}
+	pr.cacheMu.Lock()
+	if e, ok := pr.cache[key]; ok {
+		pr.cacheMu.Unlock()
+		return e.typ, e.data, true
+	}
+	pr.cacheMu.Unlock()
+	typ, data, ok := pr.entryAt(p, off, true, depth)
+	if !ok {
+		return 0, nil, false
+	}
+	pr.cacheMu.Lock()
+	if pr.cache == nil || pr.cacheBytes+len(data) > maxBaseCache {
+		pr.cache, pr.cacheBytes = map[baseKey]cachedBase{}, 0 // crude but bounded: start again when full
+	}
+	if len(data) <= maxBaseCache/4 {
+		pr.cache[key] = cachedBase{typ, data}
+		pr.cacheBytes += len(data)
+	}
+	pr.cacheMu.Unlock()
+	return typ, data, true
+}
+
+// maxBaseCache bounds the delta base cache (git's own core.deltaBaseCacheLimit is 96 MiB; ours stays small to keep
+// a bundle's memory flat).
+const maxBaseCache = 16 << 20
+
+type baseKey struct {
+	p   *mappedPack
+	off int64
+}
+
+type cachedBase struct {
+	typ  plumbing.ObjectType
+	data []byte
 }
 
 // inflate decompresses exactly size bytes of the zlib stream at the start of src with a pooled reader.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -56,7 +55,7 @@ func pairs(ch [2]side) [][2]side {
 }
 
 // writeFilePair writes one `diff --git` section. Only this pair's contents are in memory while it runs.
-func writeFilePair(w *bufio.Writer, repo *git.Repository, a, b side) error {
+func writeFilePair(w *bufio.Writer, src objectSource, a, b side) error {
 	aPath, bPath := a.path, b.path
 	if !a.exists() {
 		aPath = bPath
@@ -90,32 +89,32 @@ func writeFilePair(w *bufio.Writer, repo *git.Repository, a, b side) error {
 	}
 	w.WriteString("\n")
 
-	binary, err := isBinary(repo, a)
+	binary, err := isBinary(src, a)
 	if err != nil {
 		return err
 	}
 	if !binary {
-		if binary, err = isBinary(repo, b); err != nil {
+		if binary, err = isBinary(src, b); err != nil {
 			return err
 		}
 	}
 	if binary {
 		w.WriteString("GIT binary patch\n")
 		// Forward hunk, then the reverse one git adds so the patch can be applied with -R.
-		if err := writeSideLiteral(w, repo, b); err != nil {
+		if err := writeSideLiteral(w, src, b); err != nil {
 			return err
 		}
-		return writeSideLiteral(w, repo, a)
+		return writeSideLiteral(w, src, a)
 	}
-	return writeTextDiff(w, repo, a, b)
+	return writeTextDiff(w, src, a, b)
 }
 
-func writeTextDiff(w *bufio.Writer, repo *git.Repository, a, b side) error {
-	oldText, err := readSide(repo, a)
+func writeTextDiff(w *bufio.Writer, src objectSource, a, b side) error {
+	oldText, err := readSide(src, a)
 	if err != nil {
 		return err
 	}
-	newText, err := readSide(repo, b)
+	newText, err := readSide(src, b)
 	if err != nil {
 		return err
 	}
@@ -142,7 +141,7 @@ func label(prefix string, s side) string {
 }
 
 // openSide streams a side's content. A gitlink's content is the line git diffs for a submodule.
-func openSide(repo *git.Repository, s side) (io.ReadCloser, int64, error) {
+func openSide(src objectSource, s side) (io.ReadCloser, int64, error) {
 	if !s.exists() {
 		return io.NopCloser(strings.NewReader("")), 0, nil
 	}
@@ -150,19 +149,15 @@ func openSide(repo *git.Repository, s side) (io.ReadCloser, int64, error) {
 		line := "Subproject commit " + s.hash.String() + "\n"
 		return io.NopCloser(strings.NewReader(line)), int64(len(line)), nil
 	}
-	blob, err := repo.BlobObject(s.hash)
+	r, size, err := src.blob(s.hash)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read blob %s of %s: %w", s.hash, s.path, err)
 	}
-	r, err := blob.Reader()
-	if err != nil {
-		return nil, 0, fmt.Errorf("read blob %s of %s: %w", s.hash, s.path, err)
-	}
-	return r, blob.Size, nil
+	return r, size, nil
 }
 
-func isBinary(repo *git.Repository, s side) (bool, error) {
-	r, _, err := openSide(repo, s)
+func isBinary(src objectSource, s side) (bool, error) {
+	r, _, err := openSide(src, s)
 	if err != nil {
 		return false, err
 	}
@@ -174,8 +169,8 @@ func isBinary(repo *git.Repository, s side) (bool, error) {
 	return bytes.IndexByte(head, 0) >= 0, nil
 }
 
-func readSide(repo *git.Repository, s side) (string, error) {
-	r, size, err := openSide(repo, s)
+func readSide(src objectSource, s side) (string, error) {
+	r, size, err := openSide(src, s)
 	if err != nil {
 		return "", err
 	}
@@ -188,8 +183,8 @@ func readSide(repo *git.Repository, s side) (string, error) {
 	return b.String(), nil
 }
 
-func writeSideLiteral(w *bufio.Writer, repo *git.Repository, s side) error {
-	r, size, err := openSide(repo, s)
+func writeSideLiteral(w *bufio.Writer, src objectSource, s side) error {
+	r, size, err := openSide(src, s)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 	}
 	var parts []part
 	for _, h := range commits {
-		c, err := repo.CommitObject(h)
+		c, err := src.commit(h)
 		if err != nil {
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
@@ -50,7 +50,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 		}
 		var parentTree *object.Tree
 		if c.NumParents() == 1 {
-			p, err := c.Parent(0)
+			p, err := src.commit(c.ParentHashes[0])
 			if err != nil {
 				return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
 			}
@@ -71,7 +71,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 		if i > 0 {
 			bw.WriteString("\n") // format-patch separates messages with an empty line
 		}
-		if err := writePart(bw, repo, src, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
+		if err := writePart(bw, src, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
 			return err
 		}
 		// Flushing per part stops a series whose destination failed instead of diffing on for nothing.
@@ -82,7 +82,7 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 	return nil
 }
 
-func writePart(w *bufio.Writer, repo *git.Repository, src objectSource, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
+func writePart(w *bufio.Writer, src objectSource, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
 	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
@@ -97,7 +97,7 @@ func writePart(w *bufio.Writer, repo *git.Repository, src objectSource, c *objec
 	writeMailHeader(w, c, nr, total)
 	w.WriteString("---\n")
 	for _, p := range list {
-		if err := writeFilePair(w, repo, p[0], p[1]); err != nil {
+		if err := writeFilePair(w, src, p[0], p[1]); err != nil {
 			return fmt.Errorf("diff commit %s: %w", c.Hash, err)
 		}
 	}

@@ -160,6 +160,34 @@ type objectSource struct {
 	raw func(plumbing.Hash) (plumbing.ObjectType, []byte, error)
 }
 
+// commit reads and decodes a commit.
+func (o objectSource) commit(h plumbing.Hash) (*object.Commit, error) {
+	if o.raw != nil {
+		if typ, data, err := o.raw(h); err == nil && typ == plumbing.CommitObject {
+			obj := &plumbing.MemoryObject{}
+			obj.SetType(plumbing.CommitObject)
+			obj.Write(data)
+			return object.DecodeCommit(o.s, obj)
+		}
+	}
+	return object.GetCommit(o.s, h)
+}
+
+// blob opens a blob's content.
+func (o objectSource) blob(h plumbing.Hash) (io.ReadCloser, int64, error) {
+	if o.raw != nil {
+		if typ, data, err := o.raw(h); err == nil && typ == plumbing.BlobObject {
+			return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
+		}
+	}
+	b, err := object.GetBlob(o.s, h)
+	if err != nil {
+		return nil, 0, err
+	}
+	r, err := b.Reader()
+	return r, b.Size, err
+}
+
 func (o objectSource) treeBytes(h plumbing.Hash) ([]byte, error) {
 	if o.raw != nil {
 		if typ, data, err := o.raw(h); err == nil && typ == plumbing.TreeObject {
