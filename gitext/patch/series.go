@@ -111,7 +111,7 @@ type Option func(*objectSource)
 // WithObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
 // object store; objects it cannot read still go through go-git.
 func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
-	return func(s *objectSource) { s.raw = read }
+	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*object.Tree{}} }
 }
 
 func pairKey(p [2]side) string {

@@ -156,8 +156,21 @@ func change(s objectSource, prefix string, ea, eb *object.TreeEntry,
 
 // objectSource reads objects through go-git, or through a faster reader of raw contents when the caller has one.
 type objectSource struct {
-	s   storer.EncodedObjectStorer
-	raw func(plumbing.Hash) (plumbing.ObjectType, []byte, error)
+	s      storer.EncodedObjectStorer
+	raw    func(plumbing.Hash) (plumbing.ObjectType, []byte, error)
+	recent *recentBlobs
+}
+
+// recentBlobs holds the last four blobs read whole: both sides of the pair being written.
+type recentBlobs struct {
+	blobs [4]recentBlob
+	next  int
+	trees map[plumbing.Hash]*object.Tree
+}
+
+type recentBlob struct {
+	hash plumbing.Hash
+	data []byte
 }
 
 // commit reads and decodes a commit.
@@ -173,10 +186,22 @@ func (o objectSource) commit(h plumbing.Hash) (*object.Commit, error) {
 	return object.GetCommit(o.s, h)
 }
 
-// blob opens a blob's content.
+// blob opens a blob's content. A file pair reads each side twice (the binary sniff, then the diff): the last
+// few blobs read whole are kept, so that costs one inflate, not two.
 func (o objectSource) blob(h plumbing.Hash) (io.ReadCloser, int64, error) {
 	if o.raw != nil {
+		if o.recent != nil {
+			for _, e := range o.recent.blobs {
+				if e.hash == h {
+					return io.NopCloser(bytes.NewReader(e.data)), int64(len(e.data)), nil
+				}
+			}
+		}
 		if typ, data, err := o.raw(h); err == nil && typ == plumbing.BlobObject {
+			if o.recent != nil && len(data) <= 1<<20 {
+				o.recent.blobs[o.recent.next] = recentBlob{h, data}
+				o.recent.next = (o.recent.next + 1) % len(o.recent.blobs)
+			}
 			return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
 		}
 	}
@@ -209,6 +234,23 @@ func (o objectSource) treeBytes(h plumbing.Hash) ([]byte, error) {
 // getTree reads and parses a tree object. go-git's Tree.Decode reads entries through bufio string calls and was
 // a third of the time of a patch series; a tree is "<octal mode> <name>\x00<20-byte id>" repeated.
 func getTree(s objectSource, h plumbing.Hash) (*object.Tree, error) {
+	if s.recent != nil {
+		if t, ok := s.recent.trees[h]; ok {
+			return t, nil
+		}
+	}
+	t, err := parseTree(s, h)
+	if err == nil && s.recent != nil {
+		// A series diffs each commit's trees against the next one's parent: the same trees, read again.
+		if len(s.recent.trees) >= 512 {
+			clear(s.recent.trees)
+		}
+		s.recent.trees[h] = t
+	}
+	return t, err
+}
+
+func parseTree(s objectSource, h plumbing.Hash) (*object.Tree, error) {
 	data, err := s.treeBytes(h)
 	if err != nil {
 		return nil, err

@@ -135,16 +135,23 @@ func verifyOptions(c *ucli.Context) (verify.Options, error) {
 	return opts, nil
 }
 
-// verifyFiles opens what the user named and verifies it; an input that cannot be opened is an unusable report,
-// so --json still prints one.
-func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.Report {
-	var keys []sign.TrustedKey
+// verifyInputs are what verify and view read: the trusted keys, the signature (nil: none) and the open archive.
+type verifyInputs struct {
+	keys    []sign.TrustedKey
+	sig     []byte
+	archive *os.File
+}
+
+// openVerifyInputs opens what the user named. SIGNATURE defaults to ARCHIVE.jws when that exists. An input
+// that cannot be opened comes back as an unusable report, so --json still prints one.
+func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.Report) {
+	in := &verifyInputs{}
 	for _, p := range cards {
 		k, err := loadCard(inDir(wd, p), p)
 		if err != nil {
-			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
+			return nil, verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
 		}
-		keys = append(keys, k...)
+		in.keys = append(in.keys, k...)
 	}
 	archivePath := inDir(wd, args[0])
 	sigPath := archivePath + ".jws"
@@ -153,26 +160,46 @@ func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.R
 	} else if _, err := os.Stat(sigPath); errors.Is(err, os.ErrNotExist) {
 		sigPath = ""
 	}
-	var sig []byte
 	if sigPath != "" {
-		f, err := os.Open(sigPath)
+		sig, err := readSignature(sigPath)
 		if err != nil {
-			return verify.Unusable(verify.CheckSignature, fmt.Sprintf("read signature: %v", err))
+			return nil, verify.Unusable(verify.CheckSignature, err.Error())
 		}
-		defer f.Close()
-		if sig, err = io.ReadAll(io.LimitReader(f, maxSignatureFile)); err != nil {
-			return verify.Unusable(verify.CheckSignature, fmt.Sprintf("read signature %s: %v", sigPath, err))
-		}
-		if sig == nil {
-			sig = []byte{} // present but empty: a malformed signature, not a missing one
-		}
+		in.sig = sig
 	}
 	f, err := os.Open(archivePath)
 	if err != nil {
-		return verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))
+		return nil, verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))
+	}
+	in.archive = f
+	return in, nil
+}
+
+// readSignature reads a .jws: bounded, and an empty file is an empty (malformed) signature, not a missing one.
+func readSignature(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read signature: %v", err)
 	}
 	defer f.Close()
-	return verify.Verify(f, sig, keys, opts)
+	sig, err := io.ReadAll(io.LimitReader(f, maxSignatureFile))
+	if err != nil {
+		return nil, fmt.Errorf("read signature %s: %v", path, err)
+	}
+	if sig == nil {
+		sig = []byte{}
+	}
+	return sig, nil
+}
+
+// verifyFiles opens what the user named and verifies it.
+func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.Report {
+	in, unusable := openVerifyInputs(wd, args, cards)
+	if unusable != nil {
+		return unusable
+	}
+	defer in.archive.Close()
+	return verify.Verify(in.archive, in.sig, in.keys, opts)
 }
 
 // loadCard is sign.LoadCard naming the card as the user wrote it, so that reports show that name.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/report"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -82,50 +80,10 @@ func runView(c *ucli.Context) error {
 
 // viewFiles is verifyFiles with the members kept: the same cards, signature lookup and unusable reports.
 func viewFiles(wd string, args, cards []string) *report.Bundle {
-	var keys []sign.TrustedKey
-	for _, p := range cards {
-		k, err := loadCard(inDir(wd, p), p)
-		if err != nil {
-			return &report.Bundle{Report: verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))}
-		}
-		keys = append(keys, k...)
+	in, unusable := openVerifyInputs(wd, args, cards)
+	if unusable != nil {
+		return &report.Bundle{Report: unusable}
 	}
-	archivePath := inDir(wd, args[0])
-	sigPath := archivePath + ".jws"
-	if len(args) == 2 {
-		sigPath = inDir(wd, args[1])
-	} else if _, err := os.Stat(sigPath); errors.Is(err, os.ErrNotExist) {
-		sigPath = ""
-	}
-	var sig []byte
-	if sigPath != "" {
-		data, err := readSignature(sigPath)
-		if err != nil {
-			return &report.Bundle{Report: verify.Unusable(verify.CheckSignature, err.Error())}
-		}
-		sig = data
-	}
-	f, err := os.Open(archivePath)
-	if err != nil {
-		return &report.Bundle{Report: verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))}
-	}
-	defer f.Close()
-	return report.Read(f, sig, keys, verify.Options{})
-}
-
-// readSignature reads a .jws as verify does: bounded, and an empty file is an empty (malformed) signature.
-func readSignature(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read signature: %v", err)
-	}
-	defer f.Close()
-	sig, err := io.ReadAll(io.LimitReader(f, maxSignatureFile))
-	if err != nil {
-		return nil, fmt.Errorf("read signature %s: %v", path, err)
-	}
-	if sig == nil {
-		sig = []byte{}
-	}
-	return sig, nil
+	defer in.archive.Close()
+	return report.Read(in.archive, in.sig, in.keys, verify.Options{})
 }
