@@ -264,8 +264,23 @@ func render(rows []row, commits, sddFiles int, sddSize int64) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(profileNotes)
 	return b.String()
 }
+
+// profileNotes is the standing analysis printed under the table (see also the "why" of each row).
+const profileNotes = `
+Notes from profiles (` + "`" + `go test -cpuprofile` + "`" + `), for the next person who moves these numbers:
+
+- cold ` + "`" + `commits` + "`" + `: about 60% of CPU is inflating the 200,000 commit objects (two workers share it), 15% the
+  commit-graph and graph building. Before the pack reader (go-git's object store) it was 5.7× git.
+- warm ` + "`" + `commits` + "`" + `: a third decoding the index's graph, a third reading and judging the ticket's commits.
+- ` + "`" + `bundle` + "`" + `: gzip (klauspost/compress, one core) dominates; files are read twice (hash, then pack), from the
+  page cache the second time. Peak RSS does not grow with .sdd size (33 MiB with a one-commit repository and the
+  same 1 GiB); the rest is the history walk, and mapped pack pages count towards RSS.
+- ` + "`" + `diff.patch` + "`" + `: at the edge of its target from run to run. About 35% reading tree objects, 15% decoding commits,
+  15% the line diff; was 87× before our own tree diff (go-git's DiffTree decodes every subtree it passes).
+`
 
 func machine() string {
 	cpu := "unknown CPU"
