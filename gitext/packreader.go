@@ -190,17 +190,22 @@ func (pr *packReader) rawCommit(h plumbing.Hash) ([]byte, error) {
 
 // rawObject returns the type and content of a commit or tag; other types come back with no content.
 func (pr *packReader) rawObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	return pr.object(h, false)
+}
+
+// object reads h from the mapped packs, else through go-git; all asks for the content of trees and blobs too.
+func (pr *packReader) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
 	for _, p := range pr.packs {
 		off, err := p.idx.FindOffset(h)
 		if err != nil {
 			continue
 		}
-		if typ, data, ok := pr.entryAt(p, off, false, 0); ok {
+		if typ, data, ok := pr.entryAt(p, off, all, 0); ok {
 			return typ, data, nil
 		}
 		break // an odd entry: let go-git say what is wrong with it
 	}
-	return pr.viaGoGit(h)
+	return pr.viaGoGit(h, all)
 }
 
 // maxDeltaDepth bounds delta chains (git's own limit for aggressive repacks is 250), so a corrupt pack whose
@@ -365,32 +370,10 @@ func (r *Repo) ReadObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	for _, p := range pr.packs {
-		off, err := p.idx.FindOffset(h)
-		if err != nil {
-			continue
-		}
-		if typ, data, ok := pr.entryAt(p, off, true, 0); ok {
-			return typ, data, nil
-		}
-		break
-	}
-	pr.goGit.Lock()
-	defer pr.goGit.Unlock()
-	obj, err := r.Storer.EncodedObject(plumbing.AnyObject, h)
-	if err != nil {
-		return 0, nil, err
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return 0, nil, err
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	return obj.Type(), data, err
+	return pr.object(h, true)
 }
 
-func (pr *packReader) viaGoGit(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (pr *packReader) viaGoGit(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
 	// go-git's object storage shares open pack files between callers: one reader at a time.
 	pr.goGit.Lock()
 	defer pr.goGit.Unlock()
@@ -398,7 +381,7 @@ func (pr *packReader) viaGoGit(h plumbing.Hash) (plumbing.ObjectType, []byte, er
 	if err != nil {
 		return 0, nil, err
 	}
-	if t := obj.Type(); t != plumbing.CommitObject && t != plumbing.TagObject {
+	if t := obj.Type(); !all && t != plumbing.CommitObject && t != plumbing.TagObject {
 		return t, nil, nil
 	}
 	rd, err := obj.Reader()
