@@ -36,7 +36,7 @@ func hashMember(m *member) error {
 // given, regular files only, mtime 0, mode 0644, uid/gid 0, no owner names; gzip header with no name and mtime 0.
 // Each member is read again and must hash as it did when the manifest was made: a file appended to in between
 // contributes only the bytes the manifest describes, a file rewritten in between is an error.
-func writeArchive(w io.Writer, manifestJSON []byte, members []member) error {
+func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress func(done int)) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
@@ -48,9 +48,12 @@ func writeArchive(w io.Writer, manifestJSON []byte, members []member) error {
 	if err := writeMember(tw, manifest.Name, int64(len(manifestJSON)), bytes.NewReader(manifestJSON), nil, ""); err != nil {
 		return err
 	}
-	for _, m := range members {
+	for i, m := range members {
 		if err := copyMember(tw, m); err != nil {
 			return err
+		}
+		if progress != nil {
+			progress(i + 1)
 		}
 	}
 	if err := tw.Close(); err != nil {

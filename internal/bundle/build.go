@@ -35,6 +35,8 @@ type Options struct {
 	SignKid string
 	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
 	LineageV2 bool
+	// Progress, when set, hears how far hashing and packing the members has got.
+	Progress func(stage string, done, total int)
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
 	PRs PRFunc
 }
@@ -172,6 +174,9 @@ func Build(opts Options) (*Result, error) {
 		if err := hashMember(&members[i]); err != nil {
 			return nil, err
 		}
+		if opts.Progress != nil {
+			opts.Progress("Hashing", i+1, len(members))
+		}
 	}
 	sort.Slice(members, func(i, j int) bool { return members[i].entry.Arcname < members[j].entry.Arcname })
 
@@ -211,7 +216,11 @@ func Build(opts Options) (*Result, error) {
 	}
 	defer archive.Abort()
 	counter := &countingWriter{w: archive}
-	if err := writeArchive(counter, manifestJSON, members); err != nil {
+	var packed func(int)
+	if opts.Progress != nil {
+		packed = func(n int) { opts.Progress("Packing", n, len(members)) }
+	}
+	if err := writeArchive(counter, manifestJSON, members, packed); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	res.Size = counter.n

@@ -320,3 +320,19 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from golden:\n%s", name, got)
 	}
 }
+
+func TestProgressReportsEveryMember(t *testing.T) {
+	r := fixture(t)
+	seen := map[string]int{}
+	res := build(t, r, filepath.Join(t.TempDir(), "p.tar.gz"), func(o *Options) {
+		o.Progress = func(stage string, done, total int) {
+			if done != seen[stage]+1 || total != 8 {
+				t.Errorf("%s %d/%d after %d", stage, done, total, seen[stage])
+			}
+			seen[stage] = done
+		}
+	})
+	if n := len(res.Manifest.Files); seen["Hashing"] != n || seen["Packing"] != n {
+		t.Errorf("progress %v for %d files", seen, n)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
@@ -136,7 +137,10 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	}
 	done := s.showProgress(c)
 	defer done()
+	files := progress.New(c.App.ErrWriter, "Packing", "files")
+	defer files.Done()
 	res, err := bundle.Build(bundle.Options{
+		Progress:  files.Stage,
 		Repo:      s.repo,
 		Find:      opts,
 		SDD:       sdd,

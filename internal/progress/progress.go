@@ -45,6 +45,20 @@ func (m *Meter) Set(n int) {
 	}
 }
 
+// Stage reports a stage of known size: "label: done/total unit".
+func (m *Meter) Stage(label string, done, total int) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now := time.Now(); now.Sub(m.last) >= 100*time.Millisecond || done == total {
+		m.last = now
+		m.shown = true
+		fmt.Fprintf(m.w, "\r\x1b[K%s: %d/%d %s", label, done, total, m.unit)
+	}
+}
+
 // Done clears the line.
 func (m *Meter) Done() {
 	if m == nil {

@@ -34,3 +34,16 @@ func TestMeterLine(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestStageShowsTheLastStep(t *testing.T) {
+	var b bytes.Buffer
+	m := &Meter{w: &b, unit: "files"}
+	m.Stage("Packing", 1, 3)
+	m.Stage("Packing", 2, 3) // throttled
+	m.Stage("Packing", 3, 3) // the last step is always shown
+	if got := b.String(); got != "\r\x1b[KPacking: 1/3 files\r\x1b[KPacking: 3/3 files" {
+		t.Errorf("%q", got)
+	}
+	var nilMeter *Meter
+	nilMeter.Stage("x", 1, 1)
+}
