@@ -48,17 +48,23 @@ LIMITS (sizes are counted while reading, never taken from headers):
 	verify.DefaultMaxEntries, verify.FormatSize(verify.DefaultMaxMemberSize),
 	verify.FormatSize(verify.DefaultMaxTotalSize), verify.FormatSize(verify.DefaultMaxManifestSize))
 
-func verifyFlags() []ucli.Flag {
+// limitFlags bound what a hostile archive can make verify (and view) read.
+func limitFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable); the signature's kid picks the key"},
-		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
-		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
-		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
 		&ucli.IntFlag{Name: "max-entries", Value: verify.DefaultMaxEntries, Usage: "most tar members `N`"},
 		&ucli.StringFlag{Name: "max-member-size", Value: verify.FormatSize(verify.DefaultMaxMemberSize), Usage: "largest one file `SIZE` (bytes, or with KiB, MiB, GiB)"},
 		&ucli.StringFlag{Name: "max-total-size", Value: verify.FormatSize(verify.DefaultMaxTotalSize), Usage: "largest inflated archive `SIZE`"},
 		&ucli.StringFlag{Name: "max-manifest-size", Value: verify.FormatSize(verify.DefaultMaxManifestSize), Usage: "largest manifest.json `SIZE`"},
 	}
+}
+
+func verifyFlags() []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable); the signature's kid picks the key"},
+		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
+		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
+		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
+	}, limitFlags()...)
 }
 
 func verifyCommand() *ucli.Command {
@@ -112,27 +118,33 @@ func runVerify(c *ucli.Context) error {
 }
 
 func verifyOptions(c *ucli.Context) (verify.Options, error) {
-	opts := verify.Options{Strict: c.Bool("strict")}
+	lim, err := verifyLimits(c)
+	return verify.Options{Strict: c.Bool("strict"), Limits: lim}, err
+}
+
+// verifyLimits reads limitFlags.
+func verifyLimits(c *ucli.Context) (verify.Limits, error) {
+	var lim verify.Limits
 	if n := c.Int("max-entries"); n <= 0 {
-		return opts, usageError("--max-entries must be positive, got %d", n)
+		return lim, usageError("--max-entries must be positive, got %d", n)
 	} else {
-		opts.Limits.MaxEntries = n
+		lim.MaxEntries = n
 	}
 	for _, s := range []struct {
 		flag string
 		dst  *int64
 	}{
-		{"max-member-size", &opts.Limits.MaxMemberSize},
-		{"max-total-size", &opts.Limits.MaxTotalSize},
-		{"max-manifest-size", &opts.Limits.MaxManifestSize},
+		{"max-member-size", &lim.MaxMemberSize},
+		{"max-total-size", &lim.MaxTotalSize},
+		{"max-manifest-size", &lim.MaxManifestSize},
 	} {
 		n, err := verify.ParseSize(c.String(s.flag))
 		if err != nil {
-			return opts, usageError("--%s: %v", s.flag, err)
+			return lim, usageError("--%s: %v", s.flag, err)
 		}
 		*s.dst = n
 	}
-	return opts, nil
+	return lim, nil
 }
 
 // verifyInputs are what verify and view read: the trusted keys, the signature (nil: none) and the open archive.

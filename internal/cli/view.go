@@ -36,10 +36,10 @@ func viewCommand() *ucli.Command {
 		Usage:       "write an HTML report of a ticket bundle: its verdict and its evidence, readable offline",
 		ArgsUsage:   "ARCHIVE [SIGNATURE]",
 		Description: viewDescription,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable), as for verify"},
 			&ucli.StringFlag{Name: "out", Usage: "write the page to `FILE.html` (default: ARCHIVE.html)"},
-		},
+		}, limitFlags()...),
 		Action: runView,
 	}
 }
@@ -61,10 +61,14 @@ func runView(c *ucli.Context) error {
 	if o := c.String("out"); o != "" {
 		out = inDir(wd, o)
 	}
+	lim, err := verifyLimits(c)
+	if err != nil {
+		return err
+	}
 	if _, err := os.Stat(archivePath); err != nil {
 		return fmt.Errorf("read archive: %w", err)
 	}
-	b := viewFiles(wd, args, c.StringSlice("card"))
+	b := viewFiles(wd, args, c.StringSlice("card"), verify.Options{Limits: lim})
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
 		return report.Write(w, b, buildinfo.Version())
 	})
@@ -79,11 +83,11 @@ func runView(c *ucli.Context) error {
 }
 
 // viewFiles is verifyFiles with the members kept: the same cards, signature lookup and unusable reports.
-func viewFiles(wd string, args, cards []string) *report.Bundle {
+func viewFiles(wd string, args, cards []string, opts verify.Options) *report.Bundle {
 	in, unusable := openVerifyInputs(wd, args, cards)
 	if unusable != nil {
 		return &report.Bundle{Report: unusable}
 	}
 	defer in.archive.Close()
-	return report.Read(in.archive, in.sig, in.keys, verify.Options{})
+	return report.Read(in.archive, in.sig, in.keys, opts)
 }

@@ -85,6 +85,13 @@ func TestViewCommand(t *testing.T) {
 	if _, errOut, code := runIn(t, r.Dir, r.Env, "view"); code != 2 || !strings.Contains(errOut, "view takes ARCHIVE") {
 		t.Errorf("no arguments: exit %d %s", code, errOut)
 	}
+	// The verifier's limits apply to view too: a bundle over one is unusable, a bad limit is a usage error.
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "--max-entries", "2", "--out", "limited.html", "ENG-42.tar.gz"); code != 2 {
+		t.Errorf("over --max-entries: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "--max-total-size", "lots", "ENG-42.tar.gz"); code != 2 || !strings.Contains(errOut, "--max-total-size") {
+		t.Errorf("bad limit: exit %d %s", code, errOut)
+	}
 	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "nope.tar.gz"); code != 1 || !strings.Contains(errOut, "read archive") {
 		t.Errorf("missing archive: exit %d %s", code, errOut)
 	}
