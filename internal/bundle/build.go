@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -95,7 +96,7 @@ func Build(opts Options) (*Result, error) {
 	defer os.RemoveAll(work)
 
 	var members []member
-	cj, err := writeWorkFile(work, "commits.json", func(w io.Writer) error {
+	cj, err := workMember(work, "git/commits.json", manifest.SectionGit, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -104,18 +105,18 @@ func Build(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	members = append(members, member{entry: manifest.Entry{Arcname: "git/commits.json", Section: manifest.SectionGit}, path: cj})
+	members = append(members, cj)
 
 	patchable, skipped := patchableCommits(opts.Repo, commits)
 	res.Warnings = append(res.Warnings, skipped...)
 	if len(patchable) > 0 {
-		dp, err := writeWorkFile(work, "diff.patch", func(w io.Writer) error {
+		dp, err := workMember(work, "git/diff.patch", manifest.SectionGit, func(w io.Writer) error {
 			return patch.WriteSeries(w, opts.Repo.Repository, patchable, patch.WithObjectReader(opts.Repo.ReadObject))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("write git/diff.patch: %w", err)
 		}
-		members = append(members, member{entry: manifest.Entry{Arcname: "git/diff.patch", Section: manifest.SectionGit}, path: dp})
+		members = append(members, dp)
 	}
 
 	var prNumber *int
@@ -134,11 +135,11 @@ func Build(opts Options) (*Result, error) {
 				if f.data == nil {
 					continue
 				}
-				path, err := writeWorkFile(work, f.name, func(w io.Writer) error { _, err := w.Write(f.data); return err })
+				m, err := workMember(work, "pr/"+f.name, manifest.SectionPR, func(w io.Writer) error { _, err := w.Write(f.data); return err })
 				if err != nil {
 					return nil, err
 				}
-				members = append(members, member{entry: manifest.Entry{Arcname: "pr/" + f.name, Section: manifest.SectionPR}, path: path})
+				members = append(members, m)
 			}
 		}
 	}
@@ -164,13 +165,6 @@ func Build(opts Options) (*Result, error) {
 	}
 
 	for i := range members {
-		if members[i].entry.SizeBytes == 0 && members[i].entry.SHA256 == "" {
-			st, err := os.Stat(members[i].path)
-			if err != nil {
-				return nil, err
-			}
-			members[i].entry.SizeBytes = st.Size()
-		}
 		if err := hashMember(&members[i]); err != nil {
 			return nil, err
 		}
@@ -270,17 +264,22 @@ func patchableCommits(repo *gitext.Repo, commits *gitext.Commits) ([]plumbing.Ha
 	return out, warnings
 }
 
-func writeWorkFile(work, name string, fill func(io.Writer) error) (string, error) {
-	path := filepath.Join(work, name)
+// workMember writes a generated member (commits.json, diff.patch, a PR payload) into the work folder.
+func workMember(work, arcname, section string, fill func(io.Writer) error) (member, error) {
+	path := filepath.Join(work, strings.ReplaceAll(arcname, "/", "_"))
 	f, err := os.Create(path)
 	if err != nil {
-		return "", fmt.Errorf("create %s: %w", path, err)
+		return member{}, fmt.Errorf("create %s: %w", path, err)
 	}
 	defer f.Close()
-	if err := fill(f); err != nil {
-		return "", err
+	cw := &countingWriter{w: f}
+	if err := fill(cw); err != nil {
+		return member{}, err
 	}
-	return path, f.Close()
+	if err := f.Close(); err != nil {
+		return member{}, fmt.Errorf("write %s: %w", path, err)
+	}
+	return member{entry: manifest.Entry{Arcname: arcname, Section: section, SizeBytes: cw.n}, path: path}, nil
 }
 
 type countingWriter struct {
