@@ -25,6 +25,7 @@ type contents struct {
 	members      map[string]member
 	entries      int   // tar members, manifest included
 	total        int64 // bytes the gzip stream inflated to
+	caseClashes  []string
 }
 
 // errTotal is returned by the inflated stream once it passes MaxTotalSize.
@@ -173,9 +174,10 @@ func streamError(err error, cr *countingReader) *archiveFailure {
 func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 	tr := tar.NewReader(cr)
 	c := &contents{members: map[string]member{}}
-	seen := map[string]int{} // name → member number, manifest included
-	manifestAt := 0          // member number of manifest.json, 1 when in place
-	var prevTail int64       // what Next skips before the next header: unread content and padding
+	seen := map[string]int{}      // name → member number, manifest included
+	folded := map[string]string{} // lower-cased name → first name with it
+	manifestAt := 0               // member number of manifest.json, 1 when in place
+	var prevTail int64            // what Next skips before the next header: unread content and padding
 	for {
 		before := cr.n
 		hdr, err := tr.Next()
@@ -217,6 +219,13 @@ func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 			return nil, refuse("member %d %q has the same name as member %d: an extractor would keep only one of them", c.entries, name, n)
 		}
 		seen[name] = c.entries
+		// Names that differ only in case are distinct here but overwrite each other when extracted on a
+		// case-insensitive file system (macOS, Windows): worth a warning, not a failure (.sdd may hold both).
+		if first, clash := folded[strings.ToLower(name)]; clash {
+			c.caseClashes = append(c.caseClashes, fmt.Sprintf("%q and %q differ only in letter case: extracted on a case-insensitive file system, one overwrites the other", first, name))
+		} else {
+			folded[strings.ToLower(name)] = name
+		}
 		if name == manifest.Name {
 			manifestAt = c.entries
 			if c.entries != 1 {

@@ -39,9 +39,14 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
 		return r
 	}
-	r.add(Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
+	archiveCheck := Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
 		"gzip intact (checksum good, nothing after it), %d members, %s inflated, manifest.json first, only regular files with safe, distinct names",
-		c.entries, FormatSize(c.total))})
+		c.entries, FormatSize(c.total))}
+	if len(c.caseClashes) > 0 {
+		archiveCheck.Status, archiveCheck.Problems = Warn, c.caseClashes
+		archiveCheck.Detail += fmt.Sprintf("; %d pair(s) of names differ only in letter case: extract on a case-sensitive file system", len(c.caseClashes))
+	}
+	r.add(archiveCheck)
 
 	m, err := manifest.Parse(c.manifestJSON)
 	if err != nil {
