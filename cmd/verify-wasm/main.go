@@ -3,7 +3,7 @@
 // Command verify-wasm is the verifier for the browser page (`git bernstein verify-page`): built with GOOS=js
 // GOARCH=wasm, it registers one JavaScript function and waits.
 //
-//	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}]) → JSON string
+//	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}], archiveName?: string) → JSON string
 //
 // The string is inbrowser.Result: the report as `verify --json` prints it, and its text.
 package main
@@ -24,8 +24,12 @@ func bytesOf(v js.Value) []byte {
 }
 
 func verifyJS(_ js.Value, args []js.Value) any {
-	if len(args) != 3 {
-		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards)"}`)
+	if len(args) != 3 && len(args) != 4 {
+		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards[, archiveName])"}`)
+	}
+	name := ""
+	if len(args) == 4 && args[3].Type() == js.TypeString {
+		name = args[3].String()
 	}
 	archive := bytesOf(args[0])
 	var sig []byte
@@ -40,7 +44,7 @@ func verifyJS(_ js.Value, args []js.Value) any {
 		c := args[2].Index(i)
 		cards = append(cards, inbrowser.Card{Name: c.Get("name").String(), Data: bytesOf(c.Get("data"))})
 	}
-	return js.ValueOf(string(inbrowser.Check(archive, sig, cards)))
+	return js.ValueOf(string(inbrowser.CheckNamed(name, archive, sig, cards)))
 }
 
 func main() {

@@ -138,6 +138,11 @@ func TestBrowserPages(t *testing.T) {
 			if lines != strings.TrimSuffix(text, "\n") {
 				t.Errorf("verify page lines differ from the CLI's:\n%v\nCLI:\n%s", lines, text)
 			}
+			// What to do next: nothing for VERIFIED, one step or more otherwise, naming the chosen file.
+			steps := tb.eval(`Array.from(document.querySelectorAll("#next li")).map((li) => li.textContent).join("\n")`)
+			if (tc.verdict == "VERIFIED") != (steps == "") {
+				t.Errorf("verify page next steps for %s: %q", tc.verdict, steps)
+			}
 			tb.screenshot(filepath.Join(shots, "verify-"+tc.name+".png"))
 			tb.checkQuiet()
 		})

@@ -40,7 +40,7 @@
       const signature = chosen.signature ? await bytes(chosen.signature) : null;
       const cards = [];
       for (const c of chosen.cards) cards.push({ name: c.name, data: await bytes(c) });
-      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards)));
+      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name)));
     } catch (e) {
       status("The check could not run: " + e);
     }
@@ -56,6 +56,14 @@
     $("means").textContent = result.means;
     $("notmeans").textContent = result.not_means;
     $("exit").textContent = "`git bernstein verify` exits " + rep.exit_code + " for the same files.";
+    const next = $("next");
+    next.replaceChildren();
+    for (const step of result.next_steps || []) {
+      const li = document.createElement("li");
+      li.textContent = step;
+      next.appendChild(li);
+    }
+    next.classList.toggle("hidden", !next.children.length);
     const list = $("checks");
     list.replaceChildren();
     for (const line of result.text.replace(/\n$/, "").split("\n")) {

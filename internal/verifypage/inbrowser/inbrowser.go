@@ -20,10 +20,11 @@ type Card struct {
 // Result is what the page shows: the report as `verify --json` prints it (byte for byte, as a string), the text
 // as `verify` prints it, and the verdict's sentences.
 type Result struct {
-	Report   string `json:"report"`
-	Text     string `json:"text"`
-	Means    string `json:"means"`
-	NotMeans string `json:"not_means"`
+	Report    string   `json:"report"`
+	Text      string   `json:"text"`
+	Means     string   `json:"means"`
+	NotMeans  string   `json:"not_means"`
+	NextSteps []string `json:"next_steps"` // what to do when it is not plainly VERIFIED
 }
 
 // maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile).
@@ -32,8 +33,17 @@ const maxSignature = 64 << 10
 // Check verifies archive against signature (nil when the user gave none) and the cards, exactly as `git
 // bernstein verify ARCHIVE [SIGNATURE] --card …` does with the default limits, and returns the Result as JSON.
 func Check(archive []byte, signature []byte, cards []Card) []byte {
+	return CheckNamed("", archive, signature, cards)
+}
+
+// CheckNamed is Check with the archive's file name, which the next steps use in the commands they suggest.
+func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Card) []byte {
 	rep := check(archive, signature, cards)
-	out, err := json.Marshal(Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans})
+	next := NextSteps(rep, archiveName, signature != nil, len(cards))
+	if next == nil {
+		next = []string{}
+	}
+	out, err := json.Marshal(Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next})
 	if err != nil { // strings and raw JSON the verifier made: cannot fail
 		panic(err)
 	}

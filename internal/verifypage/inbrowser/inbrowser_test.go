@@ -2,6 +2,7 @@ package inbrowser
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -39,5 +40,33 @@ func TestCheckMatchesVerify(t *testing.T) {
 				t.Errorf("text %q", res.Text)
 			}
 		})
+	}
+}
+
+func TestNextSteps(t *testing.T) {
+	rep := func(verdict string, code int, checks ...verify.Check) *verify.Report {
+		return &verify.Report{Verdict: verdict, ExitCode: code, Checks: checks}
+	}
+	pass := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Pass} }
+	fail := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Fail} }
+	cases := []struct {
+		name   string
+		rep    *verify.Report
+		signed bool
+		cards  int
+		want   string
+	}{
+		{"verified", rep(verify.Verified, 0), true, 1, ""},
+		{"damaged", rep(verify.Unverifiable, 2, fail(verify.CheckArchive)), true, 1, "send it again"},
+		{"edited", rep(verify.Failed, 1, pass(verify.CheckArchive), pass(verify.CheckManifest), fail(verify.CheckFiles)), true, 1, "sha256sum 'my bundle.tar.gz'"},
+		{"wrong key", rep(verify.Failed, 1, pass(verify.CheckFiles), fail(verify.CheckSignature), fail(verify.CheckTrust)), true, 1, "signer's own"},
+		{"no signature", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), false, 1, "my bundle.tar.gz.jws"},
+		{"no card", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), true, 0, "from them directly"},
+	}
+	for _, c := range cases {
+		got := strings.Join(NextSteps(c.rep, "my bundle.tar.gz", c.signed, c.cards), "\n")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
