@@ -26,6 +26,7 @@ func bundleFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
+		&ucli.BoolFlag{Name: "json", Usage: `print {"archive","signature","size_bytes","manifest","warnings"} instead of the one-line summary`},
 		&ucli.StringFlag{Name: "note", Usage: "also note the bundle's digests on commit `REV` (see 'git bernstein show')"},
 	}, prFlags()...)
 }
@@ -156,6 +157,14 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		return err
 	}
 	warn(c, res.Warnings)
+	if c.Bool("json") {
+		warnings := res.Warnings
+		if warnings == nil {
+			warnings = []string{}
+		}
+		return printJSON(c, map[string]any{"archive": res.Out, "signature": res.Signature, "size_bytes": res.Size,
+			"manifest": res.Manifest, "warnings": warnings})
+	}
 	shown := displayPath(wd, res.Out)
 	line := fmt.Sprintf("Ticket bundle written to %s (%s, %d files, tracker=%s ticket=%s).", shown, humanSize(res.Size),
 		len(res.Manifest.Files), res.Manifest.Tracker, res.Manifest.TicketID)

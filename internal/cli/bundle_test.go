@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,22 @@ func TestBundleCommand(t *testing.T) {
 	out, errOut, code = runIn(t, r.Dir, r.Env, "bundle", "--out", "x/../signed.tar.gz", "ENG-42")
 	if code != 0 || !strings.Contains(out, "Signed -> signed.tar.gz.jws.") {
 		t.Fatalf("signed: %d\n%s\n%s", code, out, errOut)
+	}
+
+	// --json, for scripts.
+	out, _, code = runIn(t, r.Dir, r.Env, "bundle", "--json", "--out", "j1.tar.gz", "ENG-42")
+	var doc struct {
+		Archive   string   `json:"archive"`
+		Signature string   `json:"signature"`
+		Size      int64    `json:"size_bytes"`
+		Warnings  []string `json:"warnings"`
+		Manifest  struct {
+			TicketID string `json:"ticket_id"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc.Archive != filepath.Join(r.Dir, "j1.tar.gz") ||
+		doc.Signature != doc.Archive+".jws" || doc.Size == 0 || doc.Manifest.TicketID != "ENG-42" || doc.Warnings == nil {
+		t.Fatalf("bundle --json: %d %v\n%s", code, err, out)
 	}
 
 	// The Bernstein form.

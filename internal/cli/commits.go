@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -55,10 +54,7 @@ func runCommits(c *ucli.Context) error {
 	}
 	warn(c, res.Warnings)
 	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return printJSON(c, res)
 	}
 	if len(res.Details) == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))

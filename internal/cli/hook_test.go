@@ -142,6 +142,18 @@ func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
 	if out, errOut, _ = runIn(t, r.Dir, r.Env, "log", "ENG-7"); out != "" || !strings.Contains(errOut, "no commit") {
 		t.Fatalf("log ENG-7: %q %q", out, errOut)
 	}
+	out, _, _ = runIn(t, r.Dir, r.Env, "log", "--json", "ENG-42")
+	var logged []struct {
+		SHA     string `json:"sha"`
+		Entries []struct {
+			Ticket       string `json:"ticket"`
+			BundleSHA256 string `json:"bundle_sha256"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &logged); err != nil || len(logged) != 1 || logged[0].SHA != head ||
+		len(logged[0].Entries) != 1 || logged[0].Entries[0].Ticket != "ENG-42" || len(logged[0].Entries[0].BundleSHA256) != 64 {
+		t.Fatalf("log --json: %v\n%s", err, out)
+	}
 
 	// Uninstall puts the foreign hook back byte for byte, with its mode.
 	if _, errOut, code = runIn(t, r.Dir, r.Env, "hooks", "uninstall"); code != 0 {

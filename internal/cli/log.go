@@ -19,7 +19,9 @@ func logCommand() *ucli.Command {
 		ArgsUsage: "[TICKET]",
 		Description: `One line per commit noted on git config bernstein.notesRef (default refs/notes/bernstein): short sha,
 committer date, subject, and the tickets bundled there. With TICKET (compared ignoring case; #123 and 123 are
-the same GitHub number) only the commits whose note names it.`,
+the same GitHub number) only the commits whose note names it.
+--json prints [{"sha","date","subject","entries":[<note entry>…]}], newest first.`,
+		Flags:  []ucli.Flag{&ucli.BoolFlag{Name: "json", Usage: "print JSON instead of one line a commit"}},
 		Action: runLog,
 	}
 }
@@ -49,6 +51,7 @@ func runLog(c *ucli.Context) error {
 		sha, date, subject string
 		when               int64
 		tickets            []string
+		entries            []gitext.NoteEntry
 	}
 	var rows []row
 	for _, n := range notes {
@@ -77,7 +80,7 @@ func runLog(c *ucli.Context) error {
 		}
 		subject, _, _ := strings.Cut(strings.TrimSpace(cm.Message), "\n")
 		rows = append(rows, row{sha: n.Target.String(), date: cm.Committer.When.UTC().Format("2006-01-02"),
-			subject: subject, when: cm.Committer.When.Unix(), tickets: tickets})
+			subject: subject, when: cm.Committer.When.Unix(), tickets: tickets, entries: entries})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		if rows[i].when != rows[j].when {
@@ -85,6 +88,19 @@ func runLog(c *ucli.Context) error {
 		}
 		return bytes.Compare([]byte(rows[i].sha), []byte(rows[j].sha)) < 0
 	})
+	if c.Bool("json") {
+		type jsonRow struct {
+			SHA     string             `json:"sha"`
+			Date    string             `json:"date"`
+			Subject string             `json:"subject"`
+			Entries []gitext.NoteEntry `json:"entries"`
+		}
+		out := make([]jsonRow, 0, len(rows))
+		for _, r := range rows {
+			out = append(out, jsonRow{r.sha, r.date, r.subject, r.entries})
+		}
+		return printJSON(c, out)
+	}
 	if len(rows) == 0 {
 		what := "any bundle"
 		if want != "" {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -94,10 +93,7 @@ func runShow(c *ucli.Context) error {
 		shown = append(shown, se)
 	}
 	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(map[string]any{"commit": h.String(), "notes_ref": ref.String(), "entries": shown})
+		return printJSON(c, map[string]any{"commit": h.String(), "notes_ref": ref.String(), "entries": shown})
 	}
 	w := c.App.Writer
 	subject := ""
