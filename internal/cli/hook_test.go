@@ -194,9 +194,24 @@ func TestHookLogLaterMergesNewestFirst(t *testing.T) {
 	}
 	// Recording the same range again writes the same bytes: same line, no new notes commit.
 	before := r.Rev("refs/notes/bernstein")
-	runIn(t, r.Dir, r.Env, "record", "HEAD")
+	out, _, code := runIn(t, r.Dir, r.Env, "record", "--json", "HEAD")
 	if r.Rev("refs/notes/bernstein") != before {
 		t.Fatal("recording the same range twice changed the notes")
+	}
+	var recorded struct {
+		Tip      string `json:"tip"`
+		Recorded []struct {
+			Archive string `json:"archive"`
+			Note    struct {
+				Ticket       string `json:"ticket"`
+				BundleSHA256 string `json:"bundle_sha256"`
+			} `json:"note"`
+		} `json:"recorded"`
+		Failed []any `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(out), &recorded); err != nil || code != 0 || recorded.Tip != r.Rev("HEAD") ||
+		len(recorded.Recorded) == 0 || recorded.Failed == nil || len(recorded.Recorded[0].Note.BundleSHA256) != 64 {
+		t.Fatalf("record --json: %d %v\n%s", code, err, out)
 	}
 	if out, _, code := runIn(t, r.Dir, r.Env, "record", "HEAD~1..HEAD~1"); code != 0 || !strings.Contains(out, "No ticket named by") {
 		t.Fatalf("empty range: %d %s", code, out)

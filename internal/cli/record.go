@@ -38,8 +38,9 @@ Each ticket is bundled with the full discovery of 'git bernstein commits' into
 <bundle dir>/<tracker>/<ticket>/<12-digit tip sha>.tar.gz, signed when a key is configured, and a line
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
 "created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
-created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.`,
-		Flags:  recordFlags(),
+created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.
+--json prints {"range","tip","recorded":[{"archive","note"}],"failed":[{"ticket","error"}]} (for CI).`,
+		Flags:  append(recordFlags(), &ucli.BoolFlag{Name: "json", Usage: "print what was recorded as JSON"}),
 		Action: runRecord,
 	}
 }
@@ -64,7 +65,13 @@ func runRecord(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	printRecord(c, s, rep)
+	if c.Bool("json") {
+		if err := printRecordJSON(c, rep); err != nil {
+			return err
+		}
+	} else {
+		printRecord(c, s, rep)
+	}
 	if len(rep.Failed) > 0 {
 		for _, f := range rep.Failed {
 			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", f)
@@ -138,6 +145,31 @@ func (s *session) bundleDir(c *ucli.Context, root, wd string) string {
 		return d
 	}
 	return filepath.Join(s.repo.CommonDir, "bernstein", "bundles")
+}
+
+func printRecordJSON(c *ucli.Context, rep *record.Report) error {
+	type recorded struct {
+		Archive string           `json:"archive"`
+		Note    gitext.NoteEntry `json:"note"`
+	}
+	type failed struct {
+		Ticket string `json:"ticket"`
+		Error  string `json:"error"`
+	}
+	out := struct {
+		Range    string     `json:"range"`
+		Tip      string     `json:"tip"`
+		Recorded []recorded `json:"recorded"`
+		Failed   []failed   `json:"failed"`
+	}{Range: rep.Range.Spec, Tip: rep.Range.Tip.String(), Recorded: []recorded{}, Failed: []failed{}}
+	for _, r := range rep.Recorded {
+		warn(c, r.Result.Warnings)
+		out.Recorded = append(out.Recorded, recorded{r.Result.Out, r.Entry})
+	}
+	for _, f := range rep.Failed {
+		out.Failed = append(out.Failed, failed{f.Ticket, f.Err.Error()})
+	}
+	return printJSON(c, out)
 }
 
 func printRecord(c *ucli.Context, s *session, rep *record.Report) {
