@@ -227,6 +227,9 @@ func (ix *ticketIndex) postings(word string) ([]int, bool) {
 		if w != word {
 			continue
 		}
+		if count > uint64(len(list)) { // each posting takes at least one byte
+			return nil, false
+		}
 		ld := &decoder{b: list}
 		out := make([]int, 0, count)
 		prev := uint64(0)
