@@ -3,6 +3,7 @@
 package bundle
 
 import (
+	"bufio"
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -264,17 +264,21 @@ func patchableCommits(repo *gitext.Repo, commits *gitext.Commits) ([]plumbing.Ha
 	return out, warnings
 }
 
-// workMember writes a generated member (commits.json, diff.patch, a PR payload) into the work folder.
+// workMember writes a generated member (commits.json, diff.patch, a PR payload, a slice) into the work folder.
 func workMember(work, arcname, section string, fill func(io.Writer) error) (member, error) {
-	path := filepath.Join(work, strings.ReplaceAll(arcname, "/", "_"))
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(work, "member-*")
 	if err != nil {
-		return member{}, fmt.Errorf("create %s: %w", path, err)
+		return member{}, fmt.Errorf("create a work file for %s in %s: %w", arcname, work, err)
 	}
+	path := f.Name()
 	defer f.Close()
-	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	cw := &countingWriter{w: bw}
 	if err := fill(cw); err != nil {
 		return member{}, err
+	}
+	if err := bw.Flush(); err != nil {
+		return member{}, fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return member{}, fmt.Errorf("write %s: %w", path, err)

@@ -1,8 +1,6 @@
 package bundle
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,36 +95,27 @@ func selectLineageV2(root string, sel Selector, work string) ([]member, []string
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", parentPath, err)
 	}
-	slice, err := os.CreateTemp(work, "lineage-v2-parent-*")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer slice.Close()
-	w := bufio.NewWriter(slice)
-	var size int64
 	children := map[string]bool{}
-	err = eachLine(f, func(line []byte) error {
-		var ref struct {
-			TaskID   string `json:"task_id"`
-			ChildSHA string `json:"child_sha"`
-		}
-		if json.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
-			return nil
-		}
-		n, err := w.Write(line)
-		size += int64(n)
-		if child, err := store.ChildPath(ref.ChildSHA); err == nil {
-			children[child] = true
-		}
-		return err
+	parentSlice, err := workMember(work, "lineage/v2/parent.jsonl", manifest.SectionLineage, func(w io.Writer) error {
+		return eachLine(f, func(line []byte) error {
+			var ref struct {
+				TaskID   string `json:"task_id"`
+				ChildSHA string `json:"child_sha"`
+			}
+			if json.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
+				return nil
+			}
+			if child, err := store.ChildPath(ref.ChildSHA); err == nil {
+				children[child] = true
+			}
+			_, err := w.Write(line)
+			return err
+		})
 	})
-	if err == nil {
-		err = w.Flush()
-	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("slice %s: %w", parentPath, err)
 	}
-	members := []member{{entry: manifest.Entry{Arcname: "lineage/v2/parent.jsonl", Section: manifest.SectionLineage, SizeBytes: size}, path: slice.Name()}}
+	members := []member{parentSlice}
 	var paths []string
 	for p := range children {
 		paths = append(paths, p)
@@ -169,31 +158,12 @@ func fileNamesTicket(path string, sel Selector) (bool, error) {
 	err = eachLine(f, func(line []byte) error {
 		if recordNames(line, sel.Ticket) {
 			found = true
-			return io.EOF
+			return errStopLines
 		}
 		return nil
 	})
-	if errors.Is(err, io.EOF) {
+	if errors.Is(err, errStopLines) {
 		err = nil
 	}
 	return found, err
-}
-
-// eachLine calls fn with every line of r, its newline included; an error from fn stops the scan.
-func eachLine(r io.Reader, fn func([]byte) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			if ferr := fn(line); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }

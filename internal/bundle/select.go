@@ -123,35 +123,53 @@ func selectFile(path, section string, e os.DirEntry, sel Selector, work string) 
 	}
 	var slice bytes.Buffer
 	matched := false
-	r := bufio.NewReaderSize(f, 64<<10)
+	err = eachLine(f, func(line []byte) error {
+		if !recordNames(line, sel.Ticket) {
+			return nil
+		}
+		matched = true
+		if !sliceable {
+			return errStopLines
+		}
+		slice.Write(line)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopLines) {
+		return nil, "", fmt.Errorf("read %s: %w", path, err)
+	}
+	switch {
+	case !matched:
+		return nil, "", nil
+	case !sliceable:
+		return whole, "", nil
+	}
+	m, err := workMember(work, arc, section, func(w io.Writer) error { _, err := w.Write(slice.Bytes()); return err })
+	if err != nil {
+		return nil, "", fmt.Errorf("slice of %s: %w", path, err)
+	}
+	return &m, "", nil
+}
+
+// errStopLines ends an eachLine scan early.
+var errStopLines = errors.New("stop")
+
+// eachLine calls fn with every non-blank line of r, its newline included; an error from fn stops the scan.
+func eachLine(r io.Reader, fn func([]byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 && recordNames(line, sel.Ticket) {
-			matched = true
-			if !sliceable {
-				return whole, "", nil
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return ferr
 			}
-			slice.Write(line)
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, "", fmt.Errorf("read %s: %w", path, err)
+			return err
 		}
 	}
-	if !matched {
-		return nil, "", nil
-	}
-	out, err := os.CreateTemp(work, "slice-*")
-	if err != nil {
-		return nil, "", fmt.Errorf("create slice of %s: %w", path, err)
-	}
-	defer out.Close()
-	if _, err := out.Write(slice.Bytes()); err != nil {
-		return nil, "", fmt.Errorf("write slice of %s: %w", path, err)
-	}
-	return &member{entry: manifest.Entry{Arcname: arc, Section: section, SizeBytes: int64(slice.Len())}, path: out.Name()}, "", nil
 }
 
 func probeable(name string) bool {
