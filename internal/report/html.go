@@ -5,10 +5,10 @@ import (
 	_ "embed"
 	"html/template"
 	"io"
-	"strings"
-	"unicode"
 
 	"github.com/git-bernstein/git-bernstein/internal/report/csp"
+
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
 //go:embed report.css
@@ -45,26 +45,9 @@ func Write(w io.Writer, b *Bundle, version string) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, cleanPage(buf.String()))
+	// The template has no control characters of its own, so this cleans every bundle string at once, wherever
+	// it was shown: escaping makes bundle text inert as HTML, this keeps it from rearranging or hiding what the
+	// reader sees (bidi overrides, escape sequences).
+	_, err = io.WriteString(w, termtext.CleanText(buf.String()))
 	return err
-}
-
-// cleanPage removes control characters (but newlines and tabs) and Unicode bidi overrides from the rendered
-// page. The template has none of its own, so this cleans every bundle string at once, wherever it was shown:
-// escaping makes bundle text inert as HTML, this keeps it from rearranging or hiding what the reader sees.
-func cleanPage(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case unicode.IsControl(r), isBidi(r):
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-}
-
-// isBidi is termtext's list of explicit direction formatting characters ("Trojan Source").
-func isBidi(r rune) bool {
-	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
 }

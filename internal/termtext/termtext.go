@@ -8,9 +8,16 @@ import (
 )
 
 // Clean removes control characters (C0, DEL, C1, and Unicode bidi overrides), keeping tabs as spaces.
-func Clean(s string) string {
+func Clean(s string) string { return clean(s, false) }
+
+// CleanText is Clean for multi-line text (a rendered page, a patch): newlines and tabs are kept.
+func CleanText(s string) string { return clean(s, true) }
+
+func clean(s string, lines bool) string {
 	return strings.Map(func(r rune) rune {
 		switch {
+		case lines && (r == '\n' || r == '\t'):
+			return r
 		case r == '\t':
 			return ' '
 		case unicode.IsControl(r), isBidi(r):

@@ -19,3 +19,9 @@ func TestClean(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanTextKeepsLines(t *testing.T) {
+	if got := CleanText("a\tb\nc\x1b[2J\u202Ed\r"); got != "a\tb\nc[2Jd" {
+		t.Errorf("%q", got)
+	}
+}
