@@ -52,7 +52,7 @@ func (g *Graph) Exclusive(from, stop []int) []int {
 	const fromStop, fromFrom = 1, 2
 	flags := make([]uint8, len(g.Nodes))
 	queued := make([]bool, len(g.Nodes))
-	h := &genHeap{gen: g.Gen}
+	h := &nodeHeap{less: func(a, b int) bool { return g.Gen[a] > g.Gen[b] }} // highest generation first
 	live := 0 // queued nodes reachable from `from` only: while there are none, nothing more can be found
 	push := func(i int, f uint8) {
 		old := flags[i]
@@ -98,16 +98,17 @@ func (g *Graph) Exclusive(from, stop []int) []int {
 	return out
 }
 
-type genHeap struct {
-	gen   []uint32
+// nodeHeap is a heap of node numbers ordered by less (container/heap).
+type nodeHeap struct {
 	items []int
+	less  func(a, b int) bool
 }
 
-func (h *genHeap) Len() int           { return len(h.items) }
-func (h *genHeap) Less(a, b int) bool { return h.gen[h.items[a]] > h.gen[h.items[b]] }
-func (h *genHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
-func (h *genHeap) Push(x any)         { h.items = append(h.items, x.(int)) }
-func (h *genHeap) Pop() any {
+func (h *nodeHeap) Len() int           { return len(h.items) }
+func (h *nodeHeap) Less(a, b int) bool { return h.less(h.items[a], h.items[b]) }
+func (h *nodeHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
+func (h *nodeHeap) Push(x any)         { h.items = append(h.items, x.(int)) }
+func (h *nodeHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]
 	return x
@@ -398,7 +399,13 @@ func (g *Graph) TopoOrder() []int {
 			children[p] = append(children[p], i)
 		}
 	}
-	h := &readyHeap{g: g}
+	h := &nodeHeap{less: func(a, b int) bool { // oldest committer date first, then smallest sha
+		na, nb := &g.Nodes[a], &g.Nodes[b]
+		if na.When != nb.When {
+			return na.When < nb.When
+		}
+		return bytes.Compare(na.Hash[:], nb.Hash[:]) < 0
+	}}
 	for i := range g.Nodes {
 		if pendingParents[i] == 0 {
 			h.items = append(h.items, i)
@@ -417,27 +424,6 @@ func (g *Graph) TopoOrder() []int {
 		}
 	}
 	return order
-}
-
-type readyHeap struct {
-	g     *Graph
-	items []int
-}
-
-func (h *readyHeap) Len() int { return len(h.items) }
-func (h *readyHeap) Less(a, b int) bool {
-	na, nb := h.g.Nodes[h.items[a]], h.g.Nodes[h.items[b]]
-	if na.When != nb.When {
-		return na.When < nb.When
-	}
-	return bytes.Compare(na.Hash[:], nb.Hash[:]) < 0
-}
-func (h *readyHeap) Swap(a, b int) { h.items[a], h.items[b] = h.items[b], h.items[a] }
-func (h *readyHeap) Push(x any)    { h.items = append(h.items, x.(int)) }
-func (h *readyHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
 }
 
 // readCommit reads one whole commit, for the few commits whose details are reported.
