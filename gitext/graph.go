@@ -53,7 +53,8 @@ func (g *Graph) Exclusive(from, stop []int) []int {
 	flags := make([]uint8, len(g.Nodes))
 	queued := make([]bool, len(g.Nodes))
 	h := &nodeHeap{less: func(a, b int) bool { return g.Gen[a] > g.Gen[b] }} // highest generation first
-	live := 0                                                                // queued nodes reachable from `from` only: while there are none, nothing more can be found
+	// live counts queued nodes reachable from `from` only: while there are none, nothing more can be found.
+	live := 0
 	push := func(i int, f uint8) {
 		old := flags[i]
 		nf := old | f
