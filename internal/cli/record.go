@@ -85,9 +85,7 @@ func runRecord(c *ucli.Context) error {
 func (s *session) record(c *ucli.Context, spec string) (*record.Report, error) {
 	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
 	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
-	keys := append(append([]string{}, gitext.DefaultTrailerKeys...), s.cfg.GetAll("bernstein.trailer")...)
-	keys = append(keys, c.StringSlice("trailer")...)
-	finder, err := record.NewFinder(pattern, tracker, keys, s.cfg.TrailerOptions())
+	finder, err := record.NewFinder(pattern, tracker, s.trailerKeys(c), s.cfg.TrailerOptions())
 	if err != nil {
 		return nil, err
 	}

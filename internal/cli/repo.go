@@ -86,9 +86,6 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindO
 	if err != nil {
 		return gitext.FindOptions{}, err
 	}
-	keys := append([]string{}, gitext.DefaultTrailerKeys...)
-	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
-	keys = append(keys, c.StringSlice("trailer")...)
 	base, _ := s.cfg.Get("bernstein.baseBranch")
 	useIndex, err := s.cfg.Bool("bernstein.index", true)
 	if err != nil {
@@ -97,11 +94,18 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindO
 	return gitext.FindOptions{
 		Ticket:      tk,
 		Sources:     sources,
-		TrailerKeys: keys,
+		TrailerKeys: s.trailerKeys(c),
 		Trailers:    s.cfg.TrailerOptions(),
 		BaseBranch:  base,
 		UseIndex:    useIndex,
 	}, nil
+}
+
+// trailerKeys are the keys whose trailers name tickets: the defaults, git config bernstein.trailer, --trailer.
+func (s *session) trailerKeys(c *ucli.Context) []string {
+	keys := append([]string{}, gitext.DefaultTrailerKeys...)
+	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
+	return append(keys, c.StringSlice("trailer")...)
 }
 
 func parseSources(list string) ([]string, error) {
