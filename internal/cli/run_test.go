@@ -2,8 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
 // runIn runs git-bernstein in-process from dir with env (KEY=VALUE pairs, e.g. gittest's) and returns what it
@@ -20,4 +24,27 @@ func runIn(t *testing.T, dir string, env []string, args ...string) (stdout, stde
 	var out, errb bytes.Buffer
 	code = Run(append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
+}
+
+// aliceBundles makes a repository with ENG-42's work and one .sdd file (sddPath relative to .sdd, content), a
+// key and card for kid alice-2026 beside it, ENG-42.tar.gz signed with it and unsigned.tar.gz (another
+// created_at, so its manifest is not the signed one). It returns the repository and the card's path.
+func aliceBundles(t *testing.T, sddPath, content string) (*gittest.Repo, string) {
+	t.Helper()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "<b>bold</b>\n"})
+	p := filepath.Join(r.Dir, ".sdd", sddPath)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(content), 0o644)
+	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", "../alice.pem", "--card", "../alice.card.json"); c != 0 {
+		t.Fatalf("keygen: %d %s", c, e)
+	}
+	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--sign-key", "../alice.pem", "--sign-kid", "alice-2026", "--created-at", "2026-01-01T00:00:00Z"); c != 0 {
+		t.Fatalf("bundle: %d %s %s", c, out, e)
+	}
+	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--out", "unsigned.tar.gz", "--created-at", "2026-01-02T00:00:00Z"); c != 0 {
+		t.Fatalf("bundle: %d %s %s", c, out, e)
+	}
+	return r, filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
 }

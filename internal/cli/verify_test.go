@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
 // verifyJSON is what --json prints, read back strictly enough to notice a renamed field.
@@ -35,22 +33,7 @@ func lastLineOf(s string) string {
 // TestVerifyRealBundle builds bundles the way a user does (keygen, bundle, verify) and checks each verdict,
 // in text and JSON, with the JSON's exit_code equal to the process's.
 func TestVerifyRealBundle(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{"a": "1\n"})
-	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "1\n"})
-	os.MkdirAll(filepath.Join(r.Dir, ".sdd", "traces"), 0o755)
-	os.WriteFile(filepath.Join(r.Dir, ".sdd", "traces", "ENG-42.jsonl"), []byte(`{"ticket_id":"ENG-42"}`+"\n"), 0o644)
-	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", "../alice.pem", "--card", "../alice.card.json"); c != 0 {
-		t.Fatalf("keygen: %d %s", c, e)
-	}
-	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--sign-key", "../alice.pem", "--sign-kid", "alice-2026", "--created-at", "2026-01-01T00:00:00Z"); c != 0 {
-		t.Fatalf("bundle: %d %s %s", c, out, e)
-	}
-	// Another created_at, so that its manifest is not the signed one.
-	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--out", "unsigned.tar.gz", "--created-at", "2026-01-02T00:00:00Z"); c != 0 {
-		t.Fatalf("bundle: %d %s %s", c, out, e)
-	}
-	card := filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
+	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 
 	// The signature is found as ENG-42.tar.gz.jws, flags may follow the archive.
 	out, errOut, code := runIn(t, r.Dir, r.Env, "verify", "ENG-42.tar.gz", "--card", card)

@@ -5,31 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
 // TestViewCommand builds bundles as a user does and checks that view writes a page whose verdict and exit code
 // are verify's, for VERIFIED, UNVERIFIABLE and FAILED bundles.
 func TestViewCommand(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{"a": "1\n"})
-	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "<b>bold</b>\n"})
-	os.MkdirAll(filepath.Join(r.Dir, ".sdd", "transcripts"), 0o755)
-	os.WriteFile(filepath.Join(r.Dir, ".sdd", "transcripts", "coder-s1.jsonl"), []byte(`{"role":"user","content":"do ENG-42 <now>","tracker":"github","ticket":"ENG-42"}`+"\n"), 0o644)
-	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", "../alice.pem", "--card", "../alice.card.json"); c != 0 {
-		t.Fatalf("keygen: %d %s", c, e)
-	}
-	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--sign-key", "../alice.pem", "--sign-kid", "alice-2026", "--created-at", "2026-01-01T00:00:00Z"); c != 0 {
-		t.Fatalf("bundle: %d %s %s", c, out, e)
-	}
-	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--out", "unsigned.tar.gz", "--created-at", "2026-01-02T00:00:00Z"); c != 0 {
-		t.Fatalf("bundle: %d %s %s", c, out, e)
-	}
+	r, card := aliceBundles(t, "transcripts/coder-s1.jsonl", `{"role":"user","content":"do ENG-42 <now>","tracker":"github","ticket":"ENG-42"}`+"\n")
 	data := must(os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz")))
 	os.WriteFile(filepath.Join(r.Dir, "tampered.tar.gz"), append(data, 0), 0o644)
 	os.WriteFile(filepath.Join(r.Dir, "tampered.tar.gz.jws"), must(os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz.jws"))), 0o644)
-	card := filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
 
 	cases := []struct {
 		name    string
