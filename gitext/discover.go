@@ -166,7 +166,7 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 			return nil, err
 		}
 		out.Commits = append(out.Commits, h.String())
-		out.Details = append(out.Details, detail(c, graph.Nodes[i].Shallow, sortReasons(reasons[h])))
+		out.Details = append(out.Details, detail(c, sortReasons(reasons[h])))
 	}
 	return out, nil
 }
@@ -381,7 +381,7 @@ func sortReasons(rs []string) []string {
 	return out
 }
 
-func detail(c *object.Commit, shallow bool, reasons []string) CommitDetail {
+func detail(c *object.Commit, reasons []string) CommitDetail {
 	parents := make([]string, 0, len(c.ParentHashes))
 	for _, p := range c.ParentHashes {
 		parents = append(parents, p.String())

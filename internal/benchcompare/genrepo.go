@@ -26,7 +26,7 @@ const benchEpoch = 1700000000
 
 // genRepo writes a git fast-import stream for spec into dir's new repository and runs git fast-import.
 func genRepo(dir string, spec repoSpec) error {
-	if err := run1(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
+	if err := runIn(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
 		return err
 	}
 	cmd := exec.Command("git", "fast-import", "--quiet")
@@ -51,7 +51,7 @@ func genRepo(dir string, spec repoSpec) error {
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("git fast-import: %w", err)
 	}
-	if err := run1(dir, "git", "reset", "-q", "--hard", "main"); err != nil {
+	if err := runIn(dir, "git", "reset", "-q", "--hard", "main"); err != nil {
 		return err
 	}
 	return nil
@@ -158,7 +158,7 @@ func benchGitEnv() []string {
 	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
 }
 
-func run1(dir string, name string, args ...string) error {
+func runIn(dir string, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = benchGitEnv()

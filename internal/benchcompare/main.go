@@ -305,4 +305,3 @@ func machine() string {
 
 func step(format string, a ...any) { fmt.Fprintf(os.Stderr, "== "+format+"\n", a...) }
 
-func runIn(dir, name string, args ...string) error { return run1(dir, name, args...) }
