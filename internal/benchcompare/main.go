@@ -304,4 +304,3 @@ func machine() string {
 }
 
 func step(format string, a ...any) { fmt.Fprintf(os.Stderr, "== "+format+"\n", a...) }
-
