@@ -16,7 +16,8 @@ import (
 // MaxCardSize bounds a card file: real ones are a few KiB, and the file is untrusted input.
 const MaxCardSize = 1 << 20
 
-// CardProtocolVersion is what keygen writes in a flat card.
+// CardProtocolVersion is what keygen writes in a flat card, and what a flat card without a version is taken to
+// say, as upstream's reader does.
 const CardProtocolVersion = "a2a/1.0"
 
 // TrustedKey is a public key the user vouches for, and where it came from so reports can name it.
@@ -146,9 +147,9 @@ func parseFlatCard(o object, source string) (TrustedKey, error) {
 	if err != nil {
 		return TrustedKey{}, err
 	}
-	if pv == "" && pv2 == "" {
-		return TrustedKey{}, fmt.Errorf("%s: \"protocolVersion\" is missing; a flat agent card says e.g. %q", o.where, CardProtocolVersion)
-	}
+	// Upstream's own `bundle verify --card` help describes, and its reader accepts, a card of agent_id, kid and
+	// public_key_pem alone, taking the version as a2a/1.0: a card without one is that card, not a broken one.
+	// Only two spellings that disagree are refused, since then the card says two things at once.
 	if pv != "" && pv2 != "" && pv != pv2 {
 		return TrustedKey{}, fmt.Errorf("%s: \"protocolVersion\" %q and \"protocol_version\" %q disagree", o.where, pv, pv2)
 	}

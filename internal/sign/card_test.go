@@ -40,6 +40,8 @@ func TestParseCardShapes(t *testing.T) {
 	}{
 		{"flat", `{"protocolVersion":"a2a/1.0","agent_id":"a","kid":"k1","public_key_pem":` + P + `}`, []string{"k1"}, ""},
 		{"flat snake_case version", `{"protocol_version":"a2a/1.0","agent_id":"a","kid":"k1","public_key_pem":` + P + `}`, []string{"k1"}, ""},
+		{"flat as upstream documents it, without a version", `{"agent_id":"a","kid":"k1","public_key_pem":` + P + `}`, []string{"k1"}, ""},
+		{"flat without version or agent id", `{"kid":"k1","public_key_pem":` + P + `}`, []string{"k1"}, ""},
 		{"flat without agent id", `{"protocolVersion":"a2a/1.0","kid":"k1","public_key_pem":` + P + `}`, []string{"k1"}, ""},
 		{"a2a card", `{"name":"bot","protocolVersion":"0.3","url":"https://x","capabilities":{},"signatures":[],
 			"keys":[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","kid":"k1","use":"sig","pem":` + P + `},
@@ -54,7 +56,6 @@ func TestParseCardShapes(t *testing.T) {
 		{"duplicate member", `{"protocolVersion":"a2a/1.0","kid":"k1","kid":"k2","public_key_pem":` + P + `}`, nil, "Duplicate key"},
 		{"array", `[]`, nil, "want a JSON object"},
 		{"unknown shape", `{"name":"bot"}`, nil, "not an agent card, JWK or JWKS"},
-		{"flat without version", `{"kid":"k1","public_key_pem":` + P + `}`, nil, `"protocolVersion" is missing`},
 		{"flat versions disagree", `{"protocolVersion":"a2a/1.0","protocol_version":"a2a/2.0","kid":"k1","public_key_pem":` + P + `}`, nil, "disagree"},
 		{"flat kid number", `{"protocolVersion":"a2a/1.0","kid":7,"public_key_pem":` + P + `}`, nil, `"kid" must be a string`},
 		{"flat kid missing", `{"protocolVersion":"a2a/1.0","public_key_pem":` + P + `}`, nil, `"kid" is missing`},
@@ -129,6 +130,17 @@ func TestLoadCard(t *testing.T) {
 	jws, _ := SignDetached(priv, "k3", []byte("{}"))
 	if _, err := VerifyDetached(jws, []byte("{}"), keys); err != nil {
 		t.Errorf("card from MarshalCard does not verify our signature: %v", err)
+	}
+
+	// The minimal card upstream's help describes (agent_id, kid, public_key_pem; no protocolVersion) is trusted too.
+	pemKey, _ := MarshalPublicKeyPEM(pub)
+	minimal, _ := json.Marshal(map[string]string{"agent_id": "bernstein", "kid": "k3", "public_key_pem": string(pemKey)})
+	minimalPath := filepath.Join(dir, "minimal.card.json")
+	os.WriteFile(minimalPath, minimal, 0o644)
+	if keys, err := LoadCard(minimalPath); err != nil {
+		t.Errorf("minimal upstream card refused: %v", err)
+	} else if _, err := VerifyDetached(jws, []byte("{}"), keys); err != nil {
+		t.Errorf("minimal upstream card does not verify our signature: %v", err)
 	}
 
 	big := filepath.Join(dir, "big.json")
