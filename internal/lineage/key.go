@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // DefaultKey is the HMAC key upstream's CLI always uses. It is public, so a chain under it catches accidents,
@@ -35,9 +37,10 @@ func PublicKey() Key { return Key{Bytes: []byte(DefaultKey), Class: KeyPublicDef
 // LoadKeyFile reads a key file: its bytes, less one trailing newline so `echo secret > file` works. A file holding
 // the public constant is classed as public: the class describes who can forge, not where the bytes came from.
 func LoadKeyFile(path string) (Key, error) {
-	data, err := os.ReadFile(path)
+	// A key is a few dozen bytes; the bound keeps a key file pointed at /dev/zero from exhausting memory.
+	data, err := regularfile.ReadFile(path, "lineage key file", 64<<10)
 	if err != nil {
-		return Key{}, fmt.Errorf("read lineage key file %s: %w", path, err)
+		return Key{}, err
 	}
 	if bytes.HasSuffix(data, []byte("\r\n")) {
 		data = data[:len(data)-2]

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 const (
@@ -60,8 +61,14 @@ type lines struct {
 	keep int
 }
 
+// MaxFileSize bounds one store file read whole (parent.jsonl or a child file). A store this large is far beyond
+// any real run; the bound is what keeps a symlink to /dev/zero, or a runaway file, from exhausting memory.
+const MaxFileSize = 1 << 30
+
+// readLines reads a store file through regularfile: a FIFO, device or folder put in the store (or a symlink to
+// one) is an error naming the file, never a hang or an endless read. The error already names path.
 func readLines(path string) (lines, error) {
-	data, err := os.ReadFile(path)
+	data, err := regularfile.ReadFile(path, "lineage file", MaxFileSize)
 	if err != nil {
 		return lines{}, err
 	}
@@ -85,7 +92,7 @@ func (s *Store) ParentRefs() ([]ParentRef, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.ParentPath(), err)
+		return nil, err
 	}
 	refs := make([]ParentRef, 0, len(l.recs))
 	for i, rec := range l.recs {
@@ -110,7 +117,7 @@ func (s *Store) ChildBodies(childSHA string) ([]ChildBody, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	bodies := make([]ChildBody, 0, len(l.recs))
 	for i, rec := range l.recs {
