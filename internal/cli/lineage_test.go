@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -177,5 +178,33 @@ func TestLineageHelp(t *testing.T) {
 				t.Errorf("%s --help lacks %s", cmd, f)
 			}
 		}
+	}
+}
+
+// `lineage v2 verify` and `show` on a store whose parent.jsonl is a FIFO or a link to /dev/zero: an answer at
+// once naming the file, where they used to hang or run out of memory.
+func TestLineageHostileStore(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(path string) error
+	}{
+		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"/dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			parent := filepath.Join(root, "parent.jsonl")
+			if err := tc.make(parent); err != nil {
+				t.Skipf("cannot make it: %v", err)
+			}
+			out, _, code := runIn(t, root, nil, "lineage", "v2", "verify", "--root", root)
+			if code != 1 || !strings.Contains(out, "Lineage v2: FAIL") || !strings.Contains(out, parent+" is a") {
+				t.Errorf("verify: %d\n%s", code, out)
+			}
+			_, errOut, code := runIn(t, root, nil, "lineage", "v2", "show", "T", "--root", root)
+			if code != 1 || !strings.Contains(errOut, parent+" is a") || !strings.Contains(errOut, "not a regular file") {
+				t.Errorf("show: %d %s", code, errOut)
+			}
+		})
 	}
 }
