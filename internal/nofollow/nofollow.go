@@ -1,0 +1,147 @@
+// Package nofollow reads a folder tree that someone else may write (the agents' .sdd folder) without ever
+// following a symbolic link inside it, and without any check-then-open race.
+//
+// A Dir is an open folder descriptor. Everything beneath it is reached through that descriptor, one path
+// component at a time, each opened with O_NOFOLLOW (on Linux first with openat2 and RESOLVE_NO_SYMLINKS |
+// RESOLVE_BENEATH, which does the same walk in the kernel in one call): a symlink anywhere below the Dir, put
+// there before or during the walk, is refused with ErrSymlink instead of being followed. Only the path given to
+// OpenDir up to its last component is resolved as usual: that part is the caller's choice (a worktree under a
+// symlinked home folder is fine), while the last component (.sdd itself) must not be a symlink either.
+//
+// Files are opened without blocking (a FIFO never waits for a writer) and must be regular files, checked on the
+// descriptor (regularfile's rule). Reopen opens a file again and checks that it is the very file (same device
+// and inode) that was opened first, so a file chosen once and read again later cannot be swapped in between.
+package nofollow
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+)
+
+// ErrSymlink is wrapped by every error for a symlink met on the way: symlinks are never followed.
+var ErrSymlink = errors.New("is a symbolic link; symlinks are never followed")
+
+// ErrReplaced is wrapped by Reopen's error for a file that is no longer the one first opened.
+var ErrReplaced = errors.New("was replaced by another file")
+
+// Dir is a folder opened without following a symlink, and the path it was reached by (for messages).
+type Dir struct {
+	f    *os.File
+	path string
+	// perComponent skips openat2 and walks one component at a time, as systems without openat2 do; tests set it
+	// to check that walk on Linux too.
+	perComponent bool
+}
+
+// OpenDir opens the folder at path. The components before the last are resolved as usual; the last must be a
+// folder itself, not a symlink to one (ErrSymlink).
+func OpenDir(path string) (*Dir, error) {
+	clean := filepath.Clean(path)
+	parent, name := filepath.Split(clean)
+	if name == "" || name == "." || name == ".." {
+		// "/" or "..": nothing of its own to check; open it as given.
+		f, err := openDirPath(clean)
+		if err != nil {
+			return nil, err
+		}
+		return &Dir{f: f, path: path}, nil
+	}
+	if parent == "" {
+		parent = "."
+	}
+	pf, err := openDirPath(parent)
+	if err != nil {
+		return nil, err
+	}
+	defer pf.Close()
+	f, err := openAt(pf, name, true, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{f: f, path: path}, nil
+}
+
+// Path is the path the folder was reached by.
+func (d *Dir) Path() string { return d.path }
+
+// Close closes the folder's descriptor.
+func (d *Dir) Close() error { return d.f.Close() }
+
+// ReadDir lists the folder's entries, sorted by name. Call it once per Dir: the listing reads the descriptor.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
+	ents, err := d.f.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("read folder %s: %w", d.path, err)
+	}
+	sortEntries(ents)
+	return ents, nil
+}
+
+// OpenDir opens the folder rel beneath d ("traces", "lineage/v2") without following a symlink on the way.
+func (d *Dir) OpenDir(rel string) (*Dir, error) {
+	f, err := d.openBeneath(rel, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{f: f, path: d.join(rel), perComponent: d.perComponent}, nil
+}
+
+// Open opens the regular file rel beneath d for reading, without following a symlink on the way and without
+// blocking. What is not a regular file is an error wrapping regularfile.ErrNotRegular.
+func (d *Dir) Open(rel string) (*os.File, fs.FileInfo, error) {
+	f, err := d.openBeneath(rel, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("stat %s: %w", d.join(rel), err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is %s: %w", d.join(rel), regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
+	}
+	return f, st, nil
+}
+
+// Reopen opens rel again and checks that it is the file want describes (same device and inode, from the first
+// Open's FileInfo). A file swapped for another, or for a symlink, since then is an error naming it.
+func (d *Dir) Reopen(rel string, want fs.FileInfo) (*os.File, error) {
+	f, st, err := d.Open(rel)
+	if err != nil {
+		if errors.Is(err, ErrSymlink) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, regularfile.ErrNotRegular) {
+			return nil, fmt.Errorf("%w (%s %w since it was chosen; run again, and find out who changes it)", err, d.join(rel), ErrReplaced)
+		}
+		return nil, err
+	}
+	if !os.SameFile(st, want) {
+		f.Close()
+		return nil, fmt.Errorf("%s %w since it was chosen (another device and inode); run again, and find out who changes it", d.join(rel), ErrReplaced)
+	}
+	return f, nil
+}
+
+// join names rel beneath d in messages.
+func (d *Dir) join(rel string) string { return filepath.Join(d.path, filepath.FromSlash(rel)) }
+
+// components splits a relative slash path; "", ".", ".." and absolute paths are refused, so nothing opened
+// through a Dir can be outside it.
+func components(rel string) ([]string, error) {
+	if rel == "" || path.IsAbs(rel) || path.Clean(rel) != rel || rel == "." || strings.HasPrefix(rel, "../") || rel == ".." {
+		return nil, fmt.Errorf("%q is not a relative path inside the folder", rel)
+	}
+	return strings.Split(rel, "/"), nil
+}
+
+func sortEntries(ents []fs.DirEntry) {
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+}
