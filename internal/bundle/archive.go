@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -18,15 +17,15 @@ import (
 
 // hashMember reads a member's source once and fills in its size and sha256.
 func hashMember(m *member) error {
-	f, err := os.Open(m.path)
+	f, err := m.open()
 	if err != nil {
-		return fmt.Errorf("open %s: %w", m.path, err)
+		return err
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.CopyN(h, f, m.entry.SizeBytes)
 	if err != nil {
-		return fmt.Errorf("read %s: %w (it shrank to %d bytes while bundling; run again)", m.path, err, n)
+		return fmt.Errorf("read %s: %w (it shrank to %d bytes while bundling; run again)", m.source, err, n)
 	}
 	m.entry.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return nil
@@ -66,9 +65,9 @@ func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress f
 }
 
 func copyMember(tw *tar.Writer, m member) error {
-	f, err := os.Open(m.path)
+	f, err := m.open()
 	if err != nil {
-		return fmt.Errorf("open %s: %w", m.path, err)
+		return err
 	}
 	defer f.Close()
 	return writeMember(tw, m.entry.Arcname, m.entry.SizeBytes, f, sha256.New(), m.entry.SHA256)

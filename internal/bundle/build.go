@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -40,6 +41,10 @@ type Options struct {
 	Progress func(stage string, done, total int)
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
 	PRs PRFunc
+
+	// afterSelect, when set, runs once the .sdd files are chosen and before they are hashed and packed: the
+	// window a swap would use. Tests swap files there, deterministically.
+	afterSelect func()
 }
 
 // PRFunc fetches the pull requests of a ticket whose commits are known. Problems that must not stop the
@@ -149,19 +154,33 @@ func Build(opts Options) (*Result, error) {
 	if sel.ProbeLimit == 0 {
 		sel.ProbeLimit = DefaultProbeLimit
 	}
-	sdd, warnings, err := selectSDD(opts.SDD, sel, work)
+	// .sdd stays open until the archive is written: its members are reopened through it, never by path.
+	sddDir, warning, err := openSDD(opts.SDD)
 	if err != nil {
 		return nil, err
 	}
-	res.Warnings = append(res.Warnings, warnings...)
-	members = append(members, sdd...)
-	if opts.LineageV2 {
-		v2, warnings, err := selectLineageV2(filepath.Join(opts.SDD, "lineage", "v2"), sel, work)
+	if warning != "" {
+		res.Warnings = append(res.Warnings, warning)
+	}
+	if sddDir != nil {
+		defer sddDir.Close()
+		sdd, warnings, err := selectSDD(sddDir, sel, work)
 		if err != nil {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings...)
-		members = append(members, v2...)
+		members = append(members, sdd...)
+		if opts.LineageV2 {
+			v2, warnings, err := selectLineageV2(sddDir, sel, work)
+			if err != nil {
+				return nil, err
+			}
+			res.Warnings = appendNew(res.Warnings, warnings...)
+			members = append(members, v2...)
+		}
+	}
+	if opts.afterSelect != nil {
+		opts.afterSelect()
 	}
 
 	for i := range members {
@@ -283,7 +302,19 @@ func workMember(work, arcname, section string, fill func(io.Writer) error) (memb
 	if err := f.Close(); err != nil {
 		return member{}, fmt.Errorf("write %s: %w", path, err)
 	}
-	return member{entry: manifest.Entry{Arcname: arcname, Section: section, SizeBytes: cw.n}, path: path}, nil
+	return member{entry: manifest.Entry{Arcname: arcname, Section: section, SizeBytes: cw.n}, source: path,
+		open: func() (*os.File, error) { return os.Open(path) }}, nil
+}
+
+// appendNew appends the lines not already in list: a symlinked lineage folder is reported once, not once by
+// the .sdd walk and once more by the lineage v2 reader.
+func appendNew(list []string, lines ...string) []string {
+	for _, l := range lines {
+		if !slices.Contains(list, l) {
+			list = append(list, l)
+		}
+	}
+	return list
 }
 
 type countingWriter struct {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // LineageV2Enabled says whether the project writes lineage v2, as the Bernstein docs enable it:
@@ -23,12 +25,13 @@ func LineageV2Enabled(projectRoot string, getenv func(string) string) (bool, err
 		return v == "1" || strings.EqualFold(v, "true"), nil
 	}
 	path := filepath.Join(projectRoot, "bernstein.yaml")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	// Read without blocking and bounded: a FIFO or /dev/zero here would otherwise hang or exhaust the hook.
+	data, err := regularfile.ReadFile(path, "Bernstein configuration", 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, err
 	}
 	var cfg struct {
 		Lineage struct {
@@ -44,19 +47,41 @@ func LineageV2Enabled(projectRoot string, getenv func(string) string) (bool, err
 // selectLineageV2 packs the v2 store's records of tasks tied to the ticket: the parent refs of those tasks as a
 // slice of parent.jsonl (byte-identical lines) and their child files whole, so each child's chain stays
 // checkable. A task is tied when its task id names the ticket, or when one of its parent refs or child bodies
-// carries string values equal to the tracker and the ticket (the rule .sdd files are chosen by).
-func selectLineageV2(root string, sel Selector, work string) ([]member, []string, error) {
-	store := lineage.Open(root, lineage.PublicKey())
-	parentPath := store.ParentPath()
-	f, _, err := openRegular(parentPath)
+// carries string values equal to the tracker and the ticket (the rule .sdd files are chosen by). The store is
+// read beneath sdd without following a symlink, like every other .sdd file.
+func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []string, error) {
+	const v2 = "lineage/v2"
+	dir, err := sdd.OpenDir(v2)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil
+	case errors.Is(err, nofollow.ErrSymlink), errors.Is(err, nofollow.ErrNotDir):
+		return nil, []string{skippedFolder(err)}, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w (evidence is never dropped silently: fix its permissions)", err)
+	}
+	defer dir.Close()
+	// Relative names within the store: Open("") names them without a root, and ChildPath refuses anything but
+	// 64 hex digits, so a record cannot steer a path outside the store.
+	store := lineage.Open("", lineage.PublicKey())
+	parentRel := filepath.ToSlash(store.ParentPath())
+	parentPath := filepath.Join(dir.Path(), parentRel)
+	f, _, err := dir.Open(parentRel)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, nil
+		}
+		if errors.Is(err, nofollow.ErrSymlink) {
+			return nil, []string{fmt.Sprintf("skipped symlink %s: symlinks are never followed", parentPath)}, nil
 		}
 		return nil, nil, err
 	}
 	defer f.Close()
 
+	childRel := func(sha string) (string, error) {
+		p, err := store.ChildPath(sha)
+		return filepath.ToSlash(p), err
+	}
 	tied := map[string]bool{}
 	checked := map[string]bool{} // child files already probed
 	var warnings []string
@@ -75,12 +100,12 @@ func selectLineageV2(root string, sel Selector, work string) ([]member, []string
 			tied[ref.TaskID] = true
 			return nil
 		}
-		child, err := store.ChildPath(ref.ChildSHA)
+		child, err := childRel(ref.ChildSHA)
 		if err != nil || checked[child] {
 			return nil
 		}
 		checked[child] = true
-		names, err := fileNamesTicket(child, sel)
+		names, err := fileNamesTicket(dir, child, sel)
 		if err != nil {
 			return err
 		}
@@ -105,7 +130,7 @@ func selectLineageV2(root string, sel Selector, work string) ([]member, []string
 			if json.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
 				return nil
 			}
-			if child, err := store.ChildPath(ref.ChildSHA); err == nil {
+			if child, err := childRel(ref.ChildSHA); err == nil {
 				children[child] = true
 			}
 			_, err := w.Write(line)
@@ -116,42 +141,42 @@ func selectLineageV2(root string, sel Selector, work string) ([]member, []string
 		return nil, nil, fmt.Errorf("slice %s: %w", parentPath, err)
 	}
 	members := []member{parentSlice}
-	var paths []string
+	var rels []string
 	for p := range children {
-		paths = append(paths, p)
+		rels = append(rels, p)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		cf, csize, err := openRegular(p)
+	sort.Strings(rels)
+	for _, rel := range rels {
+		path := filepath.Join(dir.Path(), filepath.FromSlash(rel))
+		cf, st, err := dir.Open(rel)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				warnings = append(warnings, fmt.Sprintf("lineage v2: %s is missing (a parent ref points at it); `git bernstein lineage v2 verify` reports it", p))
+			if errors.Is(err, fs.ErrNotExist) {
+				warnings = append(warnings, fmt.Sprintf("lineage v2: %s is missing (a parent ref points at it); `git bernstein lineage v2 verify` reports it", path))
 				continue
 			}
-			if errors.Is(err, errSymlink) {
-				warnings = append(warnings, fmt.Sprintf("skipped symlink %s: symlinks are never followed", p))
+			if errors.Is(err, nofollow.ErrSymlink) || errors.Is(err, nofollow.ErrNotDir) {
+				warnings = append(warnings, fmt.Sprintf("skipped %s: %v", path, err))
 				continue
 			}
 			return nil, nil, err
 		}
 		cf.Close()
-		members = append(members, member{entry: manifest.Entry{Arcname: "lineage/v2/children/" + filepath.Base(p),
-			Section: manifest.SectionLineage, SizeBytes: csize}, path: p})
+		members = append(members, sddMember(sdd, v2+"/"+rel, st, "lineage/v2/"+rel, manifest.SectionLineage))
 	}
 	return members, warnings, nil
 }
 
 // fileNamesTicket says whether one record of a JSONL file (read up to the probe limit) names tracker and ticket.
-func fileNamesTicket(path string, sel Selector) (bool, error) {
-	f, size, err := openRegular(path)
+func fileNamesTicket(dir *nofollow.Dir, rel string, sel Selector) (bool, error) {
+	f, st, err := dir.Open(rel)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, errSymlink) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, nofollow.ErrSymlink) || errors.Is(err, nofollow.ErrNotDir) {
 			return false, nil
 		}
 		return false, err
 	}
 	defer f.Close()
-	if size > sel.ProbeLimit {
+	if st.Size() > sel.ProbeLimit {
 		return false, nil
 	}
 	found := false

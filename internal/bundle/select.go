@@ -7,15 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -33,35 +34,65 @@ type Selector struct {
 	WholeFiles bool  // pack lineage/audit files whole instead of as ticket slices
 }
 
-// member is one file to put in the archive: a file on disk, or the first size bytes of it.
+// member is one file to put in the archive: a .sdd file, or a slice or generated file in the work folder.
 type member struct {
-	entry manifest.Entry
-	path  string // where its bytes are read from (the .sdd file, or a slice or generated file in the workspace)
+	entry  manifest.Entry
+	source string // where its bytes come from, for messages
+	// open gives the member's bytes from the start, each time it is hashed or packed. For a .sdd file it is the
+	// file that was chosen, reopened without following a symlink and checked to be the same device and inode:
+	// what was chosen is what is hashed, packed and signed, even if someone swaps the file in between.
+	open func() (*os.File, error)
+}
+
+// openSDD opens the .sdd folder without following a symlink at its own name. A missing folder, or one that is a
+// symlink, is a warning: the bundle then holds only git evidence.
+func openSDD(path string) (*nofollow.Dir, string, error) {
+	if path == "" {
+		return nil, "no .sdd folder given: the bundle holds only git evidence", nil
+	}
+	d, err := nofollow.OpenDir(path)
+	switch {
+	case err == nil:
+		return d, "", nil
+	case errors.Is(err, nofollow.ErrSymlink):
+		return nil, fmt.Sprintf("%v: .sdd skipped, the bundle holds only git evidence (move the folder itself there)", err), nil
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, nofollow.ErrNotDir):
+		return nil, fmt.Sprintf("no .sdd folder at %s: the bundle holds only git evidence", path), nil
+	}
+	return nil, "", fmt.Errorf("open %s: %w (evidence is never dropped silently: fix its permissions)", path, err)
+}
+
+// skippedFolder is the warning for a folder under .sdd that is a symlink (or not a folder): it is not read.
+func skippedFolder(err error) string {
+	return fmt.Sprintf("%v: skipped with everything in it (move the folder itself into .sdd if it holds evidence)", err)
 }
 
 // selectSDD walks the .sdd sections and returns the members for the ticket. Slices are written into work.
-func selectSDD(sdd string, sel Selector, work string) ([]member, []string, error) {
+// Every folder and file is reached through sdd's descriptor without following a symlink.
+func selectSDD(sdd *nofollow.Dir, sel Selector, work string) ([]member, []string, error) {
 	if sel.ProbeLimit == 0 {
 		sel.ProbeLimit = DefaultProbeLimit
 	}
 	var members []member
 	var warnings []string
-	if st, err := os.Stat(sdd); err != nil || !st.IsDir() {
-		return nil, []string{fmt.Sprintf("no .sdd folder at %s: the bundle holds only git evidence", sdd)}, nil
-	}
 	for _, section := range sddSections {
-		dir := filepath.Join(sdd, section)
-		ents, err := os.ReadDir(dir)
-		if errors.Is(err, os.ErrNotExist) {
+		dir, err := sdd.OpenDir(section)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue
+		case errors.Is(err, nofollow.ErrSymlink), errors.Is(err, nofollow.ErrNotDir):
+			warnings = append(warnings, skippedFolder(err))
+			continue
+		case err != nil:
+			return nil, nil, fmt.Errorf("%w (evidence is never dropped silently: fix its permissions)", err)
 		}
+		ents, err := dir.ReadDir()
+		dir.Close()
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s: %w (evidence is never dropped silently: fix its permissions)", dir, err)
+			return nil, nil, fmt.Errorf("%w (evidence is never dropped silently: fix its permissions)", err)
 		}
-		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 		for _, e := range ents {
-			path := filepath.Join(dir, e.Name())
-			m, why, err := selectFile(path, section, e, sel, work)
+			m, why, err := selectFile(sdd, section, e, sel, work)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -76,9 +107,17 @@ func selectSDD(sdd string, sel Selector, work string) ([]member, []string, error
 	return members, warnings, nil
 }
 
+// sddMember is a whole .sdd file as it was chosen: rel beneath sdd, identified by st.
+func sddMember(sdd *nofollow.Dir, rel string, st fs.FileInfo, arcname, section string) member {
+	return member{entry: manifest.Entry{Arcname: arcname, Section: section, SizeBytes: st.Size()},
+		source: filepath.Join(sdd.Path(), filepath.FromSlash(rel)),
+		open:   func() (*os.File, error) { return sdd.Reopen(rel, st) }}
+}
+
 // selectFile decides one directory entry. It returns a warning when it skips something a user might expect.
-func selectFile(path, section string, e os.DirEntry, sel Selector, work string) (*member, string, error) {
+func selectFile(sdd *nofollow.Dir, section string, e os.DirEntry, sel Selector, work string) (*member, string, error) {
 	name := e.Name()
+	path := filepath.Join(sdd.Path(), section, name)
 	switch {
 	case e.Type()&os.ModeSymlink != 0:
 		if sel.Ticket.NamedIn(name) || probeable(name) {
@@ -97,15 +136,22 @@ func selectFile(path, section string, e os.DirEntry, sel Selector, work string) 
 	if bad := unsafeName(name); bad != "" {
 		return nil, fmt.Sprintf("skipped %s: its name %s, which verifiers refuse in archive names; rename it", path, bad), nil
 	}
-	f, size, err := openRegular(path)
-	if err != nil {
-		return nil, "", err
+	rel := section + "/" + name
+	f, st, err := sdd.Open(rel)
+	switch {
+	case errors.Is(err, nofollow.ErrSymlink):
+		return nil, fmt.Sprintf("skipped symlink %s: symlinks are never followed", path), nil
+	case errors.Is(err, regularfile.ErrNotRegular):
+		return nil, "", fmt.Errorf("%w: it changed while bundling; run again", err)
+	case err != nil:
+		return nil, "", fmt.Errorf("%w (evidence is never dropped silently: fix it or move it out of .sdd)", err)
 	}
 	defer f.Close()
+	size := st.Size()
 	arc := section + "/" + name
-	whole := &member{entry: manifest.Entry{Arcname: arc, Section: section, SizeBytes: size}, path: path}
+	whole := sddMember(sdd, rel, st, arc, section)
 	if byName {
-		return whole, "", nil
+		return &whole, "", nil
 	}
 	if size > sel.ProbeLimit {
 		return nil, "", nil
@@ -117,7 +163,7 @@ func selectFile(path, section string, e os.DirEntry, sel Selector, work string) 
 			return nil, "", fmt.Errorf("read %s: %w", path, err)
 		}
 		if recordNames(data, sel.Ticket) {
-			return whole, "", nil
+			return &whole, "", nil
 		}
 		return nil, "", nil
 	}
@@ -141,8 +187,9 @@ func selectFile(path, section string, e os.DirEntry, sel Selector, work string) 
 	case !matched:
 		return nil, "", nil
 	case !sliceable:
-		return whole, "", nil
+		return &whole, "", nil
 	}
+	// The slice is cut from the descriptor just read, so it holds bytes of the chosen file and no other.
 	m, err := workMember(work, arc, section, func(w io.Writer) error { _, err := w.Write(slice.Bytes()); return err })
 	if err != nil {
 		return nil, "", fmt.Errorf("slice of %s: %w", path, err)
@@ -190,31 +237,6 @@ func unsafeName(name string) string {
 		}
 	}
 	return ""
-}
-
-// errSymlink is returned by openRegular for a symlink: we never follow one.
-var errSymlink = errors.New("is a symlink; symlinks are never followed")
-
-// openRegular opens path without following a symlink put there after the directory was read, and checks
-// that it is still a regular file.
-func openRegular(path string) (*os.File, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, 0, fmt.Errorf("open %s: %w", path, errSymlink)
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("open %s: %w (evidence is never dropped silently: fix it or move it out of .sdd)", path, err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, fmt.Errorf("stat %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, fmt.Errorf("%s changed into a non-regular file while bundling; run again", path)
-	}
-	return f, st.Size(), nil
 }
 
 // recordNames says whether one JSON record has, among its string values at any depth (keys and numbers do not

@@ -29,6 +29,9 @@ import (
 // ErrSymlink is wrapped by every error for a symlink met on the way: symlinks are never followed.
 var ErrSymlink = errors.New("is a symbolic link; symlinks are never followed")
 
+// ErrNotDir is wrapped by the error for a folder wanted where something else is.
+var ErrNotDir = errors.New("is not a folder")
+
 // ErrReplaced is wrapped by Reopen's error for a file that is no longer the one first opened.
 var ErrReplaced = errors.New("was replaced by another file")
 

@@ -31,7 +31,7 @@ func openAt(dir *os.File, name string, isDir bool, display string) (*os.File, er
 		return nil, fmt.Errorf("%s %w", display, ErrSymlink)
 	}
 	if isDir && !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder", display)
+		return nil, fmt.Errorf("%s %w", display, ErrNotDir)
 	}
 	f, err := os.Open(p)
 	if err != nil {

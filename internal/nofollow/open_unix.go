@@ -16,6 +16,9 @@ const baseFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOC
 
 func openDirPath(path string) (*os.File, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOTDIR) {
+		return nil, fmt.Errorf("%s %w", path, ErrNotDir)
+	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open folder", Path: path, Err: err}
 	}
@@ -37,7 +40,7 @@ func openAt(dir *os.File, name string, isDir bool, display string) (*os.File, er
 			return nil, fmt.Errorf("%s %w", display, ErrSymlink)
 		}
 		if isDir && errors.Is(err, unix.ENOTDIR) {
-			return nil, fmt.Errorf("%s is not a folder: %w", display, err)
+			return nil, fmt.Errorf("%s %w", display, ErrNotDir)
 		}
 		return nil, &os.PathError{Op: "open", Path: display, Err: err}
 	}
