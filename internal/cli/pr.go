@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -50,12 +49,8 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 		if err != nil {
 			return nil, err
 		}
-		offline := ""
-		if sdd != "" {
-			offline = filepath.Join(sdd, "pr")
-		}
 		res := github.Fetch(c.Context, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
-			OfflineDir: offline, Unavailable: unavailable})
+			SDD: sdd, Unavailable: unavailable})
 		if c.Bool("require-pr") {
 			if err := requirePR(tk, res); err != nil {
 				return nil, err

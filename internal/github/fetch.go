@@ -23,8 +23,8 @@ type Query struct {
 	// Commits are the ticket's commits: their merge and squash subjects name pull requests, and GitHub is asked
 	// which pull requests hold the newest one.
 	Commits *gitext.Commits
-	// OfflineDir holds saved payloads (.sdd/pr), used for numbers the API gave nothing for.
-	OfflineDir string
+	// SDD is the .sdd folder whose pr/ holds saved payloads, used for numbers the API gave nothing for.
+	SDD string
 	// Unavailable says, when there is no client, why GitHub cannot be asked and what to do.
 	Unavailable error
 }
@@ -59,7 +59,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	}
 	add(q.Numbers...)
 	add(NumbersFromCommits(q.Commits)...)
-	offline, warnings := ReadOffline(q.OfflineDir, q.Ticket)
+	offline, warnings := ReadOffline(q.SDD, q.Ticket)
 	res.Warnings = append(res.Warnings, warnings...)
 	for n, cp := range offline {
 		if cp.NamesTicket {

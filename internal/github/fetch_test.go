@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -314,7 +315,7 @@ func TestFetchOffline(t *testing.T) {
 	os.Symlink(filepath.Join(dir, "named.json"), filepath.Join(dir, "link.json"))
 
 	// GitHub unreachable: 17 (named by the merge commit) and 30 (naming the ticket) come from .sdd/pr; 31 not.
-	res := Fetch(context.Background(), newClient(t, closedPort(t), ""), Query{Ticket: eng42(t), Commits: tied(), OfflineDir: dir})
+	res := Fetch(context.Background(), newClient(t, closedPort(t), ""), Query{Ticket: eng42(t), Commits: tied(), SDD: filepath.Dir(dir)})
 	if got := numbers(res.PRs); !reflect.DeepEqual(got, []int{17, 30}) {
 		t.Fatalf("PRs %v, want [17 30]; warnings %q", got, res.Warnings)
 	}
@@ -332,7 +333,7 @@ func TestFetchOffline(t *testing.T) {
 
 	// The API wins where it answers: 17 from the server, 30 from .sdd/pr since the server has no #30.
 	srv := githubtest.New(t, "")
-	res = Fetch(context.Background(), newClient(t, srv.APIURL(), ""), Query{Ticket: eng42(t), Commits: tied(), OfflineDir: dir})
+	res = Fetch(context.Background(), newClient(t, srv.APIURL(), ""), Query{Ticket: eng42(t), Commits: tied(), SDD: filepath.Dir(dir)})
 	if got := numbers(res.PRs); !reflect.DeepEqual(got, []int{17, 21, 30}) || res.PRs[0].Offline != "" || res.PRs[2].Offline == "" {
 		t.Fatalf("PRs %v warnings %q", got, res.Warnings)
 	}
@@ -341,12 +342,68 @@ func TestFetchOffline(t *testing.T) {
 	}
 
 	// No repository known (no remote): quiet, offline copies only; 31 is used because it was asked for.
-	res = Fetch(context.Background(), nil, Query{Ticket: eng42(t), Numbers: []int{31}, OfflineDir: dir, Unavailable: ErrNoRemote})
+	res = Fetch(context.Background(), nil, Query{Ticket: eng42(t), Numbers: []int{31}, SDD: filepath.Dir(dir), Unavailable: ErrNoRemote})
 	if got := numbers(res.PRs); !reflect.DeepEqual(got, []int{17, 30, 31}) {
 		t.Fatalf("PRs %v", got)
 	}
 	if len(res.Warnings) != 1 { // broken.json only
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// The offline copies are read without following a symlink: a symlinked .sdd or .sdd/pr is skipped with a
+// warning, and so is a FIFO or a symlink in place of a payload, without waiting.
+func TestOfflineCopiesNeverFollowSymlinks(t *testing.T) {
+	t.Parallel()
+	payload := `{"number":30,"title":"ENG-42 elsewhere","head":{"ref":"x"}}`
+	for _, tc := range []struct {
+		name string
+		lay  func(t *testing.T, sdd, outside string)
+		want string // substring of the one warning; "" for none
+	}{
+		{".sdd is a symlink", func(t *testing.T, sdd, outside string) {
+			if err := os.Symlink(outside, sdd); err != nil {
+				t.Fatal(err)
+			}
+		}, ".sdd is a symbolic link"},
+		{".sdd/pr is a symlink", func(t *testing.T, sdd, outside string) {
+			os.MkdirAll(sdd, 0o755)
+			if err := os.Symlink(filepath.Join(outside, "pr"), filepath.Join(sdd, "pr")); err != nil {
+				t.Fatal(err)
+			}
+		}, "/pr is a symbolic link"},
+		{"a payload is a symlink or a FIFO", func(t *testing.T, sdd, outside string) {
+			os.MkdirAll(filepath.Join(sdd, "pr"), 0o755)
+			os.Symlink(filepath.Join(outside, "pr", "pr_30.json"), filepath.Join(sdd, "pr", "pr_30.json"))
+			if err := syscall.Mkfifo(filepath.Join(sdd, "pr", "pr_31.json"), 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			outside := t.TempDir()
+			os.MkdirAll(filepath.Join(outside, "pr"), 0o755)
+			os.WriteFile(filepath.Join(outside, "pr", "pr_30.json"), []byte(payload), 0o644)
+			sdd := filepath.Join(t.TempDir(), ".sdd")
+			tc.lay(t, sdd, outside)
+			done := make(chan *Result, 1)
+			go func() {
+				done <- Fetch(context.Background(), nil, Query{Ticket: eng42(t), SDD: sdd, Unavailable: ErrNoRemote})
+			}()
+			var res *Result
+			select {
+			case res = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("reading the offline copies hangs")
+			}
+			if len(res.PRs) != 0 {
+				t.Errorf("read through a symlink: %v", numbers(res.PRs))
+			}
+			if tc.want == "" && len(res.Warnings) != 0 || tc.want != "" && (len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], tc.want)) {
+				t.Errorf("warnings %q, want one with %q", res.Warnings, tc.want)
+			}
+		})
 	}
 }
 

@@ -2,13 +2,14 @@ package github
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -24,30 +25,47 @@ type OfflineCopy struct {
 	NamesTicket bool
 }
 
-// ReadOffline reads dir/*.json (regular files only, no symlinks, one level) as pull request payloads. A missing
-// dir is no copies. Files that are not a pull request object are skipped with a warning; of two copies of one
-// number the first by name wins.
-func ReadOffline(dir string, tk ticket.Ticket) (map[int]*OfflineCopy, []string) {
+// ReadOffline reads sdd/pr/*.json (regular files only, one level) as pull request payloads. The folder is read
+// through nofollow: a symlink at .sdd, at pr or at a file is never followed (a symlinked folder is skipped with a
+// warning), and each payload is read from the descriptor that was checked, so a swap cannot slip another file
+// in. A missing folder is no copies. Files that are not a pull request object are skipped with a warning; of two
+// copies of one number the first by name wins.
+func ReadOffline(sdd string, tk ticket.Ticket) (map[int]*OfflineCopy, []string) {
 	out := map[int]*OfflineCopy{}
-	if dir == "" {
+	if sdd == "" {
 		return out, nil
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return out, nil
+	root, err := nofollow.OpenDir(sdd)
+	if err == nil {
+		defer root.Close()
+		var dir *nofollow.Dir
+		if dir, err = root.OpenDir("pr"); err == nil {
+			defer dir.Close()
+			return readOfflineDir(dir, tk, out)
 		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, nofollow.ErrNotDir):
+		return out, nil
+	case errors.Is(err, nofollow.ErrSymlink):
+		return out, []string{fmt.Sprintf("offline pull requests not read: %v", err)}
+	}
+	return out, []string{fmt.Sprintf("offline pull requests: %v", err)}
+}
+
+func readOfflineDir(dir *nofollow.Dir, tk ticket.Ticket, out map[int]*OfflineCopy) (map[int]*OfflineCopy, []string) {
+	ents, err := dir.ReadDir()
+	if err != nil {
 		return out, []string{fmt.Sprintf("offline pull requests: %v", err)}
 	}
 	var warnings []string
-	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".reviews.json") || e.Type()&fs.ModeType != 0 {
 			continue
 		}
-		path := filepath.Join(dir, name)
-		data, err := readSmall(path)
+		path := filepath.Join(dir.Path(), name)
+		data, err := readSmall(dir, name)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("offline pull request %s skipped: %v", path, err))
 			continue
@@ -68,7 +86,7 @@ func ReadOffline(dir string, tk ticket.Ticket) (map[int]*OfflineCopy, []string) 
 		}
 		cp := &OfflineCopy{Number: pr.Number, Path: path, Payload: data,
 			NamesTicket: tk.NamedIn(pr.Title) || tk.NamedInRef(pr.Head.Ref)}
-		if rv, err := readSmall(strings.TrimSuffix(path, ".json") + ".reviews.json"); err == nil && json.Valid(rv) {
+		if rv, err := readSmall(dir, strings.TrimSuffix(name, ".json")+".reviews.json"); err == nil && json.Valid(rv) {
 			cp.Reviews = rv
 		}
 		out[pr.Number] = cp
@@ -76,17 +94,23 @@ func ReadOffline(dir string, tk ticket.Ticket) (map[int]*OfflineCopy, []string) 
 	return out, warnings
 }
 
-// readSmall reads a regular file (not through a symlink) of at most maxBody bytes.
-func readSmall(path string) ([]byte, error) {
-	st, err := os.Lstat(path)
+// readSmall reads the regular file name in dir, not through a symlink, of at most maxBody bytes, from the
+// descriptor it checked (a stat of the path and a later open of it would let a swap in between).
+func readSmall(dir *nofollow.Dir, name string) ([]byte, error) {
+	f, st, err := dir.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
+	defer f.Close()
 	if st.Size() > maxBody {
 		return nil, fmt.Errorf("larger than %d MiB", maxBody>>20)
 	}
-	return os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, maxBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxBody {
+		return nil, fmt.Errorf("larger than %d MiB", maxBody>>20)
+	}
+	return data, nil
 }
