@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -117,7 +118,7 @@ func (s *session) githubClient(c *ucli.Context) (client *github.Client, unavaila
 		token = os.Getenv("GH_TOKEN")
 	}
 	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: prTimeout,
-		UserAgent: "git-bernstein/" + buildinfo.Version()})
+		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,7 @@
-// Package github finds a ticket's pull requests on GitHub (or GitHub Enterprise) through the REST API and
-// returns their payloads exactly as the API sent them, for the bundle's pr/ section. It never prints: problems
-// that must not stop a bundle come back as warning lines that say which pull request, what happened and what
-// to do.
 package github
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,8 +23,11 @@ const (
 	// mediaType is the Accept header GitHub documents for the REST API today; go-github still sends the older
 	// application/vnd.github.v3+json.
 	mediaType = "application/vnd.github+json"
-	// maxBody caps one response; a pull request payload is a few tens of KiB.
+	// maxBody caps all answers of one Fetch together, counted after decompression (a pull request payload is a
+	// few tens of KiB, a page of 100 pull requests a few MiB), and so also any one answer.
 	maxBody = 32 << 20
+	// maxPerPage is what we ask for and the most items a list page may hold: a longer one is not GitHub's.
+	maxPerPage = 100
 )
 
 // Config says how to reach the API.
@@ -46,6 +46,8 @@ type Config struct {
 	UserAgent string
 	// Now is the clock used to say when a rate limit resets; nil is time.Now.
 	Now func() time.Time
+	// CacheDir keeps answers with their ETags, asked again with If-None-Match; "" is no cache.
+	CacheDir string
 }
 
 // Client talks to one repository on one GitHub server.
@@ -72,10 +74,12 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 	if transport == nil {
 		transport = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	client := gh.NewClient(&http.Client{Transport: acceptTransport{transport}})
-	if cfg.Token != "" {
-		client = client.WithAuthToken(cfg.Token)
+	// Not WithAuthToken: it adds the token on every hop of a redirect, whatever the host (see transport).
+	var c0 *cache
+	if cfg.CacheDir != "" {
+		c0 = &cache{dir: cfg.CacheDir}
 	}
+	client := gh.NewClient(&http.Client{Transport: newTransport(transport, base, cfg.Token, c0)})
 	client.BaseURL = base
 	if cfg.UserAgent != "" {
 		client.UserAgent = cfg.UserAgent
@@ -123,14 +127,6 @@ func (c *Client) Repo() Repo { return c.repo }
 // APIURL is the server's API URL, with the trailing slash go-github needs.
 func (c *Client) APIURL() string { return c.apiURL }
 
-type acceptTransport struct{ next http.RoundTripper }
-
-func (t acceptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.Header.Set("Accept", mediaType)
-	return t.next.RoundTrip(req)
-}
-
 // retry runs call, and once more after a pause when GitHub answered with a server error (5xx).
 func (c *Client) retry(ctx context.Context, call func() (*gh.Response, error)) error {
 	resp, err := call()
@@ -170,7 +166,12 @@ func (c *Client) getRaw(ctx context.Context, path string) ([]byte, *gh.Response,
 			return resp, fmt.Errorf("read %s: %w", path, err)
 		}
 		if len(body) > maxBody {
-			return resp, fmt.Errorf("answer to %s is larger than %d MiB", path, maxBody>>20)
+			return resp, &errTooMuch{limit: maxBody}
+		}
+		// Warnings are scrubbed of the token, but a payload is packed byte for byte: an answer that repeats the
+		// token (a broken proxy, a hostile server) is not used at all.
+		if len(c.token) >= minTokenLen && bytes.Contains(body, []byte(c.token)) {
+			return resp, errTokenEchoed
 		}
 		return resp, nil
 	})

@@ -1,11 +1,14 @@
 package github
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
 	"regexp"
 	"strconv"
-
-	gh "github.com/google/go-github/v62/github"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
@@ -44,13 +47,8 @@ func NumbersFromCommits(commits *gitext.Commits) []int {
 // numbersForCommit asks GitHub which pull requests contain sha. GitHub answers 422 for a commit it does not
 // have (not pushed yet): that is no pull request, not a failure.
 func (c *Client) numbersForCommit(ctx context.Context, sha string) ([]int, error) {
-	var pulls []*gh.PullRequest
-	err := c.retry(ctx, func() (*gh.Response, error) {
-		var resp *gh.Response
-		var err error
-		pulls, resp, err = c.gh.PullRequests.ListPullRequestsWithCommit(ctx, c.repo.Owner, c.repo.Name, sha, &gh.ListOptions{PerPage: 100})
-		return resp, err
-	})
+	q := url.Values{"per_page": {strconv.Itoa(maxPerPage)}}
+	body, _, err := c.getRaw(ctx, c.repoPath()+"/commits/"+url.PathEscape(sha)+"/pulls?"+q.Encode())
 	if statusOf(err) == 422 {
 		return nil, nil
 	}
@@ -58,43 +56,90 @@ func (c *Client) numbersForCommit(ctx context.Context, sha string) ([]int, error
 		return nil, err
 	}
 	var out []int
-	for _, p := range pulls {
-		if n := p.GetNumber(); n > 0 {
-			out = append(out, n)
+	err = eachPull(body, "the pull requests of commit "+sha, func(p pullHead) {
+		if p.Number > 0 {
+			out = append(out, p.Number)
 		}
-	}
-	return out, nil
+	})
+	return out, err
 }
 
 // numbersByHead lists the repository's pull requests, open and closed, most recently updated first, and returns
 // those whose head branch names the ticket (as a token, so ENG-42 does not pick up ENG-420-x).
 func (c *Client) numbersByHead(ctx context.Context, tk ticket.Ticket) ([]int, error) {
 	var out []int
-	opts := &gh.PullRequestListOptions{State: "all", Sort: "updated", Direction: "desc", ListOptions: gh.ListOptions{PerPage: 100}}
+	q := url.Values{"state": {"all"}, "sort": {"updated"}, "direction": {"desc"}, "per_page": {strconv.Itoa(maxPerPage)}}
 	for page := 0; page < maxListPages; page++ {
-		var pulls []*gh.PullRequest
-		var next int
-		err := c.retry(ctx, func() (*gh.Response, error) {
-			var resp *gh.Response
-			var err error
-			pulls, resp, err = c.gh.PullRequests.List(ctx, c.repo.Owner, c.repo.Name, opts)
-			if resp != nil {
-				next = resp.NextPage
+		body, resp, err := c.getRaw(ctx, c.repoPath()+"/pulls?"+q.Encode())
+		if err != nil {
+			return out, err
+		}
+		err = eachPull(body, "the list of pull requests", func(p pullHead) {
+			if tk.NamedInRef(p.Head.Ref) && p.Number > 0 {
+				out = append(out, p.Number)
 			}
-			return resp, err
 		})
 		if err != nil {
 			return out, err
 		}
-		for _, p := range pulls {
-			if tk.NamedInRef(p.GetHead().GetRef()) && p.GetNumber() > 0 {
-				out = append(out, p.GetNumber())
-			}
-		}
-		if next == 0 {
+		if resp.NextPage == 0 {
 			break
 		}
-		opts.Page = next
+		q.Set("page", strconv.Itoa(resp.NextPage))
 	}
 	return out, nil
+}
+
+// pullHead is what the lists are read for. Decoding into it, one element at a time, keeps memory flat: go-github's
+// typed lists decode every element into a full PullRequest, so a small answer of "[{},{},…]" took gigabytes.
+type pullHead struct {
+	Number int `json:"number"`
+	Head   struct {
+		Ref string `json:"ref"`
+	} `json:"head"`
+}
+
+func eachPull(body []byte, what string, fn func(pullHead)) error {
+	return eachElement(body, what, func(raw json.RawMessage) error {
+		var p pullHead
+		if json.Unmarshal(raw, &p) != nil {
+			return &errNotList{what: what, why: "an element is not a pull request object"}
+		}
+		fn(p)
+		return nil
+	})
+}
+
+// eachElement calls fn with each element of the JSON array body, at most maxPerPage of them.
+func eachElement(body []byte, what string, fn func(json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return &errNotList{what: what, why: "not a JSON array"}
+	}
+	for n := 0; dec.More(); n++ {
+		if n == maxPerPage {
+			return &errNotList{what: what, why: fmt.Sprintf("more than the %d items a page holds", maxPerPage)}
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return &errNotList{what: what, why: "not a JSON array"}
+		}
+		if err := fn(raw); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return &errNotList{what: what, why: "not a JSON array"}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &errNotList{what: what, why: "data after the array"}
+	}
+	return nil
+}
+
+// errNotList is an answer that is not the list asked for.
+type errNotList struct{ what, why string }
+
+func (e *errNotList) Error() string {
+	return fmt.Sprintf("GitHub's answer for %s is not usable (%s)", e.what, e.why)
 }

@@ -14,6 +14,12 @@ import (
 	gh "github.com/google/go-github/v62/github"
 )
 
+// minTokenLen: a token shorter than this is not looked for in answers and warnings (it would match by chance).
+const minTokenLen = 4
+
+// errTokenEchoed is an answer that holds the token's bytes: it is not used, so it is never packed.
+var errTokenEchoed = errors.New("GitHub's answer repeats the token")
+
 // failure is what went wrong with a request, said for a person.
 type failure struct {
 	// stop: every later request would fail the same way (offline, timeout, bad token, rate limit), so make none.
@@ -47,7 +53,13 @@ func (c *Client) classify(err error, ep endpoint, number int) failure {
 	var abuse *gh.AbuseRateLimitError
 	var er *gh.ErrorResponse
 	var bad *errNotPullRequest
+	var notList *errNotList
+	var tooMuch *errTooMuch
+	var otp *gh.TwoFactorAuthError
 	switch {
+	case errors.As(err, &tooMuch):
+		return failure{stop: true, what: tooMuch.Error() + ": an answer that does not end, or a compressed answer that inflates without bound",
+			todo: "check that the API URL (--github-api-url, GITHUB_API_URL) is GitHub's API, or pass --no-pr"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return failure{stop: true, what: fmt.Sprintf("GitHub at %s gave no answer within %s", c.apiURL, c.timeout),
 			todo: "check the network or the API URL (--github-api-url, GITHUB_API_URL), or pass --no-pr"}
@@ -64,6 +76,17 @@ func (c *Client) classify(err error, ep endpoint, number int) failure {
 	case errors.As(err, &bad):
 		return failure{what: bad.Error(),
 			todo: "check that the API URL is the API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise)"}
+	case errors.As(err, &notList):
+		return failure{what: notList.Error(),
+			todo: "check that the API URL is the API (https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise)"}
+	case errors.Is(err, errTokenEchoed):
+		return failure{what: "GitHub's answer repeats the token, so it was not used or packed",
+			todo: "check the API URL and any proxy on the way, and revoke the token if that server is not GitHub"}
+	case errors.As(err, &otp):
+		// go-github gives this its own type, which the status cases below would not see: it read as "cannot
+		// reach GitHub" with go-github's raw error text.
+		return failure{stop: true, what: "GitHub asks for a one-time password (401, X-GitHub-OTP: required): the credentials are an account's password, not a token",
+			todo: "set GITHUB_TOKEN (or GH_TOKEN) to a personal access token that can read " + c.repo.String() + "; tokens need no one-time password"}
 	case errors.As(err, &er) && er.Response != nil:
 		return c.classifyStatus(er, ep, number)
 	}

@@ -73,7 +73,8 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	searched := true
 	var lines []pending
 	if c != nil {
-		ctx, cancel := context.WithTimeout(ctx, c.timeout)
+		// One deadline and one answer budget for every request of this fetch together.
+		ctx, cancel := context.WithTimeout(withBudget(ctx, maxBody), c.timeout)
 		defer cancel()
 		search := []func() ([]int, error){
 			func() ([]int, error) { return c.numbersForCommit(ctx, newestCommit(q.Commits)) },
@@ -151,7 +152,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	for _, p := range lines {
 		res.Warnings = append(res.Warnings, p.render(q.Ticket, got))
 	}
-	if c != nil && len(c.token) >= 4 {
+	if c != nil && len(c.token) >= minTokenLen {
 		for i, w := range res.Warnings {
 			res.Warnings[i] = strings.ReplaceAll(w, c.token, "REDACTED")
 		}

@@ -59,7 +59,7 @@ func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
 	var all []json.RawMessage
 	page := 1
 	for i := 0; i < maxReviewPages; i++ {
-		path := fmt.Sprintf("%s/pulls/%d/reviews?per_page=100", c.repoPath(), number)
+		path := fmt.Sprintf("%s/pulls/%d/reviews?per_page=%d", c.repoPath(), number, maxPerPage)
 		if page > 1 {
 			path += fmt.Sprintf("&page=%d", page)
 		}
@@ -67,11 +67,13 @@ func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		var items []json.RawMessage
-		if err := json.Unmarshal(body, &items); err != nil {
-			return nil, fmt.Errorf("reviews of #%d, page %d: not a JSON array", number, page)
+		err = eachElement(body, fmt.Sprintf("the reviews of #%d, page %d", number, page), func(raw json.RawMessage) error {
+			all = append(all, raw)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		all = append(all, items...)
 		if resp.NextPage == 0 || resp.NextPage <= page {
 			break
 		}

@@ -1,0 +1,34 @@
+// Package github finds a ticket's pull requests on GitHub (or GitHub Enterprise) through the REST API and
+// returns their payloads exactly as the API sent them, for the bundle's pr/ section. It never prints: problems
+// that must not stop a bundle come back as warning lines that say which pull request, what happened and what
+// to do.
+//
+// What it guarantees against a broken or hostile server (or anyone who can answer for an http:// API URL):
+//
+//   - The token goes only to the API URL's own scheme and host, in the Authorization header, decided on every
+//     hop of a redirect. A redirect to another host is followed without it; a redirect on the same host
+//     (GitHub's 301 for a renamed repository) keeps it. It is never printed, logged, cached or packed.
+//   - One Fetch reads at most 32 MiB of answers in all, counted after decompression (a small gzip answer that
+//     inflates without bound, or an answer that never ends, stops there), and every request of one Fetch shares
+//     one deadline (Config.Timeout, 20 s by default), which also stops a body being inflated. Lists are read one
+//     element at a time into the two fields we need, at most 100 elements a page.
+//   - An answer that holds the token's bytes is not used (so never packed): a warning says so, without the token.
+//   - Problems are classified for a person: unreachable, timeout, bad token, a one-time password asked for (a
+//     401 with X-GitHub-OTP: required means a password was given where a token belongs), rate limits, 404, 5xx.
+//
+// # ETag cache
+//
+// With Config.CacheDir (the CLI uses <git common dir>/bernstein/github-cache), each 200 answer to a GET that
+// carries an ETag is kept, and the next request for the same URL sends If-None-Match; GitHub's 304 (which does
+// not count against its rate limit) is then answered from the cache. An entry is one file,
+// <sha256 of the URL in hex>.entry: one line of JSON {"v":1,"url","etag","link","content_type"} (link and
+// content_type omitted when empty), a newline, then the body exactly as received. Entries are written atomically
+// (mode 0600), hold at most 8 MiB of body, and the folder is trimmed to 64 MiB, oldest first. An entry whose
+// header does not parse, whose "v" is not 1 or whose "url" differs is ignored. No entry holds the token: URLs
+// never carry it, only the ETag, Link and Content-Type headers are kept, and a body containing it is not stored.
+//
+// # Offline copies
+//
+// ReadOffline reads .sdd/pr/*.json through package nofollow: no symlink is followed at .sdd, pr or a file, and
+// each payload is read from the descriptor that was checked, at most 32 MiB.
+package github
