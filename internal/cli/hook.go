@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +20,10 @@ func hookCommand() *ucli.Command {
 		ArgsUsage: "post-merge [SQUASH]",
 		Description: `'hook post-merge' records ORIG_HEAD..HEAD as 'git bernstein record' does. It never fails or holds up
 the merge: it exits 0 whatever happens, prints each problem on stderr in one line, and appends it with a
-timestamp to <git common dir>/bernstein/hook.log. For a squash merge (SQUASH is 1) there is no merge commit
+timestamp to <git common dir>/bernstein/hook.log. It starts no ticket once its time budget (git config
+bernstein.hookBudget, default 5s) would run out, and records at most bernstein.maxTickets (default 100)
+tickets; what it leaves is one such line with the exact 'git bernstein record' command that finishes the
+job. For a squash merge (SQUASH is 1) there is no merge commit
 yet, so it records nothing: run 'git bernstein record HEAD' after committing the squash.`,
 		Flags:  recordFlags(),
 		Action: runHook,
@@ -34,6 +38,8 @@ func runHook(c *ucli.Context) (err error) {
 	if len(args) == 0 || args[0] != "post-merge" {
 		return usageError("hook takes the hook's name, post-merge, and git's arguments for it")
 	}
+	// The budget runs from the hook's start: opening the repository is part of the wait a merge sees.
+	start := time.Now()
 	errw := c.App.ErrWriter
 	var logPath string
 	problem := func(format string, a ...any) {
@@ -61,7 +67,11 @@ func runHook(c *ucli.Context) (err error) {
 		return nil
 	}
 	logPath = filepath.Join(s.repo.CommonDir, "bernstein", "hook.log")
-	rep, err := s.record(c, "ORIG_HEAD..HEAD")
+	budget, err := hookBudget(s)
+	if err != nil {
+		problem("%v", err)
+	}
+	rep, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {
 		problem("%v", err)
 		return nil
@@ -70,7 +80,30 @@ func runHook(c *ucli.Context) (err error) {
 	for _, f := range rep.Failed {
 		problem("%v", f)
 	}
+	if len(rep.Deferred) > 0 {
+		problem("%s", deferredLine(c, rep, budget))
+	}
 	return nil
+}
+
+// defaultHookBudget is how long the post-merge hook may take before it leaves the rest for later: a merge is
+// something a person waits for.
+const defaultHookBudget = 5 * time.Second
+
+// hookBudget is git config bernstein.hookBudget, a Go duration ("5s", "1m") or whole seconds ("5"); a value that
+// is neither is reported and the default used, since the hook must not fail.
+func hookBudget(s *session) (time.Duration, error) {
+	v, ok := s.cfg.Get("bernstein.hookBudget")
+	if !ok || v == "" {
+		return defaultHookBudget, nil
+	}
+	if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		return time.Duration(n) * time.Second, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d, nil
+	}
+	return defaultHookBudget, fmt.Errorf("git config bernstein.hookBudget %q is not a duration such as 5s or 1m: using %s", v, defaultHookBudget)
 }
 
 // appendLog adds one timestamped line to the hook log. A log that cannot be written is not worth failing for:

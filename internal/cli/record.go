@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -19,7 +22,70 @@ func recordFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else the tip's committer date)"},
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
+		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
+		&ucli.IntFlag{Name: "max-tickets", Usage: "record at most `N` tickets of one range, the others are listed with the command that records them (default: git config bernstein.maxTickets, else 100; 0: no cap)"},
 	)
+}
+
+// defaultMaxTickets caps the tickets one range records unless bernstein.maxTickets says otherwise: one merge
+// naming thousands of tickets held a merge up for minutes.
+const defaultMaxTickets = 100
+
+// maxTickets is --max-tickets, else bernstein.maxTickets, else defaultMaxTickets.
+func (s *session) maxTickets(c *ucli.Context) (int, error) {
+	if c.IsSet("max-tickets") {
+		if n := c.Int("max-tickets"); n >= 0 {
+			return n, nil
+		}
+		return 0, usageError("--max-tickets %d: give 0 (no cap) or more", c.Int("max-tickets"))
+	}
+	v, ok := s.cfg.Get("bernstein.maxTickets")
+	if !ok || v == "" {
+		return defaultMaxTickets, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("git config bernstein.maxTickets %q is not a whole number (0 is no cap); fix it with git config bernstein.maxTickets 100", v)
+	}
+	return n, nil
+}
+
+// deferredLine says, in one line, which tickets were left and the exact command that records them: the range
+// with full commit ids (ORIG_HEAD moves on), the same created_at (so what is recorded later is what would have
+// been recorded now), no cap, the flags this run was given, and the tickets themselves when there are few (else
+// the whole range again: tickets already recorded are rewritten byte for byte and add no note).
+func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) string {
+	why := fmt.Sprintf("more than bernstein.maxTickets (%d)", len(rep.Tickets)-len(rep.Deferred))
+	if rep.DeferredWhy == record.DeferredBudget {
+		why = fmt.Sprintf("the %s time budget ran out (bernstein.hookBudget)", budget)
+	}
+	cmd := []string{"git", "bernstein", "record", rep.Range.Exact, "--created-at", rep.CreatedAt.UTC().Format(time.RFC3339), "--max-tickets", "0"}
+	for _, name := range []string{"tracker", "match", "sign-key", "sign-kid", "bundle-dir", "sdd"} {
+		if c.IsSet(name) {
+			cmd = append(cmd, "--"+name, c.String(name))
+		}
+	}
+	for _, k := range c.StringSlice("trailer") {
+		cmd = append(cmd, "--trailer", k)
+	}
+	if len(rep.Deferred) <= 20 {
+		for _, fd := range rep.Deferred {
+			cmd = append(cmd, "--ticket", fd.ID)
+		}
+	}
+	for i, a := range cmd {
+		cmd[i] = shellQuote(a)
+	}
+	return fmt.Sprintf("%d of %d tickets named by %s not recorded: %s; to record them run: %s",
+		len(rep.Deferred), len(rep.Tickets), rep.Range.Spec, why, strings.Join(cmd, " "))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it, so the printed command can be pasted as it is.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/=@+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func recordCommand() *ucli.Command {
@@ -39,7 +105,10 @@ Each ticket is bundled with the full discovery of 'git bernstein commits' into
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
 "created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
 created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.
---json prints {"range","tip","recorded":[{"archive","note"}],"failed":[{"ticket","error"}]} (for CI).`,
+At most --max-tickets tickets are recorded (git config bernstein.maxTickets, default 100; 0 is no cap); the
+others are listed on stderr with the exact command that records them, and the exit code is 1.
+--json prints {"range","tip","recorded":[{"archive","note"}],"failed":[{"ticket","error"}],"deferred":[…],
+"resume"} (for CI).`,
 		Flags:  append(recordFlags(), &ucli.BoolFlag{Name: "json", Usage: "print what was recorded as JSON"}),
 		Action: runRecord,
 	}
@@ -61,7 +130,7 @@ func runRecord(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.record(c, spec)
+	rep, err := s.record(c, spec, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -72,17 +141,20 @@ func runRecord(c *ucli.Context) error {
 	} else {
 		printRecord(c, s, rep)
 	}
-	if len(rep.Failed) > 0 {
-		for _, f := range rep.Failed {
-			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", f)
-		}
-		return exitWith(ExitError, "%d of %d tickets were not recorded", len(rep.Failed), len(rep.Tickets))
+	for _, f := range rep.Failed {
+		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", f)
+	}
+	if len(rep.Deferred) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
+	}
+	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
+		return exitWith(ExitError, "%d of %d tickets were not recorded", n, len(rep.Tickets))
 	}
 	return nil
 }
 
-// record runs record.Record with the flags and the configuration; the hook shares it.
-func (s *session) record(c *ucli.Context, spec string) (*record.Report, error) {
+// record runs record.Record with the flags and the configuration; the hook shares it, with a deadline.
+func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*record.Report, error) {
 	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
 	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
 	finder, err := record.NewFinder(pattern, tracker, s.trailerKeys(c), s.cfg.TrailerOptions())
@@ -122,6 +194,10 @@ func (s *session) record(c *ucli.Context, spec string) (*record.Report, error) {
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = gitext.NotesRefFrom(s.cfg)
 	opts.Author = record.Identity(s.cfg, os.Getenv)
+	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
+	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
+		return nil, err
+	}
 	return record.Record(opts)
 }
 
@@ -159,7 +235,15 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 		Tip      string     `json:"tip"`
 		Recorded []recorded `json:"recorded"`
 		Failed   []failed   `json:"failed"`
-	}{Range: rep.Range.Spec, Tip: rep.Range.Tip.String(), Recorded: []recorded{}, Failed: []failed{}}
+		Deferred []string   `json:"deferred"`
+		Resume   string     `json:"resume,omitempty"`
+	}{Range: rep.Range.Spec, Tip: rep.Range.Tip.String(), Recorded: []recorded{}, Failed: []failed{}, Deferred: []string{}}
+	for _, d := range rep.Deferred {
+		out.Deferred = append(out.Deferred, d.ID)
+	}
+	if len(rep.Deferred) > 0 {
+		out.Resume = deferredLine(c, rep, 0)
+	}
 	for _, r := range rep.Recorded {
 		warn(c, r.Result.Warnings)
 		out.Recorded = append(out.Recorded, recorded{r.Result.Out, r.Entry})

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,7 +37,23 @@ type Options struct {
 	SignKid   string
 	NotesRef  plumbing.ReferenceName
 	Author    object.Signature
+	// Only, when set, records just these tickets of the range (ids compared ignoring case): what a command that
+	// finishes an interrupted job names.
+	Only []string
+	// MaxTickets caps the tickets one range records (bernstein.maxTickets); 0 is no cap. The others are Deferred.
+	MaxTickets int
+	// Deadline, when set, is when no more tickets are started (the hook's budget): a ticket is started only while
+	// the time left is more than the slowest one so far took, so the run ends within it. The others are Deferred.
+	Deadline time.Time
+	// Now is the clock the deadline is read with; nil is time.Now.
+	Now func() time.Time
 }
+
+// Why tickets were left for later.
+const (
+	DeferredCap    = "cap"
+	DeferredBudget = "budget"
+)
 
 // Recorded is one ticket's bundle and the note entry added for it.
 type Recorded struct {
@@ -50,6 +68,11 @@ type Report struct {
 	Tickets  []Found
 	Recorded []Recorded
 	Failed   []TicketError
+	// Deferred are tickets of the range not attempted, because of DeferredWhy (DeferredCap or DeferredBudget).
+	Deferred    []Found
+	DeferredWhy string
+	// CreatedAt is the created_at every bundle of the run got, so a later run can give the same.
+	CreatedAt time.Time
 }
 
 // TicketError is one ticket that could not be bundled or noted.
@@ -67,7 +90,11 @@ func Record(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Range: rg, Tickets: opts.Finder.Tickets(rg.Commits)}
+	found := opts.Finder.Tickets(rg.Commits)
+	rep := &Report{Range: rg, Tickets: only(found, opts.Only)}
+	for _, id := range notNamed(found, opts.Only) {
+		rep.Failed = append(rep.Failed, TicketError{Ticket: id, Err: fmt.Errorf("%s names no ticket %s", rg.Spec, id)})
+	}
 	createdAt := opts.CreatedAt
 	if createdAt.IsZero() {
 		tip, err := opts.Repo.CommitObject(rg.Tip)
@@ -76,9 +103,26 @@ func Record(opts Options) (*Report, error) {
 		}
 		createdAt = tip.Committer.When.UTC()
 	}
+	rep.CreatedAt = createdAt
+	todo := rep.Tickets
+	if opts.MaxTickets > 0 && len(todo) > opts.MaxTickets {
+		todo, rep.Deferred, rep.DeferredWhy = todo[:opts.MaxTickets], todo[opts.MaxTickets:], DeferredCap
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
 	short := rg.Tip.String()[:12]
-	for _, fd := range rep.Tickets {
+	var slowest time.Duration
+	for i, fd := range todo {
+		start := now()
+		if !opts.Deadline.IsZero() && opts.Deadline.Sub(start) <= slowest {
+			// Too little time left for another ticket: stop here rather than hold up whoever waits (a merge).
+			rep.Deferred, rep.DeferredWhy = append(append([]Found(nil), todo[i:]...), rep.Deferred...), DeferredBudget
+			break
+		}
 		rec, err := recordOne(opts, fd, short, rg.Tip, createdAt)
+		slowest = max(slowest, now().Sub(start))
 		if err != nil {
 			rep.Failed = append(rep.Failed, TicketError{Ticket: fd.ID, Err: err})
 			continue
@@ -86,6 +130,35 @@ func Record(opts Options) (*Report, error) {
 		rep.Recorded = append(rep.Recorded, *rec)
 	}
 	return rep, nil
+}
+
+// only keeps the tickets named in ids (ignoring case); no ids keeps them all.
+func only(tickets []Found, ids []string) []Found {
+	if len(ids) == 0 {
+		return tickets
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[strings.ToUpper(id)] = true
+	}
+	var out []Found
+	for _, t := range tickets {
+		if want[strings.ToUpper(t.ID)] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// notNamed lists the ids of ids that none of tickets is (ignoring case).
+func notNamed(tickets []Found, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.ContainsFunc(tickets, func(t Found) bool { return strings.EqualFold(t.ID, id) }) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdAt time.Time) (*Recorded, error) {

@@ -15,6 +15,9 @@ type Range struct {
 	Spec    string
 	Tip     plumbing.Hash
 	Commits []*object.Commit
+	// Exact is the same range with full commit ids ("<A>..<B>", or "<B>" alone), for a command run later, when
+	// ORIG_HEAD or a branch name may mean something else.
+	Exact string
 }
 
 // ResolveRange reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
@@ -66,7 +69,10 @@ func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
 	ti, _ := g.Index(tip)
 	excluded := g.Reachable(stopIdx, nil)
 	in := g.Reachable([]int{ti}, excluded)
-	r := &Range{Spec: spec, Tip: tip}
+	r := &Range{Spec: spec, Tip: tip, Exact: tip.String()}
+	if from != "" && strings.Trim(from, "0") != "" {
+		r.Exact = stop[0].String() + ".." + tip.String()
+	}
 	for _, i := range g.TopoOrder() {
 		if !in[i] {
 			continue

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// manyTickets is a repository whose branch feature/many names tickets ENG-1 … ENG-n in one commit, ready to merge
+// into main with our hook installed.
+func manyTickets(t *testing.T, n int) *gittest.Repo {
+	r := gittest.New(t)
+	r.Commit("Initial commit", map[string]string{"README": "x\n"})
+	r.Git("checkout", "-q", "-b", "feature/many")
+	var msg strings.Builder
+	msg.WriteString("Sweep the backlog\n\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&msg, "ENG-%d ", i)
+	}
+	r.Commit(msg.String(), map[string]string{"sweep": "1\n"})
+	r.Git("checkout", "-q", "main")
+	r.Commit("Unrelated work on main", map[string]string{"other": "1\n"})
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "hooks", "install"); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	return r
+}
+
+// deferredCommand finds the one hook.log line saying what was left and returns the command it gives.
+func deferredCommand(t *testing.T, r *gittest.Repo, want string) string {
+	t.Helper()
+	log, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "bernstein", "hook.log"))
+	m := regexp.MustCompile(`(?m)^\S+ post-merge: (.*` + regexp.QuoteMeta(want) + `.*); to record them run: (git bernstein record .*)$`).FindSubmatch(log)
+	if m == nil {
+		t.Fatalf("hook.log has no line with %q and the command:\n%s", want, log)
+	}
+	return string(m[2])
+}
+
+// A merge naming 1,000 tickets: the hook stops within its budget, says in one line what it left and the exact
+// command that finishes the job.
+func TestHookKeepsToItsBudget(t *testing.T) {
+	bin := builtBinary(t)
+	r := manyTickets(t, 1000)
+	r.Git("config", "bernstein.hookBudget", "1s")
+	r.Git("config", "bernstein.maxTickets", "5000")
+	start := time.Now()
+	out := merge(t, r, r.Dir, []string{bin}, "--no-ff", "-m", "Merge branch 'feature/many'", "feature/many")
+	took := time.Since(start)
+	t.Logf("git merge with 1,000 tickets and a 1s budget took %s", took.Round(time.Millisecond))
+	if took > 2*time.Second {
+		t.Errorf("the merge took %s with a 1s hook budget", took)
+	}
+	head, orig := r.Rev("HEAD"), r.Rev("HEAD^1")
+	cmd := deferredCommand(t, r, "the 1s time budget ran out (bernstein.hookBudget)")
+	if !strings.Contains(out, "git-bernstein: post-merge: ") || !strings.Contains(out, cmd) {
+		t.Errorf("the merge did not print the line:\n%s", out)
+	}
+	want := "git bernstein record " + orig + ".." + head + " --created-at 2026-01-01T20:40:00Z --max-tickets 0" // the merge commit's pinned date
+	if cmd != want {
+		t.Errorf("command %q\nwant    %q", cmd, want)
+	}
+	noted := len(noteOn(t, r, head))
+	m := regexp.MustCompile(`(\d+) of 1000 tickets named by ORIG_HEAD\.\.HEAD not recorded`).FindStringSubmatch(out)
+	if m == nil || noted == 0 || noted == 1000 || fmt.Sprint(1000-noted) != m[1] {
+		t.Errorf("%d noted, the line says %v not recorded", noted, m)
+	}
+}
+
+// More tickets than bernstein.maxTickets: the first are recorded, the rest named in the command, which records
+// exactly them when run.
+func TestHookCapsTicketsAndTheCommandFinishesTheJob(t *testing.T) {
+	bin := builtBinary(t)
+	r := manyTickets(t, 3)
+	r.Git("config", "bernstein.maxTickets", "2")
+	out := merge(t, r, r.Dir, []string{bin}, "--no-ff", "-m", "Merge branch 'feature/many'", "feature/many")
+	head := r.Rev("HEAD")
+	cmd := deferredCommand(t, r, "1 of 3 tickets named by ORIG_HEAD..HEAD not recorded: more than bernstein.maxTickets (2)")
+	if !strings.HasSuffix(cmd, " --max-tickets 0 --ticket ENG-3") || !strings.Contains(out, cmd) {
+		t.Fatalf("command %q; merge said:\n%s", cmd, out)
+	}
+	if got := notedTickets(t, r, head); got != "ENG-1 ENG-2" {
+		t.Fatalf("noted %s", got)
+	}
+	// The command, pasted into a shell after more work has moved HEAD on, finishes the job.
+	r.Commit("Later work", map[string]string{"later": "1\n"})
+	sh := exec.Command("sh", "-c", cmd)
+	sh.Dir, sh.Env = r.Dir, withPath(t, r.Env, bin)
+	if b, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, b)
+	}
+	if got := notedTickets(t, r, head); got != "ENG-1 ENG-2 ENG-3" {
+		t.Fatalf("after the command, noted %s", got)
+	}
+	// record keeps to the same cap, and says so with exit 1.
+	_, errOut, code := runIn(t, r.Dir, r.Env, "record", head)
+	if code != 1 || !strings.Contains(errOut, "1 of 3 tickets named by "+head+" not recorded: more than bernstein.maxTickets (2); to record them run: git bernstein record "+head+" --created-at ") {
+		t.Errorf("record over the cap: %d %s", code, errOut)
+	}
+}
+
+// notedTickets is the tickets noted on rev, sorted, space-separated.
+func notedTickets(t *testing.T, r *gittest.Repo, rev string) string {
+	var ids []string
+	for _, e := range noteOn(t, r, rev) {
+		ids = append(ids, e.Ticket)
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, " ")
+}
