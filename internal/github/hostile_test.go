@@ -101,7 +101,7 @@ func TestHostileAnswersAreBounded(t *testing.T) {
 		name  string
 		serve func(w http.ResponseWriter, r *http.Request)
 	}{
-		{"gzip bomb (a few MB inflating to 2 GiB)", func(w http.ResponseWriter, r *http.Request) {
+		{"gzip bomb (2 MB inflating to 2 GiB)", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Content-Encoding", "gzip")
 			var first bytes.Buffer
