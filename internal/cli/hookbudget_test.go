@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -104,6 +105,15 @@ func TestHookCapsTicketsAndTheCommandFinishesTheJob(t *testing.T) {
 	_, errOut, code := runIn(t, r.Dir, r.Env, "record", head)
 	if code != 1 || !strings.Contains(errOut, "1 of 3 tickets named by "+head+" not recorded: more than bernstein.maxTickets (2); to record them run: git bernstein record "+head+" --created-at ") {
 		t.Errorf("record over the cap: %d %s", code, errOut)
+	}
+	out, _, code = runIn(t, r.Dir, r.Env, "record", "--json", head)
+	var js struct {
+		Deferred []string `json:"deferred"`
+		Resume   string   `json:"resume"`
+	}
+	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 1 || strings.Join(js.Deferred, " ") != "ENG-3" ||
+		!strings.HasPrefix(js.Resume, "git bernstein record "+head+" --created-at ") || !strings.HasSuffix(js.Resume, " --ticket ENG-3") {
+		t.Errorf("record --json over the cap: %d %v\n%s", code, err, out)
 	}
 }
 

@@ -59,6 +59,12 @@ func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) str
 	if rep.DeferredWhy == record.DeferredBudget {
 		why = fmt.Sprintf("the %s time budget ran out (bernstein.hookBudget)", budget)
 	}
+	return fmt.Sprintf("%d of %d tickets named by %s not recorded: %s; to record them run: %s",
+		len(rep.Deferred), len(rep.Tickets), rep.Range.Spec, why, resumeCommand(c, rep))
+}
+
+// resumeCommand is the command that records the tickets rep left (see deferredLine), quoted for a shell.
+func resumeCommand(c *ucli.Context, rep *record.Report) string {
 	cmd := []string{"git", "bernstein", "record", rep.Range.Exact, "--created-at", rep.CreatedAt.UTC().Format(time.RFC3339), "--max-tickets", "0"}
 	for _, name := range []string{"tracker", "match", "sign-key", "sign-kid", "bundle-dir", "sdd"} {
 		if c.IsSet(name) {
@@ -76,8 +82,7 @@ func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) str
 	for i, a := range cmd {
 		cmd[i] = shellQuote(a)
 	}
-	return fmt.Sprintf("%d of %d tickets named by %s not recorded: %s; to record them run: %s",
-		len(rep.Deferred), len(rep.Tickets), rep.Range.Spec, why, strings.Join(cmd, " "))
+	return strings.Join(cmd, " ")
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it, so the printed command can be pasted as it is.
@@ -242,7 +247,7 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 		out.Deferred = append(out.Deferred, d.ID)
 	}
 	if len(rep.Deferred) > 0 {
-		out.Resume = deferredLine(c, rep, 0)
+		out.Resume = resumeCommand(c, rep)
 	}
 	for _, r := range rep.Recorded {
 		warn(c, r.Result.Warnings)
