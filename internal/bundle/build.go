@@ -1,5 +1,3 @@
-// Package bundle assembles a ticket bundle: git/commits.json, git/diff.patch, the ticket's .sdd artefacts and
-// a manifest, packed into one deterministic tar.gz and signed with a detached JWS (REFERENCE sections 1 and 2).
 package bundle
 
 import (
