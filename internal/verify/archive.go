@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 )
@@ -25,7 +24,7 @@ type contents struct {
 	members      map[string]member
 	entries      int   // tar members, manifest included
 	total        int64 // bytes the gzip stream inflated to
-	caseClashes  []string
+	nameWarnings []string
 }
 
 // errTotal is returned by the inflated stream once it passes MaxTotalSize.
@@ -76,9 +75,9 @@ func unreadable(format string, a ...any) *archiveFailure {
 // The gzip stream is read to its end, so its CRC-32 and length are checked (RFC 1952 section 2.3.1). A second
 // gzip member after the first (RFC 1952 allows concatenated members) is refused like any trailing data: bundle
 // writers, ours and upstream's, write one member, and a second is only a place to hide bytes.
-func readArchive(r io.Reader, lim Limits) (*contents, *archiveFailure) {
+func readArchive(r io.Reader, lim Limits, sink Sink) (*contents, *archiveFailure) {
 	br := bufio.NewReader(r)
-	magic, err := br.Peek(2)
+	magic, err := br.Peek(4)
 	switch {
 	case len(magic) == 0 && err == io.EOF:
 		return nil, unreadable("the file is empty: not a ticket bundle")
@@ -86,6 +85,10 @@ func readArchive(r io.Reader, lim Limits) (*contents, *archiveFailure) {
 		return nil, unreadable("read: %v", err)
 	case len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b:
 		return nil, unreadable("not a gzip file (starts with %q): not a ticket bundle (.tar.gz)", magic)
+	case len(magic) == 4 && magic[3]&^gzipAllowedFlags != 0:
+		// RFC 1952 section 2.3.1: FEXTRA and FCOMMENT carry bytes that no signature covers and that some
+		// tools show; the reserved bits must be zero. Bundle writers set at most FNAME (Python's gzip).
+		return nil, refuse("the gzip header has flags %#02x (FEXTRA 0x04, FCOMMENT 0x10 or reserved bits): a bundle's gzip header carries at most a file name", magic[3]&^gzipAllowedFlags)
 	}
 	// br is an io.ByteReader, so gzip and flate read from it directly and never past the end of the gzip
 	// member: whatever follows stays in br for the trailing-data check.
@@ -95,7 +98,7 @@ func readArchive(r io.Reader, lim Limits) (*contents, *archiveFailure) {
 	}
 	zr.Multistream(false)
 	cr := &countingReader{r: zr, limit: lim.MaxTotalSize}
-	c, fail := readTar(cr, lim)
+	c, fail := readTar(cr, lim, sink)
 	if fail != nil {
 		// Read on to the gzip trailer: if the stream is damaged, that is the cause to report, not the odd tar
 		// header it produced on the way. The total limit still bounds this.
@@ -136,6 +139,9 @@ func readArchive(r io.Reader, lim Limits) (*contents, *archiveFailure) {
 
 var errNonZero = errors.New("non-zero data")
 
+// gzipAllowedFlags are the gzip FLG bits a bundle may have: FTEXT, FHCRC and FNAME.
+const gzipAllowedFlags = 0x01 | 0x02 | 0x08
+
 // copyZeros reads r to its end and fails at the first non-zero byte.
 func copyZeros(r io.Reader) (int64, error) {
 	buf := make([]byte, 32<<10)
@@ -170,21 +176,25 @@ func streamError(err error, cr *countingReader) *archiveFailure {
 	return unreadable("the gzip stream is damaged: %v", err)
 }
 
-// readTar walks the tar members. It returns on the first refusal; the caller then reads the gzip stream out.
-func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
-	tr := tar.NewReader(cr)
+// readTar walks the tar members through the shape check (tarshape.go), which refuses any header outside the
+// one bundle shape before archive/tar parses it. It returns on the first refusal; the caller then reads the gzip
+// stream out.
+func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFailure) {
+	shape := newShapeReader(cr, lim)
+	tr := tar.NewReader(shape)
 	c := &contents{members: map[string]member{}}
-	seen := map[string]int{}      // name → member number, manifest included
-	folded := map[string]string{} // lower-cased name → first name with it
-	manifestAt := 0               // member number of manifest.json, 1 when in place
-	var prevTail int64            // what Next skips before the next header: unread content and padding
+	seen := map[string]int{} // name → member number, manifest included
+	names := newNameClashes()
+	manifestAt := 0 // member number of manifest.json, 1 when in place
 	for {
-		before := cr.n
 		hdr, err := tr.Next()
+		if shape.fail != nil {
+			return nil, shape.fail
+		}
 		if err == io.EOF {
 			// Next reports EOF also when the stream simply stops at a block boundary. A complete archive
-			// ends with two zero blocks (POSIX ustar), right after the previous member's padding.
-			if cr.n-before != prevTail+2*512 {
+			// ends with two zero blocks (POSIX ustar).
+			if !shape.atEnd {
 				return nil, unreadable("the tar archive ends without its end-of-archive marker: it is cut short")
 			}
 			break
@@ -194,42 +204,27 @@ func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 				return nil, streamError(err, cr)
 			}
 			return nil, unreadable("member %d: tar header refused (%v): not a tar archive, or one with a header "+
-				"this verifier will not read (a NUL in a name, a bad checksum)", c.entries+1, err)
+				"this verifier will not read", c.entries+1, err)
 		}
 		c.entries++
-		if c.entries > lim.MaxEntries {
-			return nil, unreadable("more than %d members (--max-entries)", lim.MaxEntries)
-		}
 		name := hdr.Name
+		// The shape check read the same header bytes; archive/tar must have read them the same way. This
+		// cannot differ inside the shape, and is checked so that it never silently does.
+		if name != shape.cur.name || hdr.Size != shape.cur.size || hdr.Typeflag != tar.TypeReg || hdr.Linkname != "" || len(hdr.PAXRecords) > 2 {
+			return nil, refuse("member %d: Go's tar reader read %q (%d bytes, type %q) where the shape check read %q (%d bytes): "+
+				"tar readers disagree on this archive", c.entries, name, hdr.Size, hdr.Typeflag, shape.cur.name, shape.cur.size)
+		}
 		if err := manifest.CheckName(name); err != nil {
 			return nil, refuse("member %d: unsafe name: %v; a bundle has only relative names inside the archive", c.entries, err)
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			return nil, refuse("member %d %q is %s: a bundle has only regular files", c.entries, name, typeName(hdr))
-		}
-		if hdr.Linkname != "" {
-			return nil, refuse("member %d %q is a regular file with a link target %q", c.entries, name, hdr.Linkname)
-		}
-		for k := range hdr.PAXRecords {
-			if strings.HasPrefix(k, "GNU.sparse.") {
-				return nil, refuse("member %d %q is a sparse file: a bundle has only plain regular files", c.entries, name)
-			}
 		}
 		if n, dup := seen[name]; dup {
 			return nil, refuse("member %d %q has the same name as member %d: an extractor would keep only one of them", c.entries, name, n)
 		}
 		seen[name] = c.entries
-		// Names that differ only in case are distinct here but overwrite each other when extracted on a
-		// case-insensitive file system (macOS, Windows): worth a warning, not a failure (.sdd may hold both).
-		if first, clash := folded[strings.ToLower(name)]; clash {
-			c.caseClashes = append(c.caseClashes, fmt.Sprintf("%q and %q differ only in letter case: extracted on a case-insensitive file system, one overwrites the other", first, name))
-		} else {
-			folded[strings.ToLower(name)] = name
-		}
+		names.add(name)
 		if name == manifest.Name {
 			manifestAt = c.entries
 			if c.entries != 1 {
-				prevTail = hdr.Size + pad(hdr.Size)
 				continue // refused after the walk; its content is not needed
 			}
 			if hdr.Size > lim.MaxManifestSize {
@@ -237,22 +232,39 @@ func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 			}
 			data, err := io.ReadAll(io.LimitReader(tr, lim.MaxManifestSize+1))
 			if err != nil {
-				return nil, memberError(err, cr, name)
+				return nil, memberError(err, cr, shape, name)
 			}
 			if int64(len(data)) > lim.MaxManifestSize {
 				return nil, unreadable("manifest.json is more than %s (--max-manifest-size)", FormatSize(lim.MaxManifestSize))
 			}
 			c.manifestJSON = data
-			prevTail = pad(int64(len(data)))
+			if f := toSink(sink, name, data); f != nil {
+				return nil, f
+			}
 			continue
 		}
 		if hdr.Size > lim.MaxMemberSize {
 			return nil, unreadable("member %q declares %d bytes, more than %s (--max-member-size)", name, hdr.Size, FormatSize(lim.MaxMemberSize))
 		}
 		h := sha256.New()
-		n, err := io.Copy(h, io.LimitReader(tr, lim.MaxMemberSize+1))
+		var dst io.Writer = h
+		var out *sinkWriter
+		if sink != nil {
+			w, err := sink.Member(name, hdr.Size)
+			if err != nil {
+				return nil, unreadable("member %q: %v", name, err)
+			}
+			if w != nil {
+				out = &sinkWriter{w: w}
+				dst = io.MultiWriter(h, out)
+			}
+		}
+		n, err := io.Copy(dst, io.LimitReader(tr, lim.MaxMemberSize+1))
+		if out != nil && out.err != nil {
+			return nil, unreadable("member %q: %v", name, out.err)
+		}
 		if err != nil {
-			return nil, memberError(err, cr, name)
+			return nil, memberError(err, cr, shape, name)
 		}
 		if n > lim.MaxMemberSize {
 			return nil, unreadable("member %q is more than %s (--max-member-size)", name, FormatSize(lim.MaxMemberSize))
@@ -261,8 +273,8 @@ func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 		m.size = n
 		copy(m.sha256[:], h.Sum(nil))
 		c.members[name] = m
-		prevTail = pad(n)
 	}
+	c.nameWarnings = names.warnings()
 	switch {
 	case manifestAt == 0 && c.entries == 0:
 		return nil, unreadable("the tar archive has no members: not a ticket bundle")
@@ -274,7 +286,25 @@ func readTar(cr *countingReader, lim Limits) (*contents, *archiveFailure) {
 	return c, nil
 }
 
-func memberError(err error, cr *countingReader, name string) *archiveFailure {
+// toSink hands the manifest's bytes to the sink.
+func toSink(sink Sink, name string, data []byte) *archiveFailure {
+	if sink == nil {
+		return nil
+	}
+	w, err := sink.Member(name, int64(len(data)))
+	if err == nil && w != nil {
+		_, err = w.Write(data)
+	}
+	if err != nil {
+		return unreadable("member %q: %v", name, err)
+	}
+	return nil
+}
+
+func memberError(err error, cr *countingReader, shape *shapeReader, name string) *archiveFailure {
+	if shape.fail != nil {
+		return shape.fail
+	}
 	if err == errTotal || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return streamError(err, cr)
 	}
@@ -283,23 +313,3 @@ func memberError(err error, cr *countingReader, name string) *archiveFailure {
 
 // pad is the zero padding after a member of size n: tar data comes in 512-byte blocks.
 func pad(n int64) int64 { return (512 - n%512) % 512 }
-
-func typeName(h *tar.Header) string {
-	switch h.Typeflag {
-	case tar.TypeSymlink:
-		return fmt.Sprintf("a symbolic link to %q", h.Linkname)
-	case tar.TypeLink:
-		return fmt.Sprintf("a hard link to %q", h.Linkname)
-	case tar.TypeDir:
-		return "a directory"
-	case tar.TypeChar, tar.TypeBlock:
-		return "a device"
-	case tar.TypeFifo:
-		return "a FIFO"
-	case tar.TypeXGlobalHeader:
-		return "a PAX global header"
-	case tar.TypeGNUSparse:
-		return "a sparse file"
-	}
-	return fmt.Sprintf("of tar type %q", h.Typeflag)
-}

@@ -17,6 +17,9 @@ type Limits struct {
 	MaxTotalSize int64
 	// MaxManifestSize is the most bytes of manifest.json, which is held in memory and parsed.
 	MaxManifestSize int64
+	// MaxNamesSize is the most bytes of all member names together, counted as each header is read and before
+	// any name is kept: one name is at most MaxNameLength, but 100,000 of them would still be 400 MiB.
+	MaxNamesSize int64
 }
 
 // Defaults, documented in the command's help and README: well above any real bundle (a bundle of a busy ticket is
@@ -26,6 +29,7 @@ const (
 	DefaultMaxMemberSize   = 1 << 30 // 1 GiB
 	DefaultMaxTotalSize    = 4 << 30 // 4 GiB
 	DefaultMaxManifestSize = 16 << 20
+	DefaultMaxNamesSize    = 16 << 20
 )
 
 // DefaultLimits returns the documented defaults.
@@ -35,6 +39,7 @@ func DefaultLimits() Limits {
 		MaxMemberSize:   DefaultMaxMemberSize,
 		MaxTotalSize:    DefaultMaxTotalSize,
 		MaxManifestSize: DefaultMaxManifestSize,
+		MaxNamesSize:    DefaultMaxNamesSize,
 	}
 }
 
@@ -52,6 +57,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxManifestSize <= 0 {
 		l.MaxManifestSize = d.MaxManifestSize
+	}
+	if l.MaxNamesSize <= 0 {
+		l.MaxNamesSize = d.MaxNamesSize
 	}
 	return l
 }

@@ -20,6 +20,8 @@ type Options struct {
 	Strict bool
 	// Note, when set, adds the note check (see note.go).
 	Note *NoteCheck
+	// Sink, when set, receives every member's bytes as they are read (see sink.go).
+	Sink Sink
 }
 
 // Verify checks archive (a ticket bundle's tar.gz) and signature (the detached JWS; nil when there is none)
@@ -34,17 +36,17 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	defer r.finish(opts.Strict)
 	lim := opts.Limits.withDefaults()
 
-	c, fail := readArchive(archive, lim)
+	c, fail := readArchive(archive, lim, opts.Sink)
 	if fail != nil {
 		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
 		return r
 	}
 	archiveCheck := Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
-		"gzip intact (checksum good, nothing after it), %d members, %s inflated, manifest.json first, only regular files with safe, distinct names",
+		"one gzip member, intact, nothing after it; %d members, %s inflated, in the one unambiguous tar shape (ustar, path-only PAX, zero padding), manifest.json first, only regular files with safe, distinct names",
 		c.entries, FormatSize(c.total))}
-	if len(c.caseClashes) > 0 {
-		archiveCheck.Status, archiveCheck.Problems = Warn, c.caseClashes
-		archiveCheck.Detail += fmt.Sprintf("; %d pair(s) of names differ only in letter case: extract on a case-sensitive file system", len(c.caseClashes))
+	if len(c.nameWarnings) > 0 {
+		archiveCheck.Status, archiveCheck.Problems = Warn, c.nameWarnings
+		archiveCheck.Detail += fmt.Sprintf("; %d name problem(s) on extraction elsewhere (letter case, Unicode normalization, Windows): extract on Linux, or with git bernstein extract and read the warnings", len(c.nameWarnings))
 	}
 	r.add(archiveCheck)
 

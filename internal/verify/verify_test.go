@@ -26,7 +26,7 @@ func TestLimitsAreExact(t *testing.T) {
 	var mj []byte
 	var biggest int64
 	{
-		c, fail := readArchive(bytes.NewReader(archive), DefaultLimits())
+		c, fail := readArchive(bytes.NewReader(archive), DefaultLimits(), nil)
 		if fail != nil {
 			t.Fatal(fail.detail)
 		}
