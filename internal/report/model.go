@@ -33,6 +33,9 @@ type page struct {
 	Traces      []traceView
 	Tables      []tableView // lineage and audit
 	Others      []memberView
+	// Omitted says how many members, and how many file-table rows, the page budget left out.
+	Omitted     int
+	RowsOmitted int
 
 	Version  string
 	PerLimit string
@@ -88,7 +91,8 @@ func build(b *Bundle, version string) *page {
 	} else {
 		p.Manifest = m
 	}
-	p.Files = fileRows(m, b.Members)
+	p.Files, p.RowsOmitted = fileRows(m, b.Members, b.Omitted > 0)
+	p.Omitted = b.Omitted
 
 	byName := map[string]*Member{}
 	for _, mb := range b.Members {
@@ -128,19 +132,34 @@ func build(b *Bundle, version string) *page {
 }
 
 // fileRows is the manifest's file list beside what the archive held: each listed file with its status, then any
-// member the manifest does not list.
-func fileRows(m *manifest.Manifest, members []*Member) []fileRow {
+// member the manifest does not list. Rows stop once their names pass MaxTableNamesShown; the count of rows left
+// out is returned. someOmitted says the page budget left members out, so a member not shown may still be there.
+func fileRows(m *manifest.Manifest, members []*Member, someOmitted bool) ([]fileRow, int) {
 	got := map[string]*Member{}
 	for _, mb := range members {
 		got[mb.Name] = mb
 	}
 	var rows []fileRow
+	omitted, names := 0, 0
+	fits := func(name string) bool {
+		if names+len(name) > MaxTableNamesShown {
+			omitted++
+			return false
+		}
+		names += len(name)
+		return true
+	}
 	listed := map[string]bool{}
 	if m != nil {
 		for _, e := range m.Files {
 			listed[e.Arcname] = true
+			if !fits(e.Arcname) {
+				continue
+			}
 			row := fileRow{Name: e.Arcname, Section: e.Section, Size: sizeText(e.SizeBytes), SHA256: e.SHA256}
 			switch mb := got[e.Arcname]; {
+			case mb == nil && someOmitted:
+				row.Status, row.Class = "not shown: past the page's limit (verify says whether it matches)", "warn"
 			case mb == nil:
 				row.Status, row.Class = "missing from the archive", "fail"
 			case mb.Size != e.SizeBytes || hex.EncodeToString(mb.SHA256[:]) != e.SHA256:
@@ -152,12 +171,12 @@ func fileRows(m *manifest.Manifest, members []*Member) []fileRow {
 		}
 	}
 	for _, mb := range members {
-		if !listed[mb.Name] {
+		if !listed[mb.Name] && fits(mb.Name) {
 			rows = append(rows, fileRow{Name: mb.Name, Size: sizeText(mb.Size), SHA256: hex.EncodeToString(mb.SHA256[:]),
 				Status: "not in the manifest", Class: "fail"})
 		}
 	}
-	return rows
+	return rows, omitted
 }
 
 func sizeText(n int64) string {

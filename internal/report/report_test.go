@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"html"
 	"regexp"
 	"sort"
@@ -294,5 +295,31 @@ func TestLargeMember(t *testing.T) {
 	sum := sha256.Sum256([]byte(big))
 	if !strings.Contains(out, hex.EncodeToString(sum[:])) {
 		t.Error("no full hash")
+	}
+}
+
+// TestPageBoundedWhateverTheNames: thousands of 4,000-byte names (the verifier's cap is 4 KiB each, 16 MiB in
+// all) still give a page within its limit; what does not fit is counted, not shown.
+func TestPageBoundedWhateverTheNames(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := 0; i < 4000; i++ {
+		name := fmt.Sprintf("traces/%04d-%s.jsonl", i, strings.Repeat("n", 3978))
+		files[name] = "{}\n"
+	}
+	archive, sig, keys := testBundle(t, files, nil)
+	page, b := render(t, archive, sig, keys)
+	if b.Report.Verdict != verify.Verified {
+		t.Fatalf("verdict %s\n%s", b.Report.Verdict, b.Report.Text())
+	}
+	if b.Omitted == 0 {
+		t.Errorf("no member was left out of the page, although the names alone pass its budget")
+	}
+	// The page's bundle content is at most MaxTotalShown; markup around each member adds a little.
+	if len(page) > MaxTotalShown+2<<20 {
+		t.Errorf("page is %d bytes for %d bytes of names: the budget does not hold", len(page), 4000*4000)
+	}
+	if !strings.Contains(page, "not shown at all") || !strings.Contains(page, "more rows") {
+		t.Errorf("the page does not say what it left out")
 	}
 }
