@@ -129,6 +129,7 @@ func commands() []*ucli.Command {
 		lineageCommand(),
 		keygenCommand(),
 		verifyCommand(),
+		extractCommand(),
 		recordCommand(),
 		hooksCommand(),
 		hookCommand(),

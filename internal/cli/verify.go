@@ -8,6 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -17,8 +18,11 @@ const maxSignatureFile = 64 << 10
 
 var verifyDescription = fmt.Sprintf(`Checks a ticket bundle without extracting it: the archive is read once, as a stream, in memory.
 Checks, in this order, one line each ([PASS], [WARN] or [FAIL]):
-   archive    a single gzip member read to its end (checksum checked, nothing after it); tar members with
-              relative names (no /, .., \, NUL), regular files only, no duplicates, manifest.json first
+   archive    a single gzip member read to its end (checksum checked, nothing after it, no FEXTRA or
+              FCOMMENT); tar headers in the one shape every tar reader reads alike (ustar, at most one PAX
+              header per member with only path and mtime, canonical numbers, zero padding, no setuid bits);
+              relative names (no /, .., \, NUL), regular files only, no duplicates, manifest.json first;
+              warnings for names that collide on macOS or Windows (case, NFC/NFD) or that Windows forbids
    manifest   strict JSON (no duplicate keys), schema_version 1 with exactly its fields and types
    files      every listed file present with its size and sha256, and no other member
    signature  the detached JWS (default <ARCHIVE>.jws) with exactly the header
@@ -44,9 +48,12 @@ LIMITS (sizes are counted while reading, never taken from headers):
    --max-entries        %d members
    --max-member-size    %s for one file
    --max-total-size     %s inflated in all
-   --max-manifest-size  %s for manifest.json`,
+   --max-manifest-size  %s for manifest.json
+   --max-names-size     %s of member names in all (one name: at most %d bytes)
+Inputs (archive, signature, cards) must be regular files; a FIFO or device is refused at once (exit 2).`,
 	verify.DefaultMaxEntries, verify.FormatSize(verify.DefaultMaxMemberSize),
-	verify.FormatSize(verify.DefaultMaxTotalSize), verify.FormatSize(verify.DefaultMaxManifestSize))
+	verify.FormatSize(verify.DefaultMaxTotalSize), verify.FormatSize(verify.DefaultMaxManifestSize),
+	verify.FormatSize(verify.DefaultMaxNamesSize), verify.MaxNameLength)
 
 // limitFlags bound what a hostile archive can make verify (and view) read.
 func limitFlags() []ucli.Flag {
@@ -55,6 +62,7 @@ func limitFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "max-member-size", Value: verify.FormatSize(verify.DefaultMaxMemberSize), Usage: "largest one file `SIZE` (bytes, or with KiB, MiB, GiB)"},
 		&ucli.StringFlag{Name: "max-total-size", Value: verify.FormatSize(verify.DefaultMaxTotalSize), Usage: "largest inflated archive `SIZE`"},
 		&ucli.StringFlag{Name: "max-manifest-size", Value: verify.FormatSize(verify.DefaultMaxManifestSize), Usage: "largest manifest.json `SIZE`"},
+		&ucli.StringFlag{Name: "max-names-size", Value: verify.FormatSize(verify.DefaultMaxNamesSize), Usage: "most bytes of all member names together, `SIZE` (one name is at most 4 KiB)"},
 	}
 }
 
@@ -137,6 +145,7 @@ func verifyLimits(c *ucli.Context) (verify.Limits, error) {
 		{"max-member-size", &lim.MaxMemberSize},
 		{"max-total-size", &lim.MaxTotalSize},
 		{"max-manifest-size", &lim.MaxManifestSize},
+		{"max-names-size", &lim.MaxNamesSize},
 	} {
 		n, err := verify.ParseSize(c.String(s.flag))
 		if err != nil {
@@ -147,29 +156,36 @@ func verifyLimits(c *ucli.Context) (verify.Limits, error) {
 	return lim, nil
 }
 
-// verifyInputs are what verify and view read: the trusted keys, the signature (nil: none) and the open archive.
+// verifyInputs are what verify, view and extract read: the trusted keys, the signature (nil: none) and the open
+// archive.
 type verifyInputs struct {
 	keys    []sign.TrustedKey
 	sig     []byte
 	archive *os.File
 }
 
-// openVerifyInputs opens what the user named. SIGNATURE defaults to ARCHIVE.jws when that exists. An input
-// that cannot be opened comes back as an unusable report, so --json still prints one.
+// openVerifyInputs opens what the user named. SIGNATURE defaults to ARCHIVE.jws when that exists. Every input
+// must be a regular file and is opened without blocking (an evidence folder unpacked by tar can hold FIFOs, and
+// opening one would wait forever). An input that cannot be used comes back as an unusable report (exit 2), so
+// --json still prints one.
 func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.Report) {
 	in := &verifyInputs{}
+	var trust sign.TrustSet
 	for _, p := range cards {
 		k, err := loadCard(inDir(wd, p), p)
 		if err != nil {
 			return nil, verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
 		}
-		in.keys = append(in.keys, k...)
+		if err := trust.Add(k); err != nil {
+			return nil, verify.Unusable(verify.CheckTrust, err.Error())
+		}
 	}
+	in.keys = trust.Keys()
 	archivePath := inDir(wd, args[0])
 	sigPath := archivePath + ".jws"
 	if len(args) == 2 {
 		sigPath = inDir(wd, args[1])
-	} else if _, err := os.Stat(sigPath); errors.Is(err, os.ErrNotExist) {
+	} else if _, err := os.Lstat(sigPath); errors.Is(err, os.ErrNotExist) {
 		sigPath = ""
 	}
 	if sigPath != "" {
@@ -179,9 +195,9 @@ func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.R
 		}
 		in.sig = sig
 	}
-	f, err := os.Open(archivePath)
+	f, _, err := regularfile.Open(archivePath, "archive")
 	if err != nil {
-		return nil, verify.Unusable(verify.CheckArchive, fmt.Sprintf("read archive: %v", err))
+		return nil, verify.Unusable(verify.CheckArchive, err.Error())
 	}
 	in.archive = f
 	return in, nil
@@ -189,14 +205,9 @@ func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.R
 
 // readSignature reads a .jws: bounded, and an empty file is an empty (malformed) signature, not a missing one.
 func readSignature(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	sig, err := regularfile.ReadFile(path, "signature", maxSignatureFile)
 	if err != nil {
-		return nil, fmt.Errorf("read signature: %v", err)
-	}
-	defer f.Close()
-	sig, err := io.ReadAll(io.LimitReader(f, maxSignatureFile))
-	if err != nil {
-		return nil, fmt.Errorf("read signature %s: %v", path, err)
+		return nil, err
 	}
 	if sig == nil {
 		sig = []byte{}
@@ -216,17 +227,12 @@ func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.R
 
 // loadCard is sign.LoadCard naming the card as the user wrote it, so that reports show that name.
 func loadCard(path, name string) ([]sign.TrustedKey, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read card: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, sign.MaxCardSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("read card %s: %w", name, err)
-	}
-	if len(data) > sign.MaxCardSize {
+	data, err := regularfile.ReadFile(path, "card", sign.MaxCardSize)
+	if errors.Is(err, regularfile.ErrTooLarge) {
 		return nil, fmt.Errorf("card %s: larger than %d KiB; a card holds a few keys", name, sign.MaxCardSize>>10)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return sign.ParseCard(data, name)
 }

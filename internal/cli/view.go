@@ -3,12 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/report"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -65,9 +65,13 @@ func runView(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(archivePath); err != nil {
-		return fmt.Errorf("read archive: %w", err)
+	// No page for an archive that cannot be read at all: a missing file, or a FIFO or device (which would hang
+	// or never end) is an error, exit 2, before anything is written.
+	f, _, err := regularfile.Open(archivePath, "archive")
+	if err != nil {
+		return exitWith(ExitUsage, "%v", err)
 	}
+	f.Close()
 	b := viewFiles(wd, args, c.StringSlice("card"), verify.Options{Limits: lim})
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
 		return report.Write(w, b, buildinfo.Version())

@@ -76,7 +76,7 @@ func TestViewCommand(t *testing.T) {
 	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "--max-total-size", "lots", "ENG-42.tar.gz"); code != 2 || !strings.Contains(errOut, "--max-total-size") {
 		t.Errorf("bad limit: exit %d %s", code, errOut)
 	}
-	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "nope.tar.gz"); code != 1 || !strings.Contains(errOut, "read archive") {
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "view", "nope.tar.gz"); code != 2 || !strings.Contains(errOut, "open archive") {
 		t.Errorf("missing archive: exit %d %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(r.Dir, "nope.tar.gz.html")); err == nil {

@@ -51,7 +51,7 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 }
 
 func check(archive []byte, signature []byte, cards []Card) *verify.Report {
-	var keys []sign.TrustedKey
+	var trust sign.TrustSet
 	for _, c := range cards {
 		if len(c.Data) > sign.MaxCardSize {
 			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("card %s: larger than %d KiB; a card holds a few keys", c.Name, sign.MaxCardSize>>10))
@@ -60,10 +60,12 @@ func check(archive []byte, signature []byte, cards []Card) *verify.Report {
 		if err != nil {
 			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check that it is the signer's agent card", err))
 		}
-		keys = append(keys, k...)
+		if err := trust.Add(k); err != nil {
+			return verify.Unusable(verify.CheckTrust, err.Error())
+		}
 	}
 	if len(signature) > maxSignature {
 		signature = signature[:maxSignature]
 	}
-	return verify.Verify(bytes.NewReader(archive), signature, keys, verify.Options{})
+	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(), verify.Options{})
 }

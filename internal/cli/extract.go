@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/extract"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+const extractDescription = `Verifies a ticket bundle and extracts it, from one read of the archive: the verifier itself hands each
+member's bytes to the extractor, so no second tar reader ever interprets the headers. This is how an auditor
+should unwrap a bundle; tar xzf of an untrusted archive is not the same (tar readers differ on the very headers
+a forger would use, and tar restores the modes, owners and links the archive asks for).
+
+Members go into a fresh staging folder beside DIR, each file created new (O_EXCL, never through a symlink),
+mode 0644, folders 0755, never outside DIR, each file fsynced. Only a VERIFIED bundle is renamed into place as
+DIR (default: the archive's name without .tar.gz, in the current folder); DIR must not exist. Otherwise the
+staging folder is removed and nothing is left. With --allow-unverified, an intact bundle that is only unsigned
+or unchecked (no --card; no check failed) is extracted too, and the output says so. A FAILED bundle never is.
+
+The check lines and the verdict are exactly verify's (see 'git bernstein help verify'), then one line saying
+what was extracted, or why nothing was.
+
+EXIT CODES (as verify):
+   0  VERIFIED, extracted
+   1  FAILED, nothing extracted
+   2  UNVERIFIABLE (extracted only with --allow-unverified), unusable input, DIR exists, a write error
+   3  --strict only: verified with warnings (extracted)`
+
+func extractCommand() *ucli.Command {
+	flags := append(verifyFlags(),
+		&ucli.StringFlag{Name: "into", Usage: "extract into `DIR`, which must not exist (default: the archive name without .tar.gz)"},
+		&ucli.BoolFlag{Name: "allow-unverified", Usage: "also extract an intact bundle that is unsigned or was not checked against a --card"},
+	)
+	return &ucli.Command{
+		Name:        "extract",
+		Usage:       "verify a ticket bundle and extract it only if VERIFIED, from one read of its bytes",
+		ArgsUsage:   "ARCHIVE [SIGNATURE]",
+		Description: extractDescription,
+		Flags:       withoutFlag(flags, "rev"),
+		Action:      runExtract,
+	}
+}
+
+// withoutFlag drops the flag named name.
+func withoutFlag(flags []ucli.Flag, name string) []ucli.Flag {
+	out := flags[:0:0]
+	for _, f := range flags {
+		if f.Names()[0] != name {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// extractJSON is what extract --json prints: verify's report with what was extracted.
+type extractJSON struct {
+	*verify.Report
+	Extracted  bool   `json:"extracted"`
+	Unverified bool   `json:"extracted_unverified"`
+	Into       string `json:"into"`
+	Files      int    `json:"files"`
+	Bytes      int64  `json:"bytes"`
+	Reason     string `json:"reason,omitempty"`
+	Error      string `json:"error,omitempty"`
+}
+
+func runExtract(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return usageError("extract takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help extract'", len(args))
+	}
+	vopts, err := verifyOptions(c)
+	if err != nil {
+		return err
+	}
+	wd, err := getwd()
+	if err != nil {
+		return fmt.Errorf("find the current folder: %w", err)
+	}
+	into := extract.DefaultInto(wd, args[0])
+	if d := c.String("into"); d != "" {
+		into = inDir(wd, d)
+	}
+	in, unusable := openVerifyInputs(wd, args, c.StringSlice("card"))
+	var res *extract.Result
+	var xerr error
+	if unusable != nil {
+		res = &extract.Result{Report: unusable, Into: into, Reason: "the inputs could not be used: nothing was extracted"}
+	} else {
+		defer in.archive.Close()
+		res, xerr = extract.Extract(in.archive, in.sig, in.keys, extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
+	}
+	if res.Report == nil { // the destination was refused before anything was read
+		return exitWith(verify.ExitUnverifiable, "%v", xerr)
+	}
+	code := res.Report.ExitCode
+	if xerr != nil {
+		code = verify.ExitUnverifiable
+	}
+	if c.Bool("json") {
+		j := extractJSON{Report: res.Report, Extracted: res.Extracted, Unverified: res.Unverified, Into: res.Into,
+			Files: res.Files, Bytes: res.Bytes, Reason: res.Reason}
+		if xerr != nil {
+			j.Error = xerr.Error()
+			j.ExitCode = code
+		}
+		if err := printJSON(c, j); err != nil {
+			return err
+		}
+		if code != 0 {
+			return exitWith(code, "")
+		}
+		return nil
+	}
+	io.WriteString(c.App.Writer, res.Report.Text())
+	switch {
+	case xerr != nil:
+		return exitWith(code, "%v; nothing was extracted", xerr)
+	case res.Extracted && res.Unverified:
+		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
+			plural(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
+	case res.Extracted:
+		fmt.Fprintf(c.App.Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
+	default:
+		fmt.Fprintf(c.App.Writer, "Nothing extracted: %s\n", res.Reason)
+	}
+	if code != 0 {
+		return exitWith(code, "")
+	}
+	return nil
+}
+
+// plural writes a count with its noun, "1 file" and "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

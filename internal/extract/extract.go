@@ -1,0 +1,236 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// Options tune an extraction.
+type Options struct {
+	// Into is the destination folder; it must not exist.
+	Into string
+	// AllowUnverified extracts an intact bundle that could not be VERIFIED only for want of a signature or a
+	// trusted key (no check failed). A FAILED bundle is never extracted.
+	AllowUnverified bool
+	// Verify are the verifier's options (limits, strict); its Sink is Extract's own.
+	Verify verify.Options
+}
+
+// Result is what Extract did.
+type Result struct {
+	Report *verify.Report
+	// Extracted says the files are at Into. Unverified says they were extracted under AllowUnverified.
+	Extracted, Unverified bool
+	Into                  string
+	Files                 int
+	Bytes                 int64
+	// Reason says why nothing was extracted, when nothing was.
+	Reason string
+}
+
+// ErrExists is wrapped by the error for a destination that already exists.
+var ErrExists = errors.New("destination exists")
+
+// Extract verifies archive against signature and keys and, when the verdict allows, leaves its members in
+// opts.Into. The returned error is for the extraction itself (the destination, the disk); the verdict is in
+// Result.Report either way.
+func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Options) (*Result, error) {
+	into := filepath.Clean(opts.Into)
+	res := &Result{Into: into}
+	if _, err := os.Lstat(into); err == nil {
+		return res, fmt.Errorf("%s: %w; extract never merges into or overwrites a folder: choose another --into, or remove it", into, ErrExists)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return res, fmt.Errorf("check the destination %s: %w", into, err)
+	}
+	parent := filepath.Dir(into)
+	staging, err := os.MkdirTemp(parent, "."+filepath.Base(into)+".extract-*")
+	if err != nil {
+		return res, fmt.Errorf("create a staging folder in %s: %w", parent, err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(staging)
+		}
+	}()
+	root, err := os.OpenRoot(staging)
+	if err != nil {
+		return res, fmt.Errorf("open the staging folder %s: %w", staging, err)
+	}
+	defer root.Close()
+
+	s := &stagingSink{root: root, dirs: map[string]bool{}}
+	vopts := opts.Verify
+	vopts.Sink = s
+	rep := verify.Verify(archive, signature, keys, vopts)
+	res.Report = rep
+	if err := s.close(); err != nil && s.err == nil {
+		s.err = err
+	}
+	if s.err != nil {
+		return res, fmt.Errorf("extract into %s: %w", staging, s.err)
+	}
+	res.Files, res.Bytes = s.files, s.bytes
+
+	switch {
+	case rep.Verdict == verify.Verified:
+	case opts.AllowUnverified && rep.Verdict == verify.Unverifiable && len(rep.Failures) == 0:
+		res.Unverified = true
+	case rep.Verdict == verify.Unverifiable && len(rep.Failures) == 0:
+		res.Reason = "the bundle is intact but not VERIFIED (no signature, or no --card): nothing was extracted; give the signer's card with --card, or pass --allow-unverified to extract it anyway"
+		return res, nil
+	default:
+		res.Reason = fmt.Sprintf("the verdict is %s: nothing was extracted", rep.Verdict)
+		return res, nil
+	}
+	if err := s.syncDirs(); err != nil {
+		return res, fmt.Errorf("sync %s: %w", staging, err)
+	}
+	if err := renameNoReplace(staging, into); err != nil {
+		return res, fmt.Errorf("move %s into place as %s: %w", staging, into, err)
+	}
+	keep = true
+	if err := syncDir(parent); err != nil {
+		return res, fmt.Errorf("sync %s: %w", parent, err)
+	}
+	res.Extracted = true
+	return res, nil
+}
+
+// stagingSink writes each member into the staging folder as the verifier reads it.
+type stagingSink struct {
+	root  *os.Root
+	dirs  map[string]bool // folders made, by slash path
+	cur   *os.File
+	files int
+	bytes int64
+	err   error // the first write error, which stops everything
+}
+
+func (s *stagingSink) Member(name string, size int64) (io.Writer, error) {
+	if err := s.close(); err != nil {
+		return nil, err
+	}
+	if err := s.mkdirs(path.Dir(name)); err != nil {
+		s.err = err
+		return nil, err
+	}
+	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		err = fmt.Errorf("create %s: another member already has this name on this file system (letter case or Unicode normalization): %w", name, err)
+	} else if err != nil {
+		err = fmt.Errorf("create %s: %w", name, err)
+	}
+	if err != nil {
+		s.err = err
+		return nil, err
+	}
+	s.cur = f
+	s.files++
+	return s, nil
+}
+
+// Write writes to the member being extracted.
+func (s *stagingSink) Write(p []byte) (int, error) {
+	n, err := s.cur.Write(p)
+	s.bytes += int64(n)
+	if err != nil {
+		err = fmt.Errorf("write %s: %w", s.cur.Name(), err)
+		if s.err == nil {
+			s.err = err
+		}
+	}
+	return n, err
+}
+
+// close fsyncs and closes the member being written.
+func (s *stagingSink) close() error {
+	f := s.cur
+	if f == nil {
+		return nil
+	}
+	s.cur = nil
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		err = fmt.Errorf("write %s: %w", f.Name(), err)
+		if s.err == nil {
+			s.err = err
+		}
+	}
+	return err
+}
+
+// mkdirs makes dir and its parents inside the root, mode 0755; an existing one must be a folder we made.
+func (s *stagingSink) mkdirs(dir string) error {
+	if dir == "." || s.dirs[dir] {
+		return nil
+	}
+	if err := s.mkdirs(path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := s.root.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("create folder %s: a member already has this name on this file system: %w", dir, err)
+		}
+		return fmt.Errorf("create folder %s: %w", dir, err)
+	}
+	s.dirs[dir] = true
+	return nil
+}
+
+// syncDirs fsyncs every folder made, deepest first, then the staging folder itself, so the entries survive a
+// crash once the rename is visible.
+func (s *stagingSink) syncDirs() error {
+	dirs := make([]string, 0, len(s.dirs)+1)
+	for d := range s.dirs {
+		dirs = append(dirs, d)
+	}
+	dirs = append(dirs, ".")
+	for _, d := range dirs {
+		f, err := s.root.Open(d)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil && !errors.Is(err, syscall.EINVAL) {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
+
+// DefaultInto is the destination when none is given: the archive's file name without .tar.gz (or .tgz), in dir.
+func DefaultInto(dir, archive string) string {
+	base := filepath.Base(archive)
+	for _, ext := range []string{".tar.gz", ".tgz"} {
+		if b, ok := strings.CutSuffix(base, ext); ok && b != "" {
+			return filepath.Join(dir, b)
+		}
+	}
+	return filepath.Join(dir, base+".extracted")
+}
