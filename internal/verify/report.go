@@ -18,7 +18,7 @@ const (
 	Fail Status = "fail"
 )
 
-// Check names, in the fixed order they run and are printed (REFERENCE 3).
+// Check names, in the fixed order they run and are printed (doc.go, "Checks").
 const (
 	CheckArchive   = "archive"
 	CheckManifest  = "manifest"

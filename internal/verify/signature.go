@@ -11,7 +11,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
-// checkSignature checks the detached JWS over the manifest (REFERENCE 2) and then whether its key is one the user
+// checkSignature checks the detached JWS over the manifest (doc.go, "Signature") and then whether its key is one the user
 // gave. It returns the signature check, the trust check (nil when there is nothing to judge) and the JWS's kid.
 //
 // The payload is the manifest's JCS form. When that fails but the upstream Python tool's form (json.dumps,

@@ -1,7 +1,3 @@
-// Package verify checks a ticket bundle (REFERENCE 1–3): it reads the tar.gz once, as a stream and in memory
-// only, holds every member against the manifest, and checks the manifest's detached signature against keys the
-// user trusts. Its answer is a Report with Tracekit's verdicts: VERIFIED (0), FAILED (1), UNVERIFIABLE or
-// unusable (2), and 3 for warnings under --strict. It never prints and never extracts anything.
 package verify
 
 import (

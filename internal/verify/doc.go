@@ -1,0 +1,78 @@
+// Package verify checks a ticket bundle: it reads the tar.gz once, as a stream and in memory only, holds every
+// member against the manifest, and checks the manifest's detached signature against keys the user trusts. Its
+// answer is a Report with Tracekit's verdicts. It never prints and never extracts anything itself; a Sink
+// receives the members' bytes from the same read for callers that show or extract them (view, extract).
+//
+// # Archive shape
+//
+// A bundle is one gzip member (RFC 1952) holding one tar stream. The verifier accepts exactly one shape of
+// both, the shape that GNU tar, bsdtar, Python's tarfile and Go's archive/tar all read the same way, and
+// refuses everything else as FAILED (exit 1) with the reason. The point is that what an auditor unpacks with
+// any of those tools is what was verified; headers that some tools read differently are where forgeries hide.
+//
+// gzip:
+//   - magic 1f 8b, one member read to its end (CRC-32 and length checked), nothing after it: not a second
+//     member, not padding;
+//   - FLG may have FTEXT, FHCRC and FNAME (upstream's Python writer stores the file name); FEXTRA, FCOMMENT
+//     and the reserved bits are refused: they are bytes no signature covers.
+//
+// tar: a sequence of members, then the end-of-archive marker (two zero blocks), then only zero bytes (writers
+// pad to a record size). Each member is an optional PAX extended header followed by one regular-file header,
+// then its content, then zero padding to the next 512-byte block. Every 512-byte header block (POSIX.1-1988
+// ustar field layout, as POSIX.1-2001 pax uses it):
+//   - magic "ustar\0", version "00" (not GNU's "ustar  \0", not V7's empty magic);
+//   - checksum: six octal digits, NUL, space, equal to the unsigned byte sum with the field as spaces;
+//   - typeflag '0' for a member, 'x' for its PAX header; nothing else ('\0', '1'–'7', 'g', GNU 'L', 'K', 'S', …);
+//   - mode, uid, gid, size, mtime: one or more octal digits, then only NUL or space (no sign, no leading
+//     spaces, no base-256); mode has permission bits only (no setuid, setgid or sticky); uid and gid are 0;
+//   - name, linkname, uname, gname, prefix: NUL-padded with nothing after the first NUL; linkname, uname and
+//     gname empty; devmajor and devminor empty or zero; bytes 500–511 zero;
+//   - the name is prefix + "/" + name when prefix is set, else name; a PAX path record replaces it.
+//
+// A PAX header ('x', at most 5 KiB) is followed directly by its member's '0' header (never a second 'x'),
+// and holds records "<len> <key>=<value>\n" whose decimal length is exact and has no leading zero, each key at
+// most once, keys only:
+//   - path: UTF-8 without NUL: the member's name (long or non-ASCII names);
+//   - mtime: decimal seconds, optionally with a fraction (Python's tarfile writes one for a float mtime).
+//
+// Any other record (size, linkpath, uid, uname, comment, GNU.sparse.*, …) is refused: readers apply them
+// differently, or they carry bytes no one signed.
+//
+// Names: at most MaxNameLength (4096) bytes each and Limits.MaxNamesSize in all, counted as each header is read,
+// before any name is kept; then relative, clean, UTF-8, no backslash, NUL, control character or drive letter
+// (manifest.CheckName), distinct, with manifest.json the first member. Names that are distinct here but not on
+// other file systems (letter case; NFC and NFD spellings; names Windows cannot create, such as CON, a.txt:ads or
+// "trail.") are warnings (exit 3 under --strict).
+//
+// How it is enforced: shapeReader (tarshape.go) reads the inflated stream beneath archive/tar and judges every
+// byte as it passes; a byte outside the shape makes the read that would deliver it fail, so archive/tar never
+// parses a header outside the shape. archive/tar's reading of each member is then held against the shape
+// check's (name and size), a second line of defence that cannot differ inside the shape.
+//
+// # Checks
+//
+// In this order, one line each: archive (above), manifest (strict JSON, schema_version 1, package manifest),
+// files (every listed file present with its size and sha256, nothing else), signature, trust, and, when asked,
+// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket). A failed archive
+// or manifest check stops there; a failed files check does not stop the signature check.
+//
+// # Signature
+//
+// A detached compact JWS (RFC 7515 appendix F) with an unencoded payload (RFC 7797) in <archive>.jws: the
+// protected header is exactly {"alg":"EdDSA","b64":false,"crit":["b64"],"kid":"<kid>"}, the payload is the
+// manifest's JCS form (RFC 8785), and the key is Ed25519 (package sign). A signature over upstream's legacy
+// Python form (json.dumps with sorted keys and compact separators) passes with a warning. Trust comes only from
+// cards the user gives (--card); one kid must name one key across all of them.
+//
+// # Verdicts and exit codes
+//
+//	0 VERIFIED      every check present and passed, the signature checked against a key the user gave
+//	1 FAILED        something does not match what was signed, or the archive is outside the shape
+//	2 UNVERIFIABLE  no signature or no trusted key (the archive is still checked), or unusable input
+//	3               VERIFIED with warnings, under --strict only
+//
+// # Limits
+//
+// Every size is counted on the bytes read, never taken from a header: members (Limits.MaxEntries), one member,
+// all inflated bytes, the manifest, all names. Passing one is unusable input (exit 2).
+package verify
