@@ -126,9 +126,9 @@ func (s *stagingSink) Member(name string, size int64) (io.Writer, error) {
 	}
 	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		err = fmt.Errorf("create %s: another member already has this name on this file system (letter case or Unicode normalization): %w", name, err)
+		err = fmt.Errorf("create %.200q: another member already has this name on this file system (letter case or Unicode normalization): %w", name, bare(err))
 	} else if err != nil {
-		err = fmt.Errorf("create %s: %w", name, err)
+		err = fmt.Errorf("create %.200q: %w", name, bare(err))
 	}
 	if err != nil {
 		s.err = err
@@ -144,7 +144,7 @@ func (s *stagingSink) Write(p []byte) (int, error) {
 	n, err := s.cur.Write(p)
 	s.bytes += int64(n)
 	if err != nil {
-		err = fmt.Errorf("write %s: %w", s.cur.Name(), err)
+		err = fmt.Errorf("write %.200q: %w", s.cur.Name(), bare(err))
 		if s.err == nil {
 			s.err = err
 		}
@@ -164,7 +164,7 @@ func (s *stagingSink) close() error {
 		err = cerr
 	}
 	if err != nil {
-		err = fmt.Errorf("write %s: %w", f.Name(), err)
+		err = fmt.Errorf("write %.200q: %w", f.Name(), bare(err))
 		if s.err == nil {
 			s.err = err
 		}
@@ -182,9 +182,9 @@ func (s *stagingSink) mkdirs(dir string) error {
 	}
 	if err := s.root.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("create folder %s: a member already has this name on this file system: %w", dir, err)
+			return fmt.Errorf("create folder %.200q: a member already has this name on this file system: %w", dir, bare(err))
 		}
-		return fmt.Errorf("create folder %s: %w", dir, err)
+		return fmt.Errorf("create folder %.200q: %w", dir, bare(err))
 	}
 	s.dirs[dir] = true
 	return nil
@@ -233,4 +233,13 @@ func DefaultInto(dir, archive string) string {
 		}
 	}
 	return filepath.Join(dir, base+".extracted")
+}
+
+// bare drops the path an *os.PathError repeats: the message names the member once, shortened.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

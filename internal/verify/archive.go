@@ -211,14 +211,14 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 		// The shape check read the same header bytes; archive/tar must have read them the same way. This
 		// cannot differ inside the shape, and is checked so that it never silently does.
 		if name != shape.cur.name || hdr.Size != shape.cur.size || hdr.Typeflag != tar.TypeReg || hdr.Linkname != "" || len(hdr.PAXRecords) > 2 {
-			return nil, refuse("member %d: Go's tar reader read %q (%d bytes, type %q) where the shape check read %q (%d bytes): "+
+			return nil, refuse("member %d: Go's tar reader read %.200q (%d bytes, type %q) where the shape check read %.200q (%d bytes): "+
 				"tar readers disagree on this archive", c.entries, name, hdr.Size, hdr.Typeflag, shape.cur.name, shape.cur.size)
 		}
 		if err := manifest.CheckName(name); err != nil {
 			return nil, refuse("member %d: unsafe name: %v; a bundle has only relative names inside the archive", c.entries, err)
 		}
 		if n, dup := seen[name]; dup {
-			return nil, refuse("member %d %q has the same name as member %d: an extractor would keep only one of them", c.entries, name, n)
+			return nil, refuse("member %d %.200q has the same name as member %d: an extractor would keep only one of them", c.entries, name, n)
 		}
 		seen[name] = c.entries
 		names.add(name)
@@ -244,7 +244,7 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 			continue
 		}
 		if hdr.Size > lim.MaxMemberSize {
-			return nil, unreadable("member %q declares %d bytes, more than %s (--max-member-size)", name, hdr.Size, FormatSize(lim.MaxMemberSize))
+			return nil, unreadable("member %.200q declares %d bytes, more than %s (--max-member-size)", name, hdr.Size, FormatSize(lim.MaxMemberSize))
 		}
 		h := sha256.New()
 		var dst io.Writer = h
@@ -252,7 +252,7 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 		if sink != nil {
 			w, err := sink.Member(name, hdr.Size)
 			if err != nil {
-				return nil, unreadable("member %q: %v", name, err)
+				return nil, unreadable("member %.200q: %v", name, err)
 			}
 			if w != nil {
 				out = &sinkWriter{w: w}
@@ -261,13 +261,13 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 		}
 		n, err := io.Copy(dst, io.LimitReader(tr, lim.MaxMemberSize+1))
 		if out != nil && out.err != nil {
-			return nil, unreadable("member %q: %v", name, out.err)
+			return nil, unreadable("member %.200q: %v", name, out.err)
 		}
 		if err != nil {
 			return nil, memberError(err, cr, shape, name)
 		}
 		if n > lim.MaxMemberSize {
-			return nil, unreadable("member %q is more than %s (--max-member-size)", name, FormatSize(lim.MaxMemberSize))
+			return nil, unreadable("member %.200q is more than %s (--max-member-size)", name, FormatSize(lim.MaxMemberSize))
 		}
 		var m member
 		m.size = n
@@ -296,7 +296,7 @@ func toSink(sink Sink, name string, data []byte) *archiveFailure {
 		_, err = w.Write(data)
 	}
 	if err != nil {
-		return unreadable("member %q: %v", name, err)
+		return unreadable("member %.200q: %v", name, err)
 	}
 	return nil
 }
@@ -308,7 +308,7 @@ func memberError(err error, cr *countingReader, shape *shapeReader, name string)
 	if err == errTotal || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return streamError(err, cr)
 	}
-	return unreadable("read member %q: %v", name, err)
+	return unreadable("read member %.200q: %v", name, err)
 }
 
 // pad is the zero padding after a member of size n: tar data comes in 512-byte blocks.

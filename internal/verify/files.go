@@ -24,10 +24,10 @@ func checkFiles(m *manifest.Manifest, members map[string]member) Check {
 			missing = append(missing, e)
 		case got.size != e.SizeBytes:
 			edited++
-			problems = append(problems, fmt.Sprintf("%q is %d bytes; the manifest says %d", e.Arcname, got.size, e.SizeBytes))
+			problems = append(problems, fmt.Sprintf("%.200q is %d bytes; the manifest says %d", e.Arcname, got.size, e.SizeBytes))
 		case hex.EncodeToString(got.sha256[:]) != e.SHA256:
 			edited++
-			problems = append(problems, fmt.Sprintf("%q has sha256 %s; the manifest says %s", e.Arcname, hex.EncodeToString(got.sha256[:]), e.SHA256))
+			problems = append(problems, fmt.Sprintf("%.200q has sha256 %s; the manifest says %s", e.Arcname, hex.EncodeToString(got.sha256[:]), e.SHA256))
 		}
 	}
 	var added []string
@@ -41,14 +41,14 @@ func checkFiles(m *manifest.Manifest, members map[string]member) Check {
 	for _, e := range missing {
 		if i := findSame(added, members, e); i >= 0 {
 			renamed++
-			problems = append(problems, fmt.Sprintf("%q is missing and its content is in %q, which the manifest does not list: renamed", e.Arcname, added[i]))
+			problems = append(problems, fmt.Sprintf("%.200q is missing and its content is in %q, which the manifest does not list: renamed", e.Arcname, added[i]))
 			added = append(added[:i], added[i+1:]...)
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("%q is in the manifest but not in the archive", e.Arcname))
+		problems = append(problems, fmt.Sprintf("%.200q is in the manifest but not in the archive", e.Arcname))
 	}
 	for _, name := range added {
-		problems = append(problems, fmt.Sprintf("%q is in the archive but not in the manifest", name))
+		problems = append(problems, fmt.Sprintf("%.200q is in the archive but not in the manifest", name))
 	}
 	if len(problems) == 0 {
 		return Check{Check: CheckFiles, Status: Pass,

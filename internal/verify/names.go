@@ -27,12 +27,12 @@ func (n *nameClashes) add(name string) {
 		} else if strings.ToLower(first) != strings.ToLower(name) {
 			why = "differ only in letter case and Unicode normalization: extracted on macOS or Windows, one overwrites the other"
 		}
-		n.problems = append(n.problems, fmt.Sprintf("%q and %q %s", first, name, why))
+		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q %s", first, name, why))
 	} else {
 		n.folded[key] = name
 	}
 	if why := windowsProblem(name); why != "" {
-		n.problems = append(n.problems, fmt.Sprintf("%q cannot be created on Windows: %s", name, why))
+		n.problems = append(n.problems, fmt.Sprintf("%.200q cannot be created on Windows: %s", name, why))
 	}
 }
 
