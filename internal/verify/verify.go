@@ -38,7 +38,7 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		return r
 	}
 	archiveCheck := Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
-		"one gzip member, intact, nothing after it; %d members, %s inflated, in the one unambiguous tar shape (ustar, path-only PAX, zero padding), manifest.json first, only regular files with safe, distinct names",
+		"one gzip member, intact, nothing after it; %d members, %s inflated, in the one unambiguous tar shape (ustar; PAX path and mtime only; canonical numbers; zero padding), manifest.json first, only regular files with safe, distinct names",
 		c.entries, FormatSize(c.total))}
 	if len(c.nameWarnings) > 0 {
 		archiveCheck.Status, archiveCheck.Problems = Warn, c.nameWarnings

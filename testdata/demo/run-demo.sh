@@ -26,6 +26,14 @@ echo
 echo "\$ git bernstein verify ENG-42.tar.gz --card demo-2026.card.json"
 git bernstein verify ENG-42.tar.gz --card demo-2026.card.json
 
+# How an auditor unpacks it: verified and extracted from one read, into ENG-42/ only when VERIFIED.
+echo
+echo "\$ git bernstein extract ENG-42.tar.gz --card demo-2026.card.json --into ENG-42-evidence"
+git bernstein extract ENG-42.tar.gz --card demo-2026.card.json --into ENG-42-evidence
+echo
+echo "\$ find ENG-42-evidence -type f | sort"
+find ENG-42-evidence -type f | sort
+
 # The same bundle as a page for people (open it in any browser, offline), and the verifier as a page of its own.
 echo
 echo "\$ git bernstein view ENG-42.tar.gz --card demo-2026.card.json"
