@@ -13,6 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
+	"github.com/git-bernstein/git-bernstein/internal/verify/verifytest"
 )
 
 const corpus = "../../testdata/verify"
@@ -191,6 +192,29 @@ func TestDefaultInto(t *testing.T) {
 	for in, want := range map[string]string{"ENG-42.tar.gz": "/w/ENG-42", "a/b.tgz": "/w/b", "x.bin": "/w/x.bin.extracted", ".tar.gz": "/w/.tar.gz.extracted"} {
 		if got := DefaultInto("/w", in); got != want {
 			t.Errorf("DefaultInto(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestExtractWholeCorpus: every corpus case gets verify's verdict, and files land only when it is VERIFIED.
+func TestExtractWholeCorpus(t *testing.T) {
+	t.Parallel()
+	for _, c := range verifytest.Cases(t) {
+		parent := t.TempDir()
+		res, err := Extract(bytes.NewReader(c.Archive), c.Signature, c.Keys, Options{Into: filepath.Join(parent, "out"), Verify: c.Options})
+		if err != nil && c.Exit != verify.ExitUnverifiable {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		if res.Report.ExitCode != c.Exit || res.Report.FirstFailure() != c.FirstFailure {
+			t.Errorf("%s (%s): exit %d, first failure %q; want %d, %q", c.Name, c.Defect, res.Report.ExitCode, res.Report.FirstFailure(), c.Exit, c.FirstFailure)
+		}
+		wantOut := c.Exit == verify.ExitVerified || c.Exit == verify.ExitWarnings
+		if res.Extracted != wantOut {
+			t.Errorf("%s: extracted %v with exit %d", c.Name, res.Extracted, c.Exit)
+		}
+		if got := entries(t, parent); (wantOut && len(got) != 1) || (!wantOut && len(got) != 0) {
+			t.Errorf("%s: the parent folder holds %v", c.Name, got)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
+	"github.com/git-bernstein/git-bernstein/internal/verify/verifytest"
 )
 
 // testBundle writes a bundle as the bundle writer lays it out (manifest first, members sorted), signs its
@@ -321,5 +322,20 @@ func TestPageBoundedWhateverTheNames(t *testing.T) {
 	}
 	if !strings.Contains(page, "not shown at all") || !strings.Contains(page, "more rows") {
 		t.Errorf("the page does not say what it left out")
+	}
+}
+
+// TestCorpusOnThePage: view gives every corpus case the verdict verify gives (the forged tar shapes included), and
+// shows no member of an archive whose archive check failed.
+func TestCorpusOnThePage(t *testing.T) {
+	t.Parallel()
+	for _, c := range verifytest.Cases(t) {
+		b := Read(bytes.NewReader(c.Archive), c.Signature, c.Keys, c.Options)
+		if b.Report.ExitCode != c.Exit || b.Report.FirstFailure() != c.FirstFailure {
+			t.Errorf("%s (%s): exit %d, first failure %q; want %d, %q", c.Name, c.Defect, b.Report.ExitCode, b.Report.FirstFailure(), c.Exit, c.FirstFailure)
+		}
+		if c.FirstFailure == verify.CheckArchive && (len(b.Members) > 0 || b.ManifestJSON != nil) {
+			t.Errorf("%s: members kept for the page although the archive check failed", c.Name)
+		}
 	}
 }

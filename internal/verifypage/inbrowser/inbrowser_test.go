@@ -2,10 +2,13 @@ package inbrowser
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/verify"
+	"github.com/git-bernstein/git-bernstein/internal/verify/verifytest"
 )
 
 // TestCheckMatchesVerify: the browser entry point answers as the verifier does, with its JSON byte for byte.
@@ -67,6 +70,36 @@ func TestNextSteps(t *testing.T) {
 		got := strings.Join(NextSteps(c.rep, "my bundle.tar.gz", c.signed, c.cards), "\n")
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCorpusInThePage: the page's entry point (the code compiled to WebAssembly) gives every corpus case the
+// verdict verify gives, the forged tar shapes included.
+func TestCorpusInThePage(t *testing.T) {
+	t.Parallel()
+	for _, c := range verifytest.Cases(t) {
+		if !c.Defaults {
+			continue // the page has no limit or --strict flags
+		}
+		var cards []Card
+		for _, f := range c.CardFiles {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cards = append(cards, Card{Name: filepath.Base(f), Data: data})
+		}
+		var res Result
+		if err := json.Unmarshal(Check(c.Archive, c.Signature, cards), &res); err != nil {
+			t.Fatal(err)
+		}
+		var rep verify.Report
+		if err := json.Unmarshal([]byte(res.Report), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.ExitCode != c.Exit || rep.FirstFailure() != c.FirstFailure {
+			t.Errorf("%s (%s): exit %d, first failure %q; want %d, %q", c.Name, c.Defect, rep.ExitCode, rep.FirstFailure(), c.Exit, c.FirstFailure)
 		}
 	}
 }
