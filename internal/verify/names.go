@@ -44,23 +44,26 @@ func (n *nameClashes) warnings() []string { return n.problems }
 func windowsProblem(name string) string {
 	for _, part := range strings.Split(name, "/") {
 		if i := strings.IndexAny(part, `<>:"|?*`); i >= 0 {
-			return fmt.Sprintf("%q contains %q (a colon names an alternate data stream)", part, part[i])
+			if part[i] == ':' {
+				return fmt.Sprintf("%.200q contains \":\", which names an alternate data stream", part)
+			}
+			return fmt.Sprintf("%.200q contains %q", part, string(part[i]))
 		}
 		if strings.HasSuffix(part, ".") || strings.HasSuffix(part, " ") {
-			return fmt.Sprintf("%q ends with a dot or space, which Windows drops", part)
+			return fmt.Sprintf("%.200q ends with a dot or space, which Windows drops", part)
 		}
 		base, _, _ := strings.Cut(part, ".")
 		base = strings.ToUpper(strings.TrimRight(base, " "))
 		switch base {
 		case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
-			return fmt.Sprintf("%q is a reserved device name", part)
+			return fmt.Sprintf("%.200q is a reserved device name", part)
 		}
 		if len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) &&
 			(base[3] >= '0' && base[3] <= '9') {
-			return fmt.Sprintf("%q is a reserved device name", part)
+			return fmt.Sprintf("%.200q is a reserved device name", part)
 		}
 		if r := []rune(base); len(r) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && strings.ContainsRune("¹²³", r[3]) {
-			return fmt.Sprintf("%q is a reserved device name", part)
+			return fmt.Sprintf("%.200q is a reserved device name", part)
 		}
 	}
 	return ""
