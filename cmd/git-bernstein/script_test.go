@@ -1,0 +1,104 @@
+package main
+
+// The transcripts in testdata/script are README's examples as executable scripts (testscript, as age and
+// git-spice keep theirs): each builds a real repository with the git CLI under a pinned identity and date, runs
+// `git bernstein …` through git (this test binary is installed on PATH as git-bernstein, so git finds it as it
+// finds an installed one), and checks stdout, stderr and the exit code README documents.
+//
+//	go test ./cmd/git-bernstein -run TestScripts                      # all of them
+//	go test ./cmd/git-bernstein -run TestScripts/verify               # one
+//	go test ./cmd/git-bernstein -run TestScripts -update              # rewrite the files `cmp` compares with
+//
+// Besides testscript's own commands, scripts have `exitcode N PROGRAM ARGS…`: run PROGRAM, and fail unless it
+// exits with N (stdout and stderr are then checked as after exec).
+
+import (
+	"errors"
+	"flag"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the files that `cmp` compares stdout and stderr with in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"git-bernstein": main})
+}
+
+func TestScripts(t *testing.T) {
+	corpus, err := filepath.Abs("../../testdata/verify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One fake GitHub for every script: the fixtures of internal/github for acme/app, and 404 for anything
+	// else. GITHUB_API_URL points at it, so no script can reach the network even without --no-pr.
+	gh := githubtest.New(t, "")
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(e *testscript.Env) error {
+			work := e.Getenv("WORK")
+			for _, kv := range [][2]string{
+				// git reads no configuration but the repository's own, and commits get the same hashes on
+				// every machine.
+				{"HOME", work},
+				{"XDG_CONFIG_HOME", filepath.Join(work, ".config")},
+				{"GIT_CONFIG_NOSYSTEM", "1"},
+				{"GIT_AUTHOR_NAME", "Ada Agent"},
+				{"GIT_AUTHOR_EMAIL", "ada@agents.example"},
+				{"GIT_COMMITTER_NAME", "Rita Reviewer"},
+				{"GIT_COMMITTER_EMAIL", "rita@example.com"},
+				{"GIT_AUTHOR_DATE", "@1767225600 +0000"},
+				{"GIT_COMMITTER_DATE", "@1767225600 +0000"},
+				{"GIT_EDITOR", "true"},
+				{"GIT_MERGE_AUTOEDIT", "no"},
+				{"TZ", "UTC"},
+				{"LC_ALL", "C"},
+				// Bundles are byte-identical from run to run (created_at is otherwise now).
+				{"SOURCE_DATE_EPOCH", "1767225600"},
+				{"GITHUB_API_URL", gh.APIURL()},
+				// The verifier corpus (testdata/verify): bundles with one defect each, signed by the
+				// test-only key whose card is test-only.card.json.
+				{"CORPUS", corpus},
+			} {
+				e.Setenv(kv[0], kv[1])
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": exitcode,
+		},
+	})
+}
+
+// exitcode N PROGRAM ARGS… runs PROGRAM and fails unless its exit code is N.
+func exitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
