@@ -456,6 +456,10 @@ func (g *gen) cases() []Case {
 	failing("header-spacing", "the right header with a space in it", 1, "signature", archive,
 		g.forged(`{"alg":"EdDSA", "b64":false,"crit":["b64"],"kid":"test-only"}`, mj))
 
+	// Archive shapes: the genuine manifest and signature, repacked (shapes.go).
+	for _, c := range g.shapeCases(files, mj, sig) {
+		add(c)
+	}
 	return cs
 }
 

@@ -3,7 +3,6 @@ package corpus
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -105,14 +104,7 @@ func tarBytes(es []entry) []byte {
 }
 
 // gz compresses as bundle.Build does: one member, no name, mtime 0.
-func gz(data []byte) []byte {
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Header.OS = 255
-	zw.Write(data)
-	zw.Close()
-	return b.Bytes()
-}
+func gz(data []byte) []byte { return Gzip(data, nil, "") }
 
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
