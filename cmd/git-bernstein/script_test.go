@@ -15,9 +15,11 @@ package main
 import (
 	"errors"
 	"flag"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
@@ -67,6 +69,8 @@ func TestScripts(t *testing.T) {
 				// The verifier corpus (testdata/verify): bundles with one defect each, signed by the
 				// test-only key whose card is test-only.card.json.
 				{"CORPUS", corpus},
+				// PATH without git-bernstein, for what the hook does when it is not installed.
+				{"PATH_WITHOUT_BERNSTEIN", pathWithout(e.Getenv("PATH"), "git-bernstein")},
 			} {
 				e.Setenv(kv[0], kv[1])
 			}
@@ -76,6 +80,18 @@ func TestScripts(t *testing.T) {
 			"exitcode": exitcode,
 		},
 	})
+}
+
+// pathWithout returns path without the folders that hold an executable named name.
+func pathWithout(path, name string) string {
+	var keep []string
+	for _, dir := range filepath.SplitList(path) {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			continue
+		}
+		keep = append(keep, dir)
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // exitcode N PROGRAM ARGS… runs PROGRAM and fails unless its exit code is N.
