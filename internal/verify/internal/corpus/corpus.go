@@ -277,7 +277,7 @@ func (g *gen) cases() []Case {
 		raw := tarBytes(es)
 		i := bytes.Index(raw, []byte("path="+marker))
 		raw[i+len("path=transcripts/")] = 0
-		failing("nul-name", "a PAX path record with a NUL in the name", 2, "archive", gz(raw), g.sig(g.key, Kid, mj))
+		failing("nul-name", "a PAX path record with a NUL in the name: refused by the shape check (a forged header, not damage)", 1, "archive", gz(raw), g.sig(g.key, Kid, mj))
 	}
 	linkLike := func(name string, typ byte, link, defect string) {
 		a, s := g.signedWith(files, func(mj []byte) []entry {
