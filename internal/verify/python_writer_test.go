@@ -19,17 +19,19 @@ import (
 
 // pythonWriter packs a bundle the way upstream Bernstein's ticket_bundle.py does: tarfile.open(path, "w:gz")
 // (PAX format, Python's default since 3.8; gzip with the file name in its header), manifest.json first, each
-// member a TarInfo with mode 0644, mtime 0, uid and gid 0 and no user or group name, added with addfile.
+// member a TarInfo with mode 0644, mtime 0, uid and gid 0 and no user or group name, added with addfile. The
+// mtime is the third argument: a float one (a writer that copies os.stat's st_mtime) makes Python add a PAX
+// mtime record to every member.
 const pythonWriter = `
 import io, json, sys, tarfile
-out, members = sys.argv[1], json.load(open(sys.argv[2]))
+out, members, mtime = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
 with tarfile.open(out, "w:gz") as tar:
     for name, path in members:
         data = open(path, "rb").read()
         info = tarfile.TarInfo(name)
         info.size = len(data)
         info.mode = 0o644
-        info.mtime = 0
+        info.mtime = float(mtime) if "." in mtime else int(mtime)
         info.uid = info.gid = 0
         info.uname = info.gname = ""
         tar.addfile(info, io.BytesIO(data))
@@ -38,12 +40,18 @@ with tarfile.open(out, "w:gz") as tar:
 // TestPythonWrittenBundleVerifies holds the verifier to the interop issue 12 asks for: a bundle written by
 // Python's tarfile as upstream writes one, with a member name longer than 100 bytes and a non-ASCII one (both
 // go into PAX path records), signed by the test key, is VERIFIED, and GNU tar and Python read it as signed.
-// It logs the header shapes Python wrote, which are what the archive shape must allow.
+// It logs the header shapes Python wrote, which are what the archive shape must allow. With a fractional mtime
+// Python also writes a PAX mtime record for every member, beside the path records.
 func TestPythonWrittenBundleVerifies(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed: cannot write a bundle the way upstream Bernstein does")
 	}
+	t.Run("upstream", func(t *testing.T) { pythonWrittenBundle(t, python, "0") })
+	t.Run("fractional-mtime", func(t *testing.T) { pythonWrittenBundle(t, python, "1767323045.25") })
+}
+
+func pythonWrittenBundle(t *testing.T, python, mtime string) {
 	long := "transcripts/" + strings.Repeat("session-0123456789-", 6) + "agent.jsonl"
 	files := []struct{ name, section, data string }{
 		{"git/commits.json", manifest.SectionGit, `{"commits": [], "ticket_id": "ENG-42", "tracker": "github"}` + "\n"},
@@ -81,7 +89,7 @@ func TestPythonWrittenBundleVerifies(t *testing.T) {
 	if err := os.WriteFile(specPath, spec, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(python, "-c", pythonWriter, archivePath, specPath)
+	cmd := exec.Command(python, "-c", pythonWriter, archivePath, specPath, mtime)
 	cmd.Env = append(os.Environ(), "PYTHONUTF8=1", "PYTHONDONTWRITEBYTECODE=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("python3 tarfile writer: %v\n%s", err, out)
