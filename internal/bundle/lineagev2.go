@@ -74,6 +74,9 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 		if errors.Is(err, nofollow.ErrSymlink) {
 			return nil, []string{fmt.Sprintf("skipped symlink %s: symlinks are never followed", parentPath)}, nil
 		}
+		if errors.Is(err, nofollow.ErrHardLink) {
+			return nil, []string{fmt.Sprintf("skipped %v", err)}, nil
+		}
 		return nil, nil, err
 	}
 	defer f.Close()
@@ -154,7 +157,7 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 				warnings = append(warnings, fmt.Sprintf("lineage v2: %s is missing (a parent ref points at it); `git bernstein lineage v2 verify` reports it", path))
 				continue
 			}
-			if errors.Is(err, nofollow.ErrSymlink) || errors.Is(err, nofollow.ErrNotDir) {
+			if errors.Is(err, nofollow.ErrSymlink) || errors.Is(err, nofollow.ErrNotDir) || errors.Is(err, nofollow.ErrHardLink) {
 				warnings = append(warnings, fmt.Sprintf("skipped %s: %v", path, err))
 				continue
 			}

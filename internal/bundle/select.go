@@ -141,6 +141,8 @@ func selectFile(sdd *nofollow.Dir, section string, e os.DirEntry, sel Selector, 
 	switch {
 	case errors.Is(err, nofollow.ErrSymlink):
 		return nil, fmt.Sprintf("skipped symlink %s: symlinks are never followed", path), nil
+	case errors.Is(err, nofollow.ErrHardLink):
+		return nil, fmt.Sprintf("skipped %s: it has other names (a hard link), so it may be any file you can read; copy it instead of linking it", path), nil
 	case errors.Is(err, regularfile.ErrNotRegular):
 		return nil, "", fmt.Errorf("%w: it changed while bundling; run again", err)
 	case err != nil:

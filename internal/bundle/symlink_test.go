@@ -170,3 +170,30 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestHardLinksAreNotRead: a hard link is a symlink no one can see. An agent that can write .sdd links a file the
+// user can read (on the same file system) under a name that selects it; it is skipped with a warning, never packed.
+func TestHardLinksAreNotRead(t *testing.T) {
+	t.Parallel()
+	r := fixture(t)
+	secret := filepath.Join(r.Dir, "id_ed25519") // same file system as .sdd
+	must(t, os.WriteFile(secret, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET\n"), 0o600))
+	link := filepath.Join(r.Dir, ".sdd", "traces", "ENG-42-linked.jsonl")
+	if err := os.Link(secret, link); err != nil {
+		t.Skipf("hard links: %v", err)
+	}
+	res := build(t, r, filepath.Join(t.TempDir(), "b.tar.gz"), nil)
+	_, data := readArchive(t, res.Out)
+	for name, b := range data {
+		if strings.Contains(string(b), "SECRET") {
+			t.Errorf("%s holds the hard-linked file", name)
+		}
+	}
+	warned := false
+	for _, w := range res.Warnings {
+		warned = warned || (strings.Contains(w, link) && strings.Contains(w, "hard link"))
+	}
+	if !warned {
+		t.Errorf("no warning names %s as a hard link: %q", link, res.Warnings)
+	}
+}

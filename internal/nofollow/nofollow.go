@@ -19,6 +19,11 @@ var ErrSymlink = errors.New("is a symbolic link; symlinks are never followed")
 // ErrNotDir is wrapped by the error for a folder wanted where something else is.
 var ErrNotDir = errors.New("is not a folder")
 
+// ErrHardLink is wrapped by Open's error for a regular file with more than one name (link count above 1). A hard
+// link is a symlink that cannot be seen: whoever can write the folder can link a file the user can read (an SSH key
+// on the same file system) into it, and reading it by its name here would pack that file.
+var ErrHardLink = errors.New("has other names (hard links); a file with more than one name is never read")
+
 // ErrReplaced is wrapped by Reopen's error for a file that is no longer the one first opened.
 var ErrReplaced = errors.New("was replaced by another file")
 
@@ -99,6 +104,10 @@ func (d *Dir) Open(rel string) (*os.File, fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s is %s: %w", d.join(rel), regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
+	}
+	if n := linkCount(st); n > 1 {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s %w (%d names)", d.join(rel), ErrHardLink, n)
 	}
 	return f, st, nil
 }
