@@ -37,8 +37,12 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fixtures, err := filepath.Abs("../../internal/github/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
 	// One fake GitHub for every script: the fixtures of internal/github for acme/app, and 404 for anything
-	// else. GITHUB_API_URL points at it, so no script can reach the network even without --no-pr.
+	// else (githubtest). GITHUB_API_URL points at it, so no script can reach the network even without --no-pr.
 	gh := githubtest.New(t, "")
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
@@ -66,6 +70,7 @@ func TestScripts(t *testing.T) {
 				// Bundles are byte-identical from run to run (created_at is otherwise now).
 				{"SOURCE_DATE_EPOCH", "1767225600"},
 				{"GITHUB_API_URL", gh.APIURL()},
+				{"GITHUB_FIXTURES", fixtures}, // what the fake GitHub serves, to compare payloads with
 				// The verifier corpus (testdata/verify): bundles with one defect each, signed by the
 				// test-only key whose card is test-only.card.json.
 				{"CORPUS", corpus},
