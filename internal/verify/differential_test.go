@@ -75,7 +75,9 @@ func findReaders(t testing.TB) readers {
 
 // pythonReader lists and extracts each job's archive with tarfile as a user would call it, without an
 // extraction filter (filter="fully_trusted" is that, and keeps Python 3.14's new default out of the way).
-// One process reads every archive: Python starts slowly.
+// One process reads every archive: Python starts slowly. Unfiltered extraction writes an absolute name, or
+// through a link, anywhere on the machine; such an archive is listed, reported and not extracted (the test
+// fails on it all the same: a verified bundle has neither).
 const pythonReader = `
 import json, os, sys, tarfile
 out = []
@@ -83,7 +85,14 @@ for job in json.load(sys.stdin):
     r = {"names": [], "error": ""}
     try:
         with tarfile.open(job["archive"], "r:gz") as t:
-            r["names"] = [os.fsencode(n).hex() for n in t.getnames()]
+            members = t.getmembers()
+            r["names"] = [os.fsencode(m.name).hex() for m in members]
+        unsafe = [m for m in members if os.path.isabs(m.name) or not (m.isfile() or m.isdir())]
+        if unsafe:
+            m = unsafe[0]
+            r["error"] = "not extracted, to keep this machine safe: member %r is absolute or of type %r" % (m.name, m.type)
+            out.append(r)
+            continue
         with tarfile.open(job["archive"], "r:gz") as t:
             kw = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
             t.extractall(job["target"], **kw)
