@@ -551,9 +551,27 @@ func headerVariants(t *testing.T, good []byte) []variant {
 		seed = seed*6364136223846793005 + 1442695040888963407
 		return int(seed>>33) % len(hdrs)
 	}
+	// paxBase is the good bundle with PAX headers as Python's tarfile writes them for a long or non-ASCII name
+	// and a fractional mtime: a path record before member 3, path and mtime records before member 4.
+	// xHdrs are the offsets of those two headers.
+	rec := corpus.Record
+	x3 := corpus.PAX('x', "m", rec("path", fieldString(base[hdrs[3]:], corpus.FName)))
+	x4 := corpus.PAX('x', "m", rec("path", fieldString(base[hdrs[4]:], corpus.FName)), rec("mtime", "1767323045.25"))
+	paxBase := bytes.Join([][]byte{base[:hdrs[3]], x3, base[hdrs[3]:hdrs[4]], x4, base[hdrs[4]:]}, nil)
+	xHdrs := []int{hdrs[3], hdrs[4] + len(x3)}
+	add("pax-base", paxBase)
 	// changeHeader applies f to header k (two headers per change: the manifest's and one picked), once with
-	// the checksum redone and once with it left as it was.
+	// the checksum redone and once with it left as it was; and to one of paxBase's PAX headers.
 	changeHeader := func(name string, f func(h []byte)) {
+		if k := pick() % len(xHdrs); true {
+			b := bytes.Clone(paxBase)
+			h := b[xHdrs[k] : xHdrs[k]+corpus.Block]
+			f(h)
+			if !bytes.Equal(h, paxBase[xHdrs[k]:xHdrs[k]+corpus.Block]) {
+				corpus.SetChecksum(h)
+				add(fmt.Sprintf("x%d:%s", k, name), b)
+			}
+		}
 		for _, k := range []int{0, 1 + pick()%(len(hdrs)-1)} {
 			for _, redo := range []bool{true, false} {
 				b := bytes.Clone(base)
@@ -683,7 +701,6 @@ func headerVariants(t *testing.T, good []byte) []variant {
 		add(fmt.Sprintf("h%d:insert-%s", k, name), append(b, base[hdrs[k]:]...))
 	}
 	other := fieldString(base[hdrs[1]:], corpus.FName) // git/commits.json
-	rec := corpus.Record
 	paxes := []struct {
 		name    string
 		records func(n string, size int64) []string
@@ -700,6 +717,26 @@ func headerVariants(t *testing.T, good []byte) []variant {
 		{"mtime-negative", func(string, int64) []string { return []string{rec("mtime", "-1")} }},
 		{"mtime-plus", func(string, int64) []string { return []string{rec("mtime", "+1")} }},
 		{"mtime-path", func(n string, _ int64) []string { return []string{rec("mtime", "0"), rec("path", n)} }},
+		{"mtime-exponent", func(string, int64) []string { return []string{rec("mtime", "1e3")} }},
+		{"mtime-two-dots", func(string, int64) []string { return []string{rec("mtime", "1.5.3")} }},
+		{"mtime-leading-space", func(string, int64) []string { return []string{rec("mtime", " 1")} }},
+		{"mtime-trailing-dot", func(string, int64) []string { return []string{rec("mtime", "1.")} }},
+		{"mtime-leading-dot", func(string, int64) []string { return []string{rec("mtime", ".5")} }},
+		{"mtime-negative-fraction", func(string, int64) []string { return []string{rec("mtime", "-0.5")} }},
+		{"mtime-huge", func(string, int64) []string { return []string{rec("mtime", "99999999999999999999")} }},
+		{"mtime-hex", func(string, int64) []string { return []string{rec("mtime", "0x10")} }},
+		{"mtime-leading-zero", func(string, int64) []string { return []string{rec("mtime", "01")} }},
+		{"mtime-long-fraction", func(string, int64) []string { return []string{rec("mtime", "1767323045.123456789123")} }},
+		{"mtime-empty", func(string, int64) []string { return []string{rec("mtime", "")} }},
+		{"path-nul-inside", func(n string, _ int64) []string { return []string{rec("path", n+"\x00x")} }},
+		{"path-dot-segment", func(n string, _ int64) []string { return []string{rec("path", strings.Replace(n, "/", "/./", 1))} }},
+		{"path-dotdot-segment", func(n string, _ int64) []string { return []string{rec("path", "x/../"+n)} }},
+		{"path-invalid-utf8", func(n string, _ int64) []string { return []string{rec("path", n+"\xff")} }},
+		{"path-newline", func(n string, _ int64) []string { return []string{rec("path", n+"\n")} }},
+		{"path-other-case", func(n string, _ int64) []string { return []string{rec("path", strings.ToUpper(n))} }},
+		{"path-then-mtime-twice", func(n string, _ int64) []string {
+			return []string{rec("path", n), rec("mtime", "1"), rec("mtime", "2")}
+		}},
 		{"size-same", func(_ string, s int64) []string { return []string{rec("size", fmt.Sprint(s))} }},
 		{"size-plus", func(_ string, s int64) []string { return []string{rec("size", fmt.Sprintf("+%d", s))} }},
 		{"size-leading-zero", func(_ string, s int64) []string { return []string{rec("size", fmt.Sprintf("0%d", s))} }},
