@@ -2,7 +2,6 @@ package gitext
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,38 +18,10 @@ import (
 	"github.com/go-git/go-git/v5/storage"
 )
 
-// This file reads and writes git notes (`git help notes`) with go-git plumbing, which has no notes API
-// (REFERENCE section 5). A notes ref names a commit whose tree maps annotated objects to note blobs; the path of a
+// This file reads and writes git notes (`git help notes`) with go-git plumbing, which has no notes API. A notes ref names a commit whose tree maps annotated objects to note blobs; the path of a
 // note is the object's hex id, possibly split into fan-out folders (ab/cdef…) once a tree grows large. We read
 // every fan-out, keep every note we do not touch, and move the ref with a compare-and-swap so that concurrent
 // writers never lose each other's notes.
-
-// DefaultNotesRef is where git-bernstein keeps its notes unless `git config bernstein.notesRef` says otherwise.
-const DefaultNotesRef plumbing.ReferenceName = "refs/notes/bernstein"
-
-// ExpandNotesRef turns a notes ref as users write it into a full ref name, as git's expand_notes_ref does:
-// "bernstein" and "notes/bernstein" both mean refs/notes/bernstein.
-func ExpandNotesRef(name string) plumbing.ReferenceName {
-	switch {
-	case name == "":
-		return DefaultNotesRef
-	case strings.HasPrefix(name, "refs/"):
-		return plumbing.ReferenceName(name)
-	case strings.HasPrefix(name, "notes/"):
-		return plumbing.ReferenceName("refs/" + name)
-	}
-	return plumbing.ReferenceName("refs/notes/" + name)
-}
-
-// NotesRefFrom reads bernstein.notesRef from cfg (nil means none), defaulting to DefaultNotesRef.
-func NotesRefFrom(cfg *Config) plumbing.ReferenceName {
-	if cfg != nil {
-		if v, ok := cfg.Get("bernstein.notesRef"); ok && strings.TrimSpace(v) != "" {
-			return ExpandNotesRef(strings.TrimSpace(v))
-		}
-	}
-	return DefaultNotesRef
-}
 
 // NoteRef is one note of a notes tree: the annotated object and the blob holding the note's text.
 type NoteRef struct {
@@ -394,106 +365,4 @@ func isHex(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// NoteEntry is one bundle recorded on a commit: one line of a git-bernstein note. Fields are declared in key
-// order so that encoding/json writes the keys sorted, as the format requires: two machines noting the same
-// bundle write the same bytes, and `git notes merge -s cat_sort_uniq` then keeps one copy.
-type NoteEntry struct {
-	Bundle         string `json:"bundle"` // the archive's file name
-	BundleSHA256   string `json:"bundle_sha256"`
-	Commits        int    `json:"commits"`
-	CreatedAt      string `json:"created_at"`
-	Files          int    `json:"files"`
-	Kid            string `json:"kid"` // "" when unsigned
-	ManifestSHA256 string `json:"manifest_sha256"`
-	Signed         bool   `json:"signed"`
-	Ticket         string `json:"ticket"`
-	Tracker        string `json:"tracker"`
-	V              int    `json:"v"`
-}
-
-// NoteEntryVersion is the only "v" this program writes; lines with another v are kept but not interpreted.
-const NoteEntryVersion = 1
-
-// Line renders the entry as its note line, without the newline.
-func (e NoteEntry) Line() (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		return "", fmt.Errorf("encode note entry: %w", err)
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
-}
-
-// ParseNote reads a note's lines. Lines that are not entries of a version we know come back in other, so
-// callers can warn about them; they are never dropped from the note by MergeNoteLines.
-func ParseNote(text []byte) (entries []NoteEntry, other []string) {
-	for _, line := range strings.Split(string(text), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var e NoteEntry
-		dec := json.NewDecoder(strings.NewReader(line))
-		if err := dec.Decode(&e); err != nil || e.V != NoteEntryVersion {
-			other = append(other, line)
-			continue
-		}
-		entries = append(entries, e)
-	}
-	return entries, other
-}
-
-// MergeNoteLines is the note text holding every line of old and of add, sorted and without duplicates or
-// blank lines, each ending in a newline: exactly what `git notes merge -s cat_sort_uniq` makes of two notes,
-// so merging our notes with git's strategy and writing them here agree. replace, when not nil, drops old lines
-// it returns true for (a rebuilt bundle replaces the line of the file it overwrote).
-func MergeNoteLines(old []byte, add []string, replace func(line string) bool) []byte {
-	seen := map[string]bool{}
-	var lines []string
-	keep := func(l string) {
-		if strings.TrimSpace(l) == "" || seen[l] {
-			return
-		}
-		seen[l] = true
-		lines = append(lines, l)
-	}
-	for _, l := range strings.Split(string(old), "\n") {
-		if replace != nil && replace(l) {
-			continue
-		}
-		keep(l)
-	}
-	for _, l := range add {
-		keep(l)
-	}
-	sort.Strings(lines)
-	if len(lines) == 0 {
-		return nil
-	}
-	return []byte(strings.Join(lines, "\n") + "\n")
-}
-
-// AddNoteEntries adds entries to target's note on ref, replacing any line for the same tracker, ticket and
-// bundle file name (that file has just been rewritten, so the old digest no longer describes it).
-func (r *Repo) AddNoteEntries(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, entries ...NoteEntry) (bool, error) {
-	var add []string
-	type key struct{ tracker, ticket, bundle string }
-	replaced := map[key]bool{}
-	for _, e := range entries {
-		l, err := e.Line()
-		if err != nil {
-			return false, err
-		}
-		add = append(add, l)
-		replaced[key{e.Tracker, e.Ticket, e.Bundle}] = true
-	}
-	replace := func(line string) bool {
-		es, _ := ParseNote([]byte(line))
-		return len(es) == 1 && replaced[key{es[0].Tracker, es[0].Ticket, es[0].Bundle}]
-	}
-	return r.EditNote(ref, target, sig, "Notes added by 'git bernstein'\n", func(old []byte, _ bool) ([]byte, error) {
-		return MergeNoteLines(old, add, replace), nil
-	})
 }

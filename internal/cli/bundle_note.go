@@ -7,8 +7,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -24,8 +24,8 @@ func (s *session) noteBundle(c *ucli.Context, res *bundle.Result, kid, rev strin
 	if err != nil {
 		return err
 	}
-	ref := gitext.NotesRefFrom(s.cfg)
-	if _, err := s.repo.AddNoteEntries(ref, *h, record.Identity(s.cfg, os.Getenv), entry); err != nil {
+	ref := notes.RefFrom(s.cfg)
+	if _, err := notes.Add(s.repo, ref, *h, record.Identity(s.cfg, os.Getenv), entry); err != nil {
 		return fmt.Errorf("--note %s: %w (the bundle was written but not noted)", rev, err)
 	}
 	fmt.Fprintf(c.App.Writer, "Noted on %s in %s (bundle sha256 %s).\n", h.String()[:7], ref, entry.BundleSHA256)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -57,13 +57,13 @@ func merge(t *testing.T, r *gittest.Repo, dir string, path []string, args ...str
 }
 
 // noteOn reads the entries noted on rev with git itself.
-func noteOn(t *testing.T, r *gittest.Repo, rev string) []gitext.NoteEntry {
+func noteOn(t *testing.T, r *gittest.Repo, rev string) []notes.Entry {
 	t.Helper()
 	out, err := r.GitErr("notes", "--ref=bernstein", "show", rev)
 	if err != nil {
 		return nil
 	}
-	es, other := gitext.ParseNote([]byte(out))
+	es, other := notes.Parse([]byte(out))
 	if len(other) > 0 {
 		t.Fatalf("note lines not understood: %q", other)
 	}
@@ -122,7 +122,7 @@ func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
 		Entries []shownEntry `json:"entries"`
 	}
 	if err := json.Unmarshal([]byte(out), &js); err != nil || code != 0 || js.Commit != head || len(js.Entries) != 1 ||
-		js.Entries[0].Local != "match" || js.Entries[0].NoteEntry != es[0] {
+		js.Entries[0].Local != "match" || js.Entries[0].Entry != es[0] {
 		t.Fatalf("show --json: %d %v\n%s", code, err, out)
 	}
 	os.WriteFile(file, []byte("tampered"), 0o644)
@@ -333,7 +333,7 @@ func TestRecordSignedAndBundleNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := r.GitErr("notes", "--ref=team", "show", "HEAD")
-	es, _ := gitext.ParseNote([]byte(got))
+	es, _ := notes.Parse([]byte(got))
 	if len(es) != 1 || !es[0].Signed || es[0].Kid != "k1" {
 		t.Fatalf("note on refs/notes/team: %q", got)
 	}
@@ -343,7 +343,7 @@ func TestRecordSignedAndBundleNote(t *testing.T) {
 		t.Fatalf("bundle --note: %d %s %s", code, out, errOut)
 	}
 	got, _ = r.GitErr("notes", "--ref=team", "show", "HEAD~1")
-	es, _ = gitext.ParseNote([]byte(got))
+	es, _ = notes.Parse([]byte(got))
 	sum, _ := record.FileSHA256(filepath.Join(r.Dir, "x.tar.gz"))
 	if len(es) != 1 || es[0].Bundle != "x.tar.gz" || es[0].BundleSHA256 != sum {
 		t.Fatalf("bundle --note: %q (file sha256 %s)", got, sum)

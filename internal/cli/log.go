@@ -8,7 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -42,8 +42,8 @@ func runLog(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	ref := gitext.NotesRefFrom(s.cfg)
-	notes, err := s.repo.Notes(ref)
+	ref := notes.RefFrom(s.cfg)
+	noted, err := s.repo.Notes(ref)
 	if err != nil {
 		return err
 	}
@@ -51,15 +51,15 @@ func runLog(c *ucli.Context) error {
 		sha, date, subject string
 		when               int64
 		tickets            []string
-		entries            []gitext.NoteEntry
+		entries            []notes.Entry
 	}
 	var rows []row
-	for _, n := range notes {
+	for _, n := range noted {
 		text, err := s.repo.ReadNote(n)
 		if err != nil {
 			return err
 		}
-		entries, _ := gitext.ParseNote(text)
+		entries, _ := notes.Parse(text)
 		var tickets []string
 		hit := want == ""
 		for _, e := range entries {
@@ -90,10 +90,10 @@ func runLog(c *ucli.Context) error {
 	})
 	if c.Bool("json") {
 		type jsonRow struct {
-			SHA     string             `json:"sha"`
-			Date    string             `json:"date"`
-			Subject string             `json:"subject"`
-			Entries []gitext.NoteEntry `json:"entries"`
+			SHA     string        `json:"sha"`
+			Date    string        `json:"date"`
+			Subject string        `json:"subject"`
+			Entries []notes.Entry `json:"entries"`
 		}
 		out := make([]jsonRow, 0, len(rows))
 		for _, r := range rows {

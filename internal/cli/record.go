@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -197,7 +198,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder
 	opts.Discovery = func(id string) (gitext.FindOptions, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
-	opts.NotesRef = gitext.NotesRefFrom(s.cfg)
+	opts.NotesRef = notes.RefFrom(s.cfg)
 	opts.Author = record.Identity(s.cfg, os.Getenv)
 	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
 	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
@@ -228,8 +229,8 @@ func (s *session) bundleDir(c *ucli.Context, root, wd string) string {
 
 func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 	type recorded struct {
-		Archive string           `json:"archive"`
-		Note    gitext.NoteEntry `json:"note"`
+		Archive string      `json:"archive"`
+		Note    notes.Entry `json:"note"`
 	}
 	type failed struct {
 		Ticket string `json:"ticket"`

@@ -10,7 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
@@ -34,7 +34,7 @@ differs or missing. Exit 1 when REV has no note (fetch shared notes first; see t
 
 // shownEntry is a note entry and what the bundle folder holds for it.
 type shownEntry struct {
-	gitext.NoteEntry
+	notes.Entry
 	Path  string `json:"path"`
 	Local string `json:"local"` // match, differs or missing
 }
@@ -59,7 +59,7 @@ func runShow(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("cannot resolve %s: %w", rev, err)
 	}
-	ref := gitext.NotesRefFrom(s.cfg)
+	ref := notes.RefFrom(s.cfg)
 	text, ok, err := s.repo.Note(ref, *h)
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func runShow(c *ucli.Context) error {
 			"'git fetch origin refs/notes/bernstein:refs/notes/remotes/origin/bernstein' and merge them (see the README)",
 			rev, h.String()[:7], ref)
 	}
-	entries, other := gitext.ParseNote(text)
+	entries, other := notes.Parse(text)
 	for _, o := range other {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
 	}
@@ -81,7 +81,7 @@ func runShow(c *ucli.Context) error {
 	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {
-		se := shownEntry{NoteEntry: e, Path: filepath.Join(dir, record.PathPart(e.Tracker), record.PathPart(e.Ticket), filepath.Base(e.Bundle))}
+		se := shownEntry{Entry: e, Path: filepath.Join(dir, record.PathPart(e.Tracker), record.PathPart(e.Ticket), filepath.Base(e.Bundle))}
 		switch sum, err := record.FileSHA256(se.Path); {
 		case errors.Is(err, os.ErrNotExist) || err != nil:
 			se.Local = "missing"

@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -30,7 +30,7 @@ func noteCheck(archivePath, rev string) *verify.NoteCheck {
 		n.Err = fmt.Errorf("cannot resolve %s: %v", rev, err)
 		return n
 	}
-	ref := gitext.NotesRefFrom(s.cfg)
+	ref := notes.RefFrom(s.cfg)
 	text, ok, err := s.repo.Note(ref, *h)
 	if err != nil {
 		n.Err = err
@@ -40,7 +40,7 @@ func noteCheck(archivePath, rev string) *verify.NoteCheck {
 		n.Err = fmt.Errorf("%s (%s) has no note in %s; fetch shared notes first (see the README)", rev, h.String()[:7], ref)
 		return n
 	}
-	entries, _ := gitext.ParseNote(text)
+	entries, _ := notes.Parse(text)
 	for _, e := range entries {
 		n.Noted = append(n.Noted, verify.NotedBundle{Tracker: e.Tracker, Ticket: e.Ticket, Bundle: e.Bundle, SHA256: e.BundleSHA256})
 	}

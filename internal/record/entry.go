@@ -8,24 +8,24 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
 // EntryFor is the note line describing a bundle just written: bundle_sha256 is the archive file's digest, and
 // manifest_sha256 the digest of manifest.json exactly as the archive holds it.
-func EntryFor(res *bundle.Result, kid string) (gitext.NoteEntry, error) {
+func EntryFor(res *bundle.Result, kid string) (notes.Entry, error) {
 	sum, err := FileSHA256(res.Out)
 	if err != nil {
-		return gitext.NoteEntry{}, err
+		return notes.Entry{}, err
 	}
 	m, err := res.Manifest.Marshal()
 	if err != nil {
-		return gitext.NoteEntry{}, err
+		return notes.Entry{}, err
 	}
 	ms := sha256.Sum256(m)
-	e := gitext.NoteEntry{
-		V:              gitext.NoteEntryVersion,
+	e := notes.Entry{
+		V:              notes.EntryVersion,
 		Tracker:        res.Manifest.Tracker,
 		Ticket:         res.Manifest.TicketID,
 		Bundle:         filepath.Base(res.Out),

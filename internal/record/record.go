@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
 // Options says what to record and where.
@@ -59,7 +60,7 @@ const (
 type Recorded struct {
 	Found  Found
 	Result *bundle.Result
-	Entry  gitext.NoteEntry
+	Entry  notes.Entry
 }
 
 // Report is what Record did. A ticket that failed is in Failed and does not stop the others.
@@ -188,7 +189,7 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 	if err != nil {
 		return nil, err
 	}
-	if _, err := opts.Repo.AddNoteEntries(opts.NotesRef, tip, opts.Author, entry); err != nil {
+	if _, err := notes.Add(opts.Repo, opts.NotesRef, tip, opts.Author, entry); err != nil {
 		return nil, fmt.Errorf("note the bundle on %s: %w", short, err)
 	}
 	return &Recorded{Found: fd, Result: res, Entry: entry}, nil

@@ -1,4 +1,4 @@
-package gitext
+package notes
 
 import (
 	"fmt"
@@ -14,26 +14,27 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
 var testSig = object.Signature{Name: "Nora Notes", Email: "nora@example.com", When: time.Unix(1767225600, 0).UTC()}
 
-func entry(ticket, bundle string) NoteEntry {
-	return NoteEntry{V: 1, Tracker: "github", Ticket: ticket, Bundle: bundle, BundleSHA256: strings.Repeat("a", 64),
+func entry(ticket, bundle string) Entry {
+	return Entry{V: 1, Tracker: "github", Ticket: ticket, Bundle: bundle, BundleSHA256: strings.Repeat("a", 64),
 		ManifestSHA256: strings.Repeat("b", 64), Commits: 2, Files: 3, CreatedAt: "2026-01-01T00:00:00Z"}
 }
 
-func openRepo(t *testing.T, r *gittest.Repo) *Repo {
+func openRepo(t *testing.T, r *gittest.Repo) *gitext.Repo {
 	t.Helper()
-	repo, err := Discover(r.Dir, r.Getenv)
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return repo
 }
 
-func TestNoteEntryLine(t *testing.T) {
+func TestEntryLine(t *testing.T) {
 	e := entry("ENG-42", "abc1234.tar.gz")
 	e.Signed, e.Kid = true, "k1"
 	got, err := e.Line()
@@ -46,24 +47,24 @@ func TestNoteEntryLine(t *testing.T) {
 	if got != want {
 		t.Fatalf("line\n got %s\nwant %s", got, want)
 	}
-	back, other := ParseNote([]byte(got + "\nnot json\n{\"v\":2}\n"))
+	back, other := Parse([]byte(got + "\nnot json\n{\"v\":2}\n"))
 	if len(back) != 1 || back[0] != e || len(other) != 2 {
-		t.Fatalf("ParseNote: %+v %q", back, other)
+		t.Fatalf("Parse: %+v %q", back, other)
 	}
 }
 
-func TestExpandNotesRef(t *testing.T) {
+func TestExpandRef(t *testing.T) {
 	for in, want := range map[string]plumbing.ReferenceName{
-		"": DefaultNotesRef, "bernstein": DefaultNotesRef, "notes/bernstein": DefaultNotesRef,
-		"refs/notes/bernstein": DefaultNotesRef, "refs/notes/x/y": "refs/notes/x/y", "team": "refs/notes/team",
+		"": DefaultRef, "bernstein": DefaultRef, "notes/bernstein": DefaultRef,
+		"refs/notes/bernstein": DefaultRef, "refs/notes/x/y": "refs/notes/x/y", "team": "refs/notes/team",
 	} {
-		if got := ExpandNotesRef(in); got != want {
-			t.Errorf("ExpandNotesRef(%q) = %s, want %s", in, got, want)
+		if got := ExpandRef(in); got != want {
+			t.Errorf("ExpandRef(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
 
-func TestMergeNoteLines(t *testing.T) {
+func TestMergeLines(t *testing.T) {
 	cases := []struct {
 		old  string
 		add  []string
@@ -75,8 +76,8 @@ func TestMergeNoteLines(t *testing.T) {
 		{"x\n", []string{"x"}, "x\n"},
 	}
 	for _, c := range cases {
-		if got := string(MergeNoteLines([]byte(c.old), c.add, nil)); got != c.want {
-			t.Errorf("MergeNoteLines(%q, %q) = %q, want %q", c.old, c.add, got, c.want)
+		if got := string(MergeLines([]byte(c.old), c.add, nil)); got != c.want {
+			t.Errorf("MergeLines(%q, %q) = %q, want %q", c.old, c.add, got, c.want)
 		}
 	}
 }
@@ -90,9 +91,9 @@ func TestNotesReadByGit(t *testing.T) {
 	e1, e2 := entry("ENG-42", "x.tar.gz"), entry("ENG-7", "x.tar.gz")
 	for _, step := range []struct {
 		target string
-		e      NoteEntry
+		e      Entry
 	}{{c2, e1}, {c2, e2}, {c1, e1}, {c2, e1}} {
-		if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(step.target), testSig, step.e); err != nil {
+		if _, err := Add(repo, DefaultRef, plumbing.NewHash(step.target), testSig, step.e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,11 +119,11 @@ func TestNotesReadByGit(t *testing.T) {
 		t.Fatal("fsck complained")
 	}
 	// Reading back with our own reader.
-	text, ok, err := repo.Note(DefaultNotesRef, plumbing.NewHash(c2))
+	text, ok, err := repo.Note(DefaultRef, plumbing.NewHash(c2))
 	if err != nil || !ok || string(text) != strings.Join(want, "\n")+"\n" {
 		t.Fatalf("Note: %q %v %v", text, ok, err)
 	}
-	if _, ok, _ := repo.Note(DefaultNotesRef, plumbing.NewHash(strings.Repeat("0", 39)+"1")); ok {
+	if _, ok, _ := repo.Note(DefaultRef, plumbing.NewHash(strings.Repeat("0", 39)+"1")); ok {
 		t.Fatal("note for an object without one")
 	}
 	// After `git pack-refs` the ref lives only in packed-refs: the swap still checks and moves it.
@@ -131,7 +132,7 @@ func TestNotesReadByGit(t *testing.T) {
 		t.Fatal("pack-refs left the loose ref")
 	}
 	e3 := entry("ENG-3", "y.tar.gz")
-	if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c1), testSig, e3); err != nil {
+	if _, err := Add(repo, DefaultRef, plumbing.NewHash(c1), testSig, e3); err != nil {
 		t.Fatal(err)
 	}
 	l3, _ := e3.Line()
@@ -169,15 +170,15 @@ func TestNotesFanOut(t *testing.T) {
 		t.Fatal("git did not fan the notes out; the test proves nothing")
 	}
 	repo := openRepo(t, r)
-	notes, err := repo.Notes(DefaultNotesRef)
+	notes, err := repo.Notes(DefaultRef)
 	if err != nil || len(notes) != n {
 		t.Fatalf("Notes: %d notes, %v", len(notes), err)
 	}
 	target := r.Rev("main~7")
-	if text, ok, err := repo.Note(DefaultNotesRef, plumbing.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
+	if text, ok, err := repo.Note(DefaultRef, plumbing.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
 		t.Fatalf("fanned-out note: %q %v %v", text, ok, err)
 	}
-	if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(target), testSig, entry("ENG-1", "b.tar.gz")); err != nil {
+	if _, err := Add(repo, DefaultRef, plumbing.NewHash(target), testSig, entry("ENG-1", "b.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.Git("notes", "--ref=bernstein", "list"); len(strings.Split(got, "\n")) != n {
@@ -228,7 +229,7 @@ func TestNotesHandMadeFanOut(t *testing.T) {
 
 	repo := openRepo(t, r)
 	for _, c := range []string{c1, c3} {
-		if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c), testSig, entry("ENG-9", "n.tar.gz")); err != nil {
+		if _, err := Add(repo, DefaultRef, plumbing.NewHash(c), testSig, entry("ENG-9", "n.tar.gz")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -262,7 +263,7 @@ func TestNotesConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			repo, err := Discover(r.Dir, r.Getenv)
+			repo, err := gitext.Discover(r.Dir, r.Getenv)
 			if err != nil {
 				errs <- err
 				return
@@ -272,7 +273,7 @@ func TestNotesConcurrentWriters(t *testing.T) {
 				if i%2 == 1 {
 					target = c2
 				}
-				if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(target), testSig,
+				if _, err := Add(repo, DefaultRef, plumbing.NewHash(target), testSig,
 					entry(fmt.Sprintf("ENG-%d", w*100+i), "c.tar.gz")); err != nil {
 					errs <- err
 				}
@@ -329,7 +330,7 @@ func TestNoteWriterProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestNotesTwoProcesses")
 	}
-	repo, err := Discover(dir, os.Getenv)
+	repo, err := gitext.Discover(dir, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,14 +338,14 @@ func TestNoteWriterProcess(t *testing.T) {
 	fmt.Sscan(os.Getenv("NOTE_WRITER_COUNT"), &n)
 	for i := 0; i < n; i++ {
 		e := entry(fmt.Sprintf("%s-%d", os.Getenv("NOTE_WRITER_PREFIX"), i), "p.tar.gz")
-		if _, err := repo.AddNoteEntries(DefaultNotesRef, plumbing.NewHash(os.Getenv("NOTE_WRITER_TARGET")), testSig, e); err != nil {
+		if _, err := Add(repo, DefaultRef, plumbing.NewHash(os.Getenv("NOTE_WRITER_TARGET")), testSig, e); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 // TestNotesMergeCatSortUniq: two clones note the same commit, one entry in common; git's cat_sort_uniq merge of
-// their notes gives exactly what MergeNoteLines gives, and our reader reads the merged note.
+// their notes gives exactly what MergeLines gives, and our reader reads the merged note.
 func TestNotesMergeCatSortUniq(t *testing.T) {
 	origin := gittest.New(t)
 	c := origin.Commit("shared", map[string]string{"a": "1\n"})
@@ -355,16 +356,16 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 	}
 	a, b := clone("a"), clone("b")
 	common, onlyA, onlyB := entry("ENG-1", "s.tar.gz"), entry("ENG-2", "a.tar.gz"), entry("ENG-3", "b.tar.gz")
-	if _, err := openRepo(t, a).AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c), testSig, common, onlyA); err != nil {
+	if _, err := Add(openRepo(t, a), DefaultRef, plumbing.NewHash(c), testSig, common, onlyA); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := openRepo(t, b).AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c), testSig, onlyB, common); err != nil {
+	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, onlyB, common); err != nil {
 		t.Fatal(err)
 	}
 	b.Git("fetch", "-q", a.Dir, "refs/notes/bernstein:refs/notes/remotes/a/bernstein")
 	b.Git("notes", "--ref=bernstein", "merge", "-q", "-s", "cat_sort_uniq", "refs/notes/remotes/a/bernstein")
 	var want []string
-	for _, e := range []NoteEntry{common, onlyA, onlyB} {
+	for _, e := range []Entry{common, onlyA, onlyB} {
 		l, _ := e.Line()
 		want = append(want, l)
 	}
@@ -372,15 +373,15 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 	if got := b.Git("notes", "--ref=bernstein", "show", c); got != strings.Join(want, "\n") {
 		t.Fatalf("merged note:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
-	text, ok, err := openRepo(t, b).Note(DefaultNotesRef, plumbing.NewHash(c))
+	text, ok, err := openRepo(t, b).Note(DefaultRef, plumbing.NewHash(c))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	if es, other := ParseNote(text); len(es) != 3 || len(other) != 0 {
+	if es, other := Parse(text); len(es) != 3 || len(other) != 0 {
 		t.Fatalf("parsed %d entries, %q", len(es), other)
 	}
 	// A merge commit on the notes ref (two parents) is an ordinary notes commit to us: adding still works.
-	if _, err := openRepo(t, b).AddNoteEntries(DefaultNotesRef, plumbing.NewHash(c), testSig, entry("ENG-4", "d.tar.gz")); err != nil {
+	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, entry("ENG-4", "d.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(strings.Split(b.Git("notes", "--ref=bernstein", "show", c), "\n")); got != 4 {
