@@ -547,10 +547,11 @@ func headerVariants(t *testing.T, good []byte) []variant {
 	}
 	// rng picks which member's header a change goes to: seeded, so every run makes the same variants.
 	seed := uint64(12)
-	pick := func() int {
+	rnd := func(n int) int {
 		seed = seed*6364136223846793005 + 1442695040888963407
-		return int(seed>>33) % len(hdrs)
+		return int(seed>>33) % n
 	}
+	pick := func() int { return rnd(len(hdrs)) }
 	// paxBase is the good bundle with PAX headers as Python's tarfile writes them for a long or non-ASCII name
 	// and a fractional mtime: a path record before member 3, path and mtime records before member 4.
 	// xHdrs are the offsets of those two headers.
@@ -787,6 +788,28 @@ func headerVariants(t *testing.T, good []byte) []variant {
 		})
 		insert("header-copy", k, func(string, int64) []byte { return bytes.Clone(base[hdrs[k] : hdrs[k]+corpus.Block]) })
 		insert("zero-block", k, func(string, int64) []byte { return make([]byte, corpus.Block) })
+	}
+	// Single bytes: 300 header bytes of either base, picked at random (seeded), set to a byte readers treat
+	// specially, the checksum redone.
+	interesting := []byte{0, ' ', '0', '7', '8', '+', '-', '.', '/', '\n', 'x', 0x80, 0xff}
+	for i := 0; i < 300; i++ {
+		src, offs, label := base, hdrs, "h"
+		if rnd(2) == 0 {
+			src, offs, label = paxBase, []int{xHdrs[0], xHdrs[0] + len(x3), xHdrs[1], xHdrs[1] + len(x4)}, "p"
+		}
+		k := rnd(len(offs))
+		at := rnd(corpus.Block)
+		if at >= corpus.FChksum.Off && at < corpus.FChksum.Off+corpus.FChksum.Len {
+			continue
+		}
+		c := interesting[rnd(len(interesting))]
+		b := bytes.Clone(src)
+		if b[offs[k]+at] == c {
+			continue
+		}
+		b[offs[k]+at] = c
+		corpus.SetChecksum(b[offs[k] : offs[k]+corpus.Block])
+		add(fmt.Sprintf("%s%d:byte-%d=%#02x", label, k, at, c), b)
 	}
 	// Padding and the end of the archive.
 	for k := range hdrs {
