@@ -1,5 +1,3 @@
-// Package manifest is the ticket bundle's manifest.json, schema_version 1 (REFERENCE section 1): the struct is
-// the schema, and both the bundle writer and the verifier use it.
 package manifest
 
 import (
@@ -18,7 +16,8 @@ const Name = "manifest.json"
 // TimeFormat is created_at's layout: ISO-8601 in UTC.
 const TimeFormat = "2006-01-02T15:04:05Z"
 
-// Sections, in the order of the archive layout.
+// Sections: an entry's section is its arcname's first path component (doc.go, "Bundle layout"). Members are
+// packed sorted by arcname, not in this order.
 const (
 	SectionTranscripts = "transcripts"
 	SectionTraces      = "traces"
