@@ -15,7 +15,7 @@ import (
 )
 
 // Canonicalize returns the RFC 8785 (JCS) form of a JSON document: the bytes a bundle signature covers
-// (REFERENCE 2). Duplicate keys, invalid UTF-8 and lone surrogates are errors, so two different documents
+// (doc.go, "Signature"). Duplicate keys, invalid UTF-8 and lone surrogates are errors, so two different documents
 // never share a canonical form by accident.
 func Canonicalize(manifestJSON []byte) ([]byte, error) {
 	out, err := jcs.Transform(manifestJSON)
@@ -25,7 +25,7 @@ func Canonicalize(manifestJSON []byte) ([]byte, error) {
 	return out, nil
 }
 
-// LegacyCanonical returns what the upstream Python tool signed: json.dumps(obj, sort_keys=True,
+// LegacyCanonical returns what the upstream Python tool signed (doc.go, "Legacy payload"): json.dumps(obj, sort_keys=True,
 // separators=(",", ":")) with the default ensure_ascii=True. It exists only so the verifier can check old
 // bundles; new signatures always cover Canonicalize's output. The input must be strict JSON (as for
 // Canonicalize); integers are kept exact, other numbers follow Python's float repr. Numbers beyond the float

@@ -77,7 +77,7 @@ func TestLegacyCanonicalGolden(t *testing.T) {
 	}
 }
 
-// REFERENCE 2: for ASCII strings and integer numbers the legacy form is the JCS form.
+// For ASCII strings and integer numbers the legacy form is the JCS form (doc.go, "Legacy payload").
 func TestLegacyEqualsJCSForPlainManifests(t *testing.T) {
 	input, err := os.ReadFile("testdata/legacy/manifest.json")
 	if err != nil {

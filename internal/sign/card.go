@@ -27,7 +27,7 @@ type TrustedKey struct {
 	Source string // e.g. `alice.card.json (flat card)` or `jwks.json keys[2]`
 }
 
-// FlatCard is the agent card `bundle verify --card` reads upstream and keygen writes (REFERENCE 2).
+// FlatCard is the agent card `bundle verify --card` reads upstream and keygen writes (doc.go, "Agent cards").
 type FlatCard struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	AgentID         string `json:"agent_id"`

@@ -1,5 +1,3 @@
-// Package sign makes and checks the detached Ed25519 JWS that signs a ticket bundle's manifest
-// (REFERENCE 2), and reads the keys and agent cards it needs. It never prints; every error names its input.
 package sign
 
 import (
@@ -18,7 +16,7 @@ import (
 // maxKidLen bounds a kid: it travels in every signature and in file names made from it.
 const maxKidLen = 200
 
-// header is the protected header of REFERENCE 2. Field order is the sorted order JCS gives.
+// header is the protected header (doc.go, "Signature"). Field order is the sorted order JCS gives.
 type header struct {
 	Alg  string   `json:"alg"`
 	B64  bool     `json:"b64"`

@@ -32,7 +32,7 @@ func GenerateKey() (ed25519.PublicKey, ed25519.PrivateKey, error) {
 }
 
 // MarshalPrivateKeyPEM encodes key as unencrypted PKCS#8 ("BEGIN PRIVATE KEY"), the form openssl and the
-// Python tool read (REFERENCE 2).
+// Python tool read (doc.go, "Keys").
 func MarshalPrivateKeyPEM(key ed25519.PrivateKey) ([]byte, error) {
 	if len(key) != ed25519.PrivateKeySize {
 		return nil, fmt.Errorf("marshal private key: Ed25519 private key has %d bytes, want %d", len(key), ed25519.PrivateKeySize)

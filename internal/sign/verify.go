@@ -33,7 +33,7 @@ const maxJWS = 16 << 10
 
 // VerifyDetached checks jws, a compact detached JWS with unencoded payload, over payload against the trusted
 // keys. It returns the kid the header names, also with most errors once the header could be read. Only the
-// exact header of REFERENCE 2 is accepted; the key is picked by kid, and when several trusted keys share the
+// exact header (doc.go, "Signature") is accepted; the key is picked by kid, and when several trusted keys share the
 // kid any one of them may vouch. Surrounding whitespace (a file's final newline) is ignored.
 func VerifyDetached(jws string, payload []byte, keys []TrustedKey) (string, error) {
 	// A .jws file usually ends in a newline; whitespace anywhere else is malformed.
