@@ -141,12 +141,12 @@ type WalkCommit struct {
 // graph covers, and messages are then read by two workers at once. A commit listed in the shallow file is read
 // but its parents are not followed.
 func (r *Repo) Walk(tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
-	return r.walkFrom(nil, tips, visit)
+	return r.WalkFrom(nil, tips, visit)
 }
 
-// walkFrom extends base (nil for a fresh walk) with every commit reachable from tips that base lacks; the
+// WalkFrom extends base (nil for a fresh walk) with every commit reachable from tips that base lacks; the
 // visitor sees only the new commits. base's nodes keep their numbers.
-func (r *Repo) walkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
+func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
@@ -345,6 +345,56 @@ func (r *Repo) readHeader(pr *packReader, h plumbing.Hash, from string) (commitH
 	return hdr, nil
 }
 
+// ReadWalkCommit reads commit h's parents and message as a walk would hand them to its visitor, for node number
+// node of a graph the caller holds; from says who pointed at it. A commit the repository lacks is an error
+// wrapping ErrMissingObject.
+func (r *Repo) ReadWalkCommit(node int, h plumbing.Hash, from string) (*WalkCommit, error) {
+	pr, err := r.packs()
+	if err != nil {
+		return nil, err
+	}
+	hdr, err := r.readHeader(pr, h, from)
+	if err != nil {
+		return nil, err
+	}
+	return &WalkCommit{Node: node, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}, nil
+}
+
+// NewGraph is a graph kept elsewhere (a cache of a walk): nodes in topological order, each node's parents
+// before it, and byHash the node numbers sorted by hash. Rank is each node's number and Gen is computed. It
+// returns false when the nodes are not in that order or byHash is not a permutation sorted by hash.
+func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
+	n := len(nodes)
+	if len(byHash) != n {
+		return nil, false
+	}
+	g := &Graph{Nodes: nodes, byHash: byHash, Rank: make([]uint32, n), Gen: make([]uint32, n)}
+	for i, nd := range nodes {
+		g.Rank[i] = uint32(i)
+		gen := uint32(1)
+		for _, p := range nd.Parents {
+			if p < 0 || p >= i {
+				return nil, false
+			}
+			if g.Gen[p]+1 > gen {
+				gen = g.Gen[p] + 1
+			}
+		}
+		g.Gen[i] = gen
+	}
+	seen := make([]bool, n)
+	for k, x := range byHash {
+		if uint64(x) >= uint64(n) || seen[x] {
+			return nil, false
+		}
+		seen[x] = true
+		if k > 0 && bytes.Compare(nodes[byHash[k-1]].Hash[:], nodes[x].Hash[:]) >= 0 {
+			return nil, false
+		}
+	}
+	return g, true
+}
+
 // Index returns the node index of h.
 func (g *Graph) Index(h plumbing.Hash) (int, bool) {
 	if g.index != nil {
@@ -427,8 +477,9 @@ func (g *Graph) TopoOrder() []int {
 	return order
 }
 
-// readCommit reads one whole commit, for the few commits whose details are reported.
-func (r *Repo) readCommit(h plumbing.Hash, from string) (*object.Commit, error) {
+// ReadCommit reads one whole commit, for the few commits whose details are reported; from says who pointed at
+// it, for the error message.
+func (r *Repo) ReadCommit(h plumbing.Hash, from string) (*object.Commit, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err

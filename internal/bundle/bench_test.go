@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
@@ -36,7 +37,7 @@ func benchBundle(b *testing.B) (Options, ed25519.PublicKey) {
 	pub, priv, _ := sign.GenerateKey()
 	tk, _ := ticket.Parse("jira", "AUD-7")
 	return Options{
-		Repo: repo, Find: gitext.FindOptions{Ticket: tk, Sources: gitext.AllSources, TrailerKeys: gitext.DefaultTrailerKeys},
+		Repo: repo, Find: discover.Options{Ticket: tk, Sources: discover.AllSources, TrailerKeys: discover.DefaultTrailerKeys},
 		SDD: filepath.Join(r.Dir, ".sdd"), Out: filepath.Join(b.TempDir(), "AUD-7.tar.gz"), CreatedAt: fixedTime,
 		SignKey: priv, SignKid: "bench",
 	}, pub

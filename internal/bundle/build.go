@@ -18,6 +18,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
@@ -25,7 +26,7 @@ import (
 // Options says what to bundle and where.
 type Options struct {
 	Repo      *gitext.Repo
-	Find      gitext.FindOptions
+	Find      discover.Options
 	SDD       string // the .sdd folder; a missing one is a warning, not an error
 	Out       string // the archive's path; the signature goes to Out + ".jws"
 	CreatedAt time.Time
@@ -47,7 +48,7 @@ type Options struct {
 
 // PRFunc fetches the pull requests of a ticket whose commits are known. Problems that must not stop the
 // bundle (GitHub offline, rate limited) come back as warnings; an error stops the build (--require-pr).
-type PRFunc func(commits *gitext.Commits) (*PRSet, error)
+type PRFunc func(commits *discover.Commits) (*PRSet, error)
 
 // PRSet is what a PRFunc found: payloads exactly as the API returned them, never invented.
 type PRSet struct {
@@ -82,7 +83,7 @@ func Build(opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	commits, err := opts.Repo.FindCommits(opts.Find)
+	commits, err := discover.Find(opts.Repo, opts.Find)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +265,7 @@ func Build(opts Options) (*Result, error) {
 }
 
 // patchableCommits are the tied non-merge commits, oldest first, whose first parent is in the repository.
-func patchableCommits(repo *gitext.Repo, commits *gitext.Commits) ([]plumbing.Hash, []string) {
+func patchableCommits(repo *gitext.Repo, commits *discover.Commits) ([]plumbing.Hash, []string) {
 	var out []plumbing.Hash
 	var warnings []string
 	for _, d := range commits.Details {

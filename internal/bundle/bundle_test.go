@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
@@ -75,7 +76,7 @@ func build(t *testing.T, r *gittest.Repo, out string, mod func(*Options)) *Resul
 	tk, _ := ticket.Parse("github", "ENG-42")
 	opts := Options{
 		Repo:      repo,
-		Find:      gitext.FindOptions{Ticket: tk, Sources: gitext.AllSources, TrailerKeys: gitext.DefaultTrailerKeys},
+		Find:      discover.Options{Ticket: tk, Sources: discover.AllSources, TrailerKeys: discover.DefaultTrailerKeys},
 		SDD:       filepath.Join(r.Dir, ".sdd"),
 		Out:       out,
 		CreatedAt: fixedTime,
@@ -261,7 +262,7 @@ func TestFailedBuildLeavesNothing(t *testing.T) {
 		}(),
 	}
 	for name, out := range cases {
-		_, err := Build(Options{Repo: repo, Find: gitext.FindOptions{Ticket: tk, Sources: gitext.AllSources},
+		_, err := Build(Options{Repo: repo, Find: discover.Options{Ticket: tk, Sources: discover.AllSources},
 			SDD: filepath.Join(r.Dir, ".sdd"), Out: out, CreatedAt: fixedTime})
 		if err == nil {
 			t.Errorf("%s: no error", name)
@@ -278,7 +279,7 @@ func TestFailedBuildLeavesNothing(t *testing.T) {
 	// A bad kid fails before anything is written.
 	_, priv, _ := sign.GenerateKey()
 	out := filepath.Join(dir, "k.tar.gz")
-	if _, err := Build(Options{Repo: repo, Find: gitext.FindOptions{Ticket: tk, Sources: gitext.AllSources},
+	if _, err := Build(Options{Repo: repo, Find: discover.Options{Ticket: tk, Sources: discover.AllSources},
 		Out: out, CreatedAt: fixedTime, SignKey: priv, SignKid: "bad kid\n"}); err == nil {
 		t.Error("bad kid accepted")
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
@@ -81,7 +82,7 @@ func TestSwapAfterSelectionIsAnError(t *testing.T) {
 			tk, _ := ticket.Parse("github", "ENG-42")
 			out := filepath.Join(t.TempDir(), "ENG-42.tar.gz")
 			swapped := false
-			_, err = Build(Options{Repo: repo, Find: gitext.FindOptions{Ticket: tk, Sources: gitext.AllSources},
+			_, err = Build(Options{Repo: repo, Find: discover.Options{Ticket: tk, Sources: discover.AllSources},
 				SDD: sdd, Out: out, CreatedAt: fixedTime, LineageV2: tc.lineage,
 				afterSelect: func() { tc.swap(t, sdd, secret); swapped = true }})
 			if !swapped {

@@ -6,6 +6,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -47,7 +48,7 @@ func runCommits(c *ucli.Context) error {
 		return err
 	}
 	done := s.showProgress(c)
-	res, err := s.repo.FindCommits(opts)
+	res, err := discover.Find(s.repo, opts)
 	done()
 	if err != nil {
 		return err

@@ -8,9 +8,9 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -33,13 +33,13 @@ func prFlags() []ucli.Flag {
 func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.PRFunc {
 	if c.Bool("no-pr") {
 		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 {
-			return func(*gitext.Commits) (*bundle.PRSet, error) {
+			return func(*discover.Commits) (*bundle.PRSet, error) {
 				return nil, usageError("--no-pr contradicts --require-pr and --pr: give one or the other")
 			}
 		}
 		return nil
 	}
-	return func(commits *gitext.Commits) (*bundle.PRSet, error) {
+	return func(commits *discover.Commits) (*bundle.PRSet, error) {
 		numbers := c.IntSlice("pr")
 		for _, n := range numbers {
 			if n <= 0 {

@@ -10,8 +10,8 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
@@ -196,7 +196,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	}
 	opts.BundleDir = s.bundleDir(c, root, wd)
 	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder
-	opts.Discovery = func(id string) (gitext.FindOptions, error) { return s.findOptions(c, tracker, id) }
+	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = notes.RefFrom(s.cfg)
 	opts.Author = record.Identity(s.cfg, os.Getenv)

@@ -9,6 +9,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -71,27 +72,27 @@ func matchFlags() []ucli.Flag {
 
 // findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
 // tracker, when not empty, comes from an argument and wins over --tracker and git config.
-func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindOptions, error) {
+func (s *session) findOptions(c *ucli.Context, tracker, id string) (discover.Options, error) {
 	if tracker == "" {
 		tracker = s.configOr(c, "tracker", "bernstein.tracker", "github")
 	}
 	if tracker == "" {
-		return gitext.FindOptions{}, usageError("--tracker is empty")
+		return discover.Options{}, usageError("--tracker is empty")
 	}
 	tk, err := ticket.Parse(tracker, id)
 	if err != nil {
-		return gitext.FindOptions{}, usageError("%v", err)
+		return discover.Options{}, usageError("%v", err)
 	}
-	sources, err := parseSources(s.configOr(c, "match", "bernstein.match", strings.Join(gitext.AllSources, ",")))
+	sources, err := parseSources(s.configOr(c, "match", "bernstein.match", strings.Join(discover.AllSources, ",")))
 	if err != nil {
-		return gitext.FindOptions{}, err
+		return discover.Options{}, err
 	}
 	base, _ := s.cfg.Get("bernstein.baseBranch")
 	useIndex, err := s.cfg.Bool("bernstein.index", true)
 	if err != nil {
-		return gitext.FindOptions{}, err
+		return discover.Options{}, err
 	}
-	return gitext.FindOptions{
+	return discover.Options{
 		Ticket:      tk,
 		Sources:     sources,
 		TrailerKeys: s.trailerKeys(c),
@@ -103,14 +104,14 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (gitext.FindO
 
 // trailerKeys are the keys whose trailers name tickets: the defaults, git config bernstein.trailer, --trailer.
 func (s *session) trailerKeys(c *ucli.Context) []string {
-	keys := append([]string{}, gitext.DefaultTrailerKeys...)
+	keys := append([]string{}, discover.DefaultTrailerKeys...)
 	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
 	return append(keys, c.StringSlice("trailer")...)
 }
 
 func parseSources(list string) ([]string, error) {
 	valid := map[string]bool{}
-	for _, s := range gitext.AllSources {
+	for _, s := range discover.AllSources {
 		valid[s] = true
 	}
 	var out []string
@@ -120,12 +121,12 @@ func parseSources(list string) ([]string, error) {
 			continue
 		}
 		if !valid[s] {
-			return nil, usageError("--match: unknown source %q (choose from %s)", s, strings.Join(gitext.AllSources, ","))
+			return nil, usageError("--match: unknown source %q (choose from %s)", s, strings.Join(discover.AllSources, ","))
 		}
 		out = append(out, s)
 	}
 	if len(out) == 0 {
-		return nil, usageError("--match names no source (choose from %s)", strings.Join(gitext.AllSources, ","))
+		return nil, usageError("--match names no source (choose from %s)", strings.Join(discover.AllSources, ","))
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package gitext
+package discover
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -39,20 +40,20 @@ func benchRepo(b *testing.B, n int) *gittest.Repo {
 func benchFind(b *testing.B, useIndex bool) {
 	r := benchRepo(b, 20000)
 	tk, _ := ticket.Parse("jira", "ENG-42")
-	opts := FindOptions{Ticket: tk, Sources: []string{SourceTrailer, SourceMessage}, TrailerKeys: DefaultTrailerKeys, UseIndex: useIndex}
+	opts := Options{Ticket: tk, Sources: []string{SourceTrailer, SourceMessage}, TrailerKeys: DefaultTrailerKeys, UseIndex: useIndex}
 	if useIndex {
-		repo, _ := Discover(r.Dir, r.Getenv)
-		if _, err := repo.FindCommits(opts); err != nil { // builds the index
+		repo, _ := gitext.Discover(r.Dir, r.Getenv)
+		if _, err := Find(repo, opts); err != nil { // builds the index
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		repo, err := Discover(r.Dir, r.Getenv)
+		repo, err := gitext.Discover(r.Dir, r.Getenv)
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := repo.FindCommits(opts)
+		res, err := Find(repo, opts)
 		if err != nil || len(res.Commits) != 2000 {
 			b.Fatalf("%v, %d commits", err, len(res.Commits))
 		}

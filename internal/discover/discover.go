@@ -1,4 +1,4 @@
-package gitext
+package discover
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -27,12 +28,12 @@ var AllSources = []string{SourceTrailer, SourceBranch, SourceMerge, SourceMessag
 // DefaultTrailerKeys are the trailer keys that tie a commit to a ticket unless configured otherwise.
 var DefaultTrailerKeys = []string{"Ticket", "Refs", "References", "Fixes", "Closes", "Resolves", "Issue", "Jira"}
 
-// FindOptions says what ties a commit to the ticket.
-type FindOptions struct {
+// Options says what ties a commit to the ticket.
+type Options struct {
 	Ticket      ticket.Ticket
 	Sources     []string // subset of AllSources
 	TrailerKeys []string // matched case-insensitively
-	Trailers    TrailerOptions
+	Trailers    gitext.TrailerOptions
 	BaseBranch  string // "" picks origin/HEAD's target, main, then master
 	// UseIndex reads and maintains the ticket index (<common dir>/bernstein/index).
 	UseIndex bool
@@ -66,8 +67,8 @@ type Commits struct {
 	Warnings []string `json:"-"`
 }
 
-// FindCommits walks history once and returns every commit tied to the ticket, parents before children.
-func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
+// Find walks r's history once and returns every commit tied to the ticket, parents before children.
+func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	out := &Commits{Tracker: opts.Ticket.Tracker, TicketID: opts.Ticket.ID, Commits: []string{}, Details: []CommitDetail{}}
 	use := map[string]bool{}
 	for _, s := range opts.Sources {
@@ -102,21 +103,21 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 	// A message can only tie a commit when the id occurs in it at all: that cheap test spares the trailer
 	// parser and the merge patterns for almost every commit.
 	mayName := opts.Ticket.Prefilter()
-	var visit func(*WalkCommit) error
+	var visit func(*gitext.WalkCommit) error
 	if use[SourceTrailer] || use[SourceMerge] || use[SourceMessage] {
-		visit = func(c *WalkCommit) error {
+		visit = func(c *gitext.WalkCommit) error {
 			if !mayName(c.Message) {
 				return nil
 			}
 			if use[SourceTrailer] {
-				for _, t := range ParseTrailers(c.Message, opts.Trailers) {
+				for _, t := range gitext.ParseTrailers(c.Message, opts.Trailers) {
 					if keys[strings.ToLower(t.Key)] && opts.Ticket.NamedIn(t.Value) {
 						addReason(c.Hash, SourceTrailer+":"+t.Key)
 					}
 				}
 			}
 			if use[SourceMerge] && len(c.Parents) > 1 {
-				for _, b := range MergedBranches(subjectOf(c.Message)) {
+				for _, b := range gitext.MergedBranches(subjectOf(c.Message)) {
 					if opts.Ticket.NamedInRef(b) {
 						merges = append(merges, tiedMerge{c.Hash, b})
 					}
@@ -128,14 +129,14 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 			return nil
 		}
 	}
-	graph, warnings, err := r.history(opts, tips, visit)
+	graph, warnings, err := history(r, opts, tips, visit)
 	if err != nil {
 		return nil, err
 	}
 	out.Warnings = append(out.Warnings, warnings...)
 
 	if use[SourceBranch] {
-		warnings, err := r.tieBranches(graph, tips, opts, addReason)
+		warnings, err := tieBranches(r, graph, tips, opts, addReason)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 	sort.Slice(tied, func(a, b int) bool { return graph.Rank[tied[a]] < graph.Rank[tied[b]] })
 	for _, i := range tied {
 		h := graph.Nodes[i].Hash
-		c, err := r.readCommit(h, "tied commit")
+		c, err := r.ReadCommit(h, "tied commit")
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +175,7 @@ func (r *Repo) FindCommits(opts FindOptions) (*Commits, error) {
 // history returns the graph of all history, having called visit for every commit whose message could name the
 // ticket (visit nil: messages are not needed). With the ticket index it visits only the commits of the
 // ticket's words and the commits added since the index was written; without it, every commit.
-func (r *Repo) history(opts FindOptions, tips []Tip, visit func(*WalkCommit) error) (*Graph, []string, error) {
+func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, []string, error) {
 	words := ticketWords(opts.Ticket.ID)
 	if visit == nil || !opts.UseIndex || len(words) == 0 {
 		g, err := r.Walk(tips, visit)
@@ -184,19 +185,19 @@ func (r *Repo) history(opts FindOptions, tips []Tip, visit func(*WalkCommit) err
 		g.Finish()
 		return g, nil, nil
 	}
-	ix, err := r.loadIndex()
+	ix, err := loadIndex(r)
 	if err != nil {
 		return nil, nil, err
 	}
 	if ix != nil {
-		g, saved, ok, err := r.useIndex(ix, tips, words, visit)
+		g, saved, ok, err := useIndex(r, ix, tips, words, visit)
 		if err != nil || ok {
 			return g, saved, err
 		}
 	}
 	// No usable index: walk everything once, and build it on the way.
 	postings := map[string][]uint32{}
-	g, err := r.Walk(tips, func(c *WalkCommit) error {
+	g, err := r.Walk(tips, func(c *gitext.WalkCommit) error {
 		IndexWords(c.Message, func(w string) { postings[w] = append(postings[w], uint32(c.Node)) })
 		return visit(c)
 	})
@@ -204,13 +205,13 @@ func (r *Repo) history(opts FindOptions, tips []Tip, visit func(*WalkCommit) err
 		return nil, nil, err
 	}
 	g.Finish()
-	return g, r.saveIndexOrWarn(g, tips, postings), nil
+	return g, saveIndexOrWarn(r, g, tips, postings), nil
 }
 
 // useIndex answers from the index. ok is false when the index must be rebuilt (history was rewritten).
-func (r *Repo) useIndex(ix *ticketIndex, tips []Tip, words []string, visit func(*WalkCommit) error) (*Graph, []string, bool, error) {
+func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string, visit func(*gitext.WalkCommit) error) (*gitext.Graph, []string, bool, error) {
 	g := ix.g
-	var fresh []Tip
+	var fresh []gitext.Tip
 	current := map[plumbing.Hash]bool{}
 	for _, t := range tips {
 		current[t.Commit] = true
@@ -219,9 +220,9 @@ func (r *Repo) useIndex(ix *ticketIndex, tips []Tip, words []string, visit func(
 		}
 	}
 	// Commits added since the index was written: walked alone, judged after the rewrite check below.
-	var added []*WalkCommit
+	var added []*gitext.WalkCommit
 	if len(fresh) > 0 {
-		grown, err := r.walkFrom(g, fresh, func(c *WalkCommit) error {
+		grown, err := r.WalkFrom(g, fresh, func(c *gitext.WalkCommit) error {
 			added = append(added, c)
 			return nil
 		})
@@ -270,20 +271,15 @@ func (r *Repo) useIndex(ix *ticketIndex, tips []Tip, words []string, visit func(
 			cand = intersectSorted(cand, list)
 		}
 	}
-	pr, err := r.packs()
-	if err != nil {
-		return nil, nil, false, err
-	}
 	for _, i := range cand {
-		n := g.Nodes[i]
-		hdr, err := r.readHeader(pr, n.Hash, "named by the ticket index")
+		c, err := r.ReadWalkCommit(i, g.Nodes[i].Hash, "named by the ticket index")
 		if err != nil {
-			if errors.Is(err, ErrMissingObject) {
+			if errors.Is(err, gitext.ErrMissingObject) {
 				return nil, nil, false, nil // gone after a rewrite and gc: rebuild
 			}
 			return nil, nil, false, err
 		}
-		if err := visit(&WalkCommit{Node: i, Hash: n.Hash, Parents: hdr.Parents, Message: string(hdr.Message)}); err != nil {
+		if err := visit(c); err != nil {
 			return nil, nil, false, err
 		}
 	}
@@ -302,11 +298,11 @@ func (r *Repo) useIndex(ix *ticketIndex, tips []Tip, words []string, visit func(
 	for _, c := range added {
 		IndexWords(c.Message, func(w string) { all[w] = append(all[w], uint32(c.Node)) })
 	}
-	return g, r.saveIndexOrWarn(g, tips, all), true, nil
+	return g, saveIndexOrWarn(r, g, tips, all), true, nil
 }
 
-func (r *Repo) saveIndexOrWarn(g *Graph, tips []Tip, postings map[string][]uint32) []string {
-	if err := r.saveIndex(g, tips, postings); err != nil {
+func saveIndexOrWarn(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) []string {
+	if err := saveIndex(r, g, tips, postings); err != nil {
 		return []string{fmt.Sprintf("could not write the ticket index: %v; answers stay right, only slower "+
 			"(git config bernstein.index false turns it off)", err)}
 	}
@@ -331,8 +327,8 @@ func intersectSorted(a, b []int) []int {
 }
 
 // tieBranches ties the commits of every branch that names the ticket and that the base branch does not have.
-func (r *Repo) tieBranches(g *Graph, tips []Tip, opts FindOptions, addReason func(plumbing.Hash, string)) ([]string, error) {
-	var named []Tip
+func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(plumbing.Hash, string)) ([]string, error) {
+	var named []gitext.Tip
 	for _, t := range tips {
 		if (t.Name.IsBranch() || t.Name.IsRemote()) && opts.Ticket.NamedInRef(t.Name.Short()) {
 			named = append(named, t)

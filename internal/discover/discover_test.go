@@ -1,4 +1,4 @@
-package gitext
+package discover
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -54,7 +55,7 @@ func newScenario(t *testing.T) *scenario {
 
 func (s *scenario) find(t *testing.T, dir, id string, sources ...string) *Commits {
 	t.Helper()
-	repo, err := Discover(dir, s.r.Getenv)
+	repo, err := gitext.Discover(dir, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func (s *scenario) find(t *testing.T, dir, id string, sources ...string) *Commit
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: sources, TrailerKeys: DefaultTrailerKeys})
+	res, err := Find(repo, Options{Ticket: tk, Sources: sources, TrailerKeys: DefaultTrailerKeys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 	if !reflect.DeepEqual(got.Commits, want) {
 		t.Errorf("worktree: %v", got.Commits)
 	}
-	repo, err := Discover(wt, s.r.Getenv)
+	repo, err := gitext.Discover(wt, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 	hookEnv := s.r.Open(s.r.Dir)
 	hookEnv.Env = append(append([]string{}, s.r.Env...), "GIT_DIR="+filepath.Join(s.r.Dir, ".git"), "GIT_WORK_TREE="+s.r.Dir)
 	env := hookEnv.Getenv
-	repo, err = Discover(t.TempDir(), env)
+	repo, err = gitext.Discover(t.TempDir(), env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,20 +206,20 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 
 func TestNotARepository(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Discover(dir, func(string) string { return "" })
-	if !errors.Is(err, ErrNotRepository) || !strings.Contains(err.Error(), dir) {
+	_, err := gitext.Discover(dir, func(string) string { return "" })
+	if !errors.Is(err, gitext.ErrNotRepository) || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestEmptyRepository(t *testing.T) {
 	r := gittest.New(t)
-	repo, err := Discover(r.Dir, r.Getenv)
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tk, _ := ticket.Parse("jira", "ENG-42")
-	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
+	res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
 	if err != nil || len(res.Commits) != 0 {
 		t.Fatalf("empty repo: %v %v", res, err)
 	}
@@ -244,10 +245,10 @@ func TestMissingObjectNamed(t *testing.T) {
 	if err := os.Remove(filepath.Join(s.r.Dir, ".git", "objects", victim[:2], victim[2:])); err != nil {
 		t.Fatal(err)
 	}
-	repo, _ := Discover(s.r.Dir, s.r.Getenv)
+	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-42")
-	_, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
-	if !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), victim) {
+	_, err := Find(repo, Options{Ticket: tk, Sources: AllSources})
+	if !errors.Is(err, gitext.ErrMissingObject) || !strings.Contains(err.Error(), victim) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -258,16 +259,16 @@ func TestBranchSourceWithoutBase(t *testing.T) {
 	r.Commit("init", nil)
 	r.Git("checkout", "-q", "-b", "ENG-5-x")
 	r.Commit("work", nil)
-	repo, _ := Discover(r.Dir, r.Getenv)
+	repo, _ := gitext.Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-5")
-	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: []string{SourceBranch}})
+	res, err := Find(repo, Options{Ticket: tk, Sources: []string{SourceBranch}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Commits) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "bernstein.baseBranch") {
 		t.Fatalf("res %+v", res)
 	}
-	res, _ = repo.FindCommits(FindOptions{Ticket: tk, Sources: []string{SourceBranch}, BaseBranch: "trunk"})
+	res, _ = Find(repo, Options{Ticket: tk, Sources: []string{SourceBranch}, BaseBranch: "trunk"})
 	if len(res.Commits) != 1 {
 		t.Fatalf("with base trunk: %+v", res)
 	}
@@ -279,9 +280,9 @@ func TestNotesAndStashAreNotHistory(t *testing.T) {
 	r.Git("notes", "add", "-m", "ENG-42 note", "HEAD")
 	r.Write("a", "2\n")
 	r.Git("stash", "push", "-q", "-m", "WIP ENG-42")
-	repo, _ := Discover(r.Dir, r.Getenv)
+	repo, _ := gitext.Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("jira", "ENG-42")
-	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources})
+	res, err := Find(repo, Options{Ticket: tk, Sources: AllSources})
 	if err != nil || len(res.Commits) != 0 {
 		t.Fatalf("notes or stash tied: %+v %v", res, err)
 	}
@@ -299,8 +300,8 @@ func TestMergedBranches(t *testing.T) {
 		"Merged in feature/ENG-42 (pull request #5)":            {"feature/ENG-42"},
 		"Add ENG-42": nil,
 	} {
-		if got := MergedBranches(subject); !reflect.DeepEqual(got, want) {
-			t.Errorf("MergedBranches(%q) = %v, want %v", subject, got, want)
+		if got := gitext.MergedBranches(subject); !reflect.DeepEqual(got, want) {
+			t.Errorf("gitext.MergedBranches(%q) = %v, want %v", subject, got, want)
 		}
 	}
 }

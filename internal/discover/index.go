@@ -1,4 +1,4 @@
-package gitext
+package discover
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 )
 
@@ -30,11 +31,11 @@ import (
 const indexMagic = "git-bernstein ticket index 1\n"
 
 // IndexPath is where the ticket index lives.
-func (r *Repo) IndexPath() string { return filepath.Join(r.CommonDir, "bernstein", "index") }
+func IndexPath(r *gitext.Repo) string { return filepath.Join(r.CommonDir, "bernstein", "index") }
 
 // ticketIndex is a loaded index: the graph (node i has rank i) and the word postings, decoded on demand.
 type ticketIndex struct {
-	g     *Graph
+	g     *gitext.Graph
 	tips  []plumbing.Hash
 	words []byte // the encoded word section
 }
@@ -65,7 +66,7 @@ func IndexWords(text string, emit func(string)) {
 }
 
 // encodeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g).
-func encodeIndex(g *Graph, tips []plumbing.Hash, postings map[string][]uint32) []byte {
+func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]uint32) []byte {
 	n := len(g.Nodes)
 	order := make([]int, n) // rank → old node
 	for i, r := range g.Rank {
@@ -153,9 +154,9 @@ func decodeIndex(data []byte) (*ticketIndex, error) {
 	if d.err != nil || n > uint64(len(d.b))/21 {
 		return nil, errBadIndex
 	}
-	g := &Graph{Nodes: make([]Node, n), Rank: make([]uint32, n), Gen: make([]uint32, n)}
-	for i := range g.Nodes {
-		nd := &g.Nodes[i]
+	nodes := make([]gitext.Node, n)
+	for i := range nodes {
+		nd := &nodes[i]
 		copy(nd.Hash[:], d.take(20))
 		nd.When = d.sv()
 		flags := d.uv()
@@ -174,14 +175,6 @@ func decodeIndex(data []byte) (*ticketIndex, error) {
 				nd.Parents[j] = i - int(dist)
 			}
 		}
-		g.Rank[i] = uint32(i)
-		gen := uint32(1)
-		for _, p := range nd.Parents {
-			if g.Gen[p]+1 > gen {
-				gen = g.Gen[p] + 1
-			}
-		}
-		g.Gen[i] = gen
 		if d.err != nil {
 			return nil, errBadIndex
 		}
@@ -190,13 +183,13 @@ func decodeIndex(data []byte) (*ticketIndex, error) {
 	if d.err != nil {
 		return nil, errBadIndex
 	}
-	g.byHash = make([]uint32, n)
-	for i := range g.byHash {
-		x := binary.LittleEndian.Uint32(raw[4*i:])
-		if uint64(x) >= n {
-			return nil, errBadIndex
-		}
-		g.byHash[i] = x
+	byHash := make([]uint32, n)
+	for i := range byHash {
+		byHash[i] = binary.LittleEndian.Uint32(raw[4*i:])
+	}
+	g, ok := gitext.NewGraph(nodes, byHash)
+	if !ok {
+		return nil, errBadIndex
 	}
 	nt := d.uv()
 	if d.err != nil || nt > uint64(len(d.b))/20 {
@@ -287,13 +280,13 @@ func (d *decoder) take(n int) []byte {
 }
 
 // loadIndex reads the index; (nil, nil) when there is none or it must be rebuilt.
-func (r *Repo) loadIndex() (*ticketIndex, error) {
-	data, err := os.ReadFile(r.IndexPath())
+func loadIndex(r *gitext.Repo) (*ticketIndex, error) {
+	data, err := os.ReadFile(IndexPath(r))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read ticket index %s: %w (delete it to rebuild)", r.IndexPath(), err)
+		return nil, fmt.Errorf("read ticket index %s: %w (delete it to rebuild)", IndexPath(r), err)
 	}
 	ix, err := decodeIndex(data)
 	if err != nil {
@@ -304,8 +297,8 @@ func (r *Repo) loadIndex() (*ticketIndex, error) {
 
 // saveIndex writes the index atomically. Failing to write it is not an error of the command: the answer is
 // right without it, so the caller only warns.
-func (r *Repo) saveIndex(g *Graph, tips []Tip, postings map[string][]uint32) error {
-	path := r.IndexPath()
+func saveIndex(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) error {
+	path := IndexPath(r)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}

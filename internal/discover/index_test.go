@@ -1,4 +1,4 @@
-package gitext
+package discover
 
 import (
 	"crypto/sha256"
@@ -9,17 +9,18 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits {
 	t.Helper()
-	repo, err := Discover(s.r.Dir, s.r.Getenv)
+	repo, err := gitext.Discover(s.r.Dir, s.r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tk, _ := ticket.Parse("github", id)
-	res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: useIndex})
+	res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: useIndex})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits 
 // The index must never change an answer: cold, first (building), warm, incremental and rebuilt runs agree.
 func TestIndexAgreesWithColdWalk(t *testing.T) {
 	s := newScenario(t)
-	repo, _ := Discover(s.r.Dir, s.r.Getenv)
+	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)
 	check := func(stage string) {
 		t.Helper()
 		for _, id := range []string{"ENG-42", "ENG-420", "ENG-7", "eng-42", "ENG-99"} {
@@ -44,7 +45,7 @@ func TestIndexAgreesWithColdWalk(t *testing.T) {
 		}
 	}
 	check("first")
-	if _, err := os.Stat(repo.IndexPath()); err != nil {
+	if _, err := os.Stat(IndexPath(repo)); err != nil {
 		t.Fatalf("no index written: %v", err)
 	}
 	check("warm")
@@ -54,9 +55,9 @@ func TestIndexAgreesWithColdWalk(t *testing.T) {
 	s.r.Git("checkout", "-q", "-b", "feature/ENG-99-new")
 	s.r.Commit("Start ENG-99", map[string]string{"n99": "1\n"})
 	s.r.Git("checkout", "-q", "main")
-	before, _ := os.ReadFile(repo.IndexPath())
+	before, _ := os.ReadFile(IndexPath(repo))
 	check("incremental")
-	after, _ := os.ReadFile(repo.IndexPath())
+	after, _ := os.ReadFile(IndexPath(repo))
 	if string(before) == string(after) {
 		t.Error("index not updated with new commits")
 	}
@@ -70,11 +71,11 @@ func TestIndexAgreesWithColdWalk(t *testing.T) {
 	}
 
 	// A corrupt index is rebuilt, not trusted.
-	data, _ := os.ReadFile(repo.IndexPath())
+	data, _ := os.ReadFile(IndexPath(repo))
 	data[len(data)/2] ^= 0xff
-	os.WriteFile(repo.IndexPath(), data, 0o644)
+	os.WriteFile(IndexPath(repo), data, 0o644)
 	check("corrupt")
-	os.WriteFile(repo.IndexPath(), []byte("garbage"), 0o644)
+	os.WriteFile(IndexPath(repo), []byte("garbage"), 0o644)
 	check("garbage")
 }
 
@@ -87,13 +88,13 @@ func TestIndexConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			repo, err := Discover(s.r.Dir, s.r.Getenv)
+			repo, err := gitext.Discover(s.r.Dir, s.r.Getenv)
 			if err != nil {
 				errs <- err.Error()
 				return
 			}
 			tk, _ := ticket.Parse("github", "ENG-42")
-			res, err := repo.FindCommits(FindOptions{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: true})
+			res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: true})
 			if err != nil {
 				errs <- err.Error()
 				return
@@ -124,7 +125,7 @@ func TestIndexWords(t *testing.T) {
 
 func TestExclusiveMatchesReachable(t *testing.T) {
 	s := newScenario(t)
-	repo, _ := Discover(s.r.Dir, s.r.Getenv)
+	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)
 	tips, _ := repo.HistoryTips()
 	g, err := repo.Walk(tips, nil)
 	if err != nil {
@@ -154,7 +155,7 @@ func TestExclusiveMatchesReachable(t *testing.T) {
 // FuzzDecodeIndex: the index file is read from disk and may be anything (a crash mid-write on an old file
 // system, another tool's file); decoding must never panic, and what it accepts must be self-consistent.
 func FuzzDecodeIndex(f *testing.F) {
-	g := &Graph{Nodes: []Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
+	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
 		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
 	g.Finish()
 	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, map[string][]uint32{"42": {1}, "7": {0, 1}})

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -23,7 +24,7 @@ var squashRe = regexp.MustCompile(`\(#([0-9]+)\)\s*$`)
 
 // NumbersFromCommits returns the pull request numbers the tied commits name, in commit order: GitHub merge
 // commits ("Merge pull request #N from …") and squash subjects ending in "(#N)".
-func NumbersFromCommits(commits *gitext.Commits) []int {
+func NumbersFromCommits(commits *discover.Commits) []int {
 	if commits == nil {
 		return nil
 	}

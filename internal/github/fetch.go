@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -22,7 +22,7 @@ type Query struct {
 	Numbers []int
 	// Commits are the ticket's commits: their merge and squash subjects name pull requests, and GitHub is asked
 	// which pull requests hold the newest one.
-	Commits *gitext.Commits
+	Commits *discover.Commits
 	// SDD is the .sdd folder whose pr/ holds saved payloads, used for numbers the API gave nothing for.
 	SDD string
 	// Unavailable says, when there is no client, why GitHub cannot be asked and what to do.
@@ -224,7 +224,7 @@ func sortedKeys(m map[int]bool) []int {
 }
 
 // newestCommit is the last tied commit: commits are listed parents before children.
-func newestCommit(commits *gitext.Commits) string {
+func newestCommit(commits *discover.Commits) string {
 	if commits == nil || len(commits.Commits) == 0 {
 		return ""
 	}

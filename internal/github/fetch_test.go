@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -43,9 +43,9 @@ func newClient(t *testing.T, apiURL, token string) *Client {
 }
 
 // tied is what FindCommits returns for a ticket merged through pull request 17.
-func tied() *gitext.Commits {
-	return &gitext.Commits{Commits: []string{"1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"},
-		Details: []gitext.CommitDetail{
+func tied() *discover.Commits {
+	return &discover.Commits{Commits: []string{"1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"},
+		Details: []discover.CommitDetail{
 			{SHA: "1111111111111111111111111111111111111111", Parents: []string{"0000000000000000000000000000000000000000"}, Subject: "Add login form"},
 			{SHA: "2222222222222222222222222222222222222222", Parents: []string{"0000000000000000000000000000000000000000", "1111111111111111111111111111111111111111"},
 				Subject: "Merge pull request #17 from acme/ENG-42-login"},
@@ -243,7 +243,7 @@ func TestFetchFailures(t *testing.T) {
 				cl.timeout = c.timeout
 			}
 			start := time.Now()
-			res := Fetch(context.Background(), cl, Query{Ticket: eng42(t), Numbers: []int{17}, Commits: &gitext.Commits{}})
+			res := Fetch(context.Background(), cl, Query{Ticket: eng42(t), Numbers: []int{17}, Commits: &discover.Commits{}})
 			if took := time.Since(start); took > 3*time.Second {
 				t.Errorf("took %s", took)
 			}
@@ -425,7 +425,7 @@ func TestFetchWithoutRepository(t *testing.T) {
 }
 
 func TestNumbersFromCommits(t *testing.T) {
-	c := &gitext.Commits{Details: []gitext.CommitDetail{
+	c := &discover.Commits{Details: []discover.CommitDetail{
 		{Parents: []string{"a"}, Subject: "Add login (#12)"},
 		{Parents: []string{"a"}, Subject: "Add login (#13) and more"},
 		{Parents: []string{"a"}, Subject: "Merge pull request #14 from acme/x"}, // not a merge: one parent

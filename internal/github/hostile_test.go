@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
 )
 
@@ -69,7 +69,7 @@ func TestTokenStaysOnTheAPIHost(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	res := Fetch(context.Background(), newClient(t, srv.URL, secretToken), Query{Ticket: eng42(t), Numbers: []int{17, 21}, Commits: &gitext.Commits{}})
+	res := Fetch(context.Background(), newClient(t, srv.URL, secretToken), Query{Ticket: eng42(t), Numbers: []int{17, 21}, Commits: &discover.Commits{}})
 	if got := numbers(res.PRs); !reflect.DeepEqual(got, []int{17, 21}) || len(res.Warnings) != 0 {
 		t.Fatalf("PRs %v warnings %q: both redirects must be followed", got, res.Warnings)
 	}
@@ -170,7 +170,7 @@ func TestFetchKeepsOneDeadline(t *testing.T) {
 		nums[i] = i + 1
 	}
 	start := time.Now()
-	res := Fetch(context.Background(), c, Query{Ticket: eng42(t), Numbers: nums, Commits: &gitext.Commits{}})
+	res := Fetch(context.Background(), c, Query{Ticket: eng42(t), Numbers: nums, Commits: &discover.Commits{}})
 	if took := time.Since(start); took > 1500*time.Millisecond {
 		t.Errorf("took %s with a budget of 700ms", took)
 	}
@@ -209,7 +209,7 @@ func TestOTPRequiredIsAnAuthenticationProblem(t *testing.T) {
 		jsonAnswer(w, 401, `{"message":"Must specify two-factor authentication OTP code.","documentation_url":"https://docs.github.com/rest"}`)
 	}))
 	defer srv.Close()
-	res := Fetch(context.Background(), newClient(t, srv.URL, "hunter2-password"), Query{Ticket: eng42(t), Numbers: []int{17}, Commits: &gitext.Commits{}})
+	res := Fetch(context.Background(), newClient(t, srv.URL, "hunter2-password"), Query{Ticket: eng42(t), Numbers: []int{17}, Commits: &discover.Commits{}})
 	if len(res.Warnings) != 1 {
 		t.Fatalf("warnings %q", res.Warnings)
 	}

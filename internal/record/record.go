@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
@@ -25,7 +26,7 @@ type Options struct {
 	Finder *Finder
 	// Discovery returns the full discovery options for a ticket id found in the range (tracker, sources,
 	// trailer keys, base branch), the same ones `git bernstein bundle` uses.
-	Discovery func(id string) (gitext.FindOptions, error)
+	Discovery func(id string) (discover.Options, error)
 	// BundleDir is the root bundles go under: <BundleDir>/<tracker>/<ticket>/<short tip sha>.tar.gz.
 	BundleDir string
 	SDD       string

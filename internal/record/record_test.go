@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -29,7 +30,7 @@ func ids(fs []Found) []string {
 }
 
 func TestTickets(t *testing.T) {
-	keys := gitext.DefaultTrailerKeys
+	keys := discover.DefaultTrailerKeys
 	cases := []struct {
 		name, pattern, tracker string
 		commits                []*object.Commit

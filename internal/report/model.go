@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -200,7 +200,7 @@ func commitRows(mb *Member) ([]commitRow, string) {
 	if mb.Truncated {
 		return nil, fmt.Sprintf("git/commits.json is %s, more than is shown; see it in the archive", sizeText(mb.Size))
 	}
-	var doc gitext.Commits
+	var doc discover.Commits
 	if err := json.Unmarshal(mb.Head, &doc); err != nil {
 		return nil, fmt.Sprintf("git/commits.json is not the commits document (%v)", err)
 	}

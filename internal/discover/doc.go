@@ -1,0 +1,47 @@
+// Package discover finds every commit tied to a ticket, and writes the answer as a bundle's git/commits.json.
+// It reads git only through gitext.
+//
+// # Sources
+//
+// A commit is tied to a ticket by any of (Options.Sources, reported in this order in matched_by):
+//   - trailer:KEY  a trailer of its message (git's rules, gitext.ParseTrailers) whose key is one of
+//     Options.TrailerKeys (case-insensitive; DefaultTrailerKeys unless configured) names the ticket;
+//   - branch:NAME  it is on a local or remote-tracking branch whose name names the ticket, and not on the base
+//     branch (bernstein.baseBranch, else origin/HEAD's target, else main, else master);
+//   - merge:NAME   a merge whose subject merges such a branch, and every commit that merge brought in;
+//   - message      its message names the ticket anywhere.
+//
+// "Names the ticket" is package ticket's rule: the id as a whole token (not next to a letter, digit or '_'),
+// case-insensitively; GitHub numbers as #N, owner/repo#N or a URL ending in /N.
+//
+// # commits.json
+//
+// One JSON object: upstream's three keys first, so readers of upstream bundles keep working, then the details.
+//
+//	{"tracker": "github", "ticket_id": "ENG-42",
+//	 "commits": ["<sha>", …],                      // parents before children
+//	 "details": [{"sha": "<sha>", "parents": ["<sha>", …],
+//	              "author": {"name": …, "email": …, "date": "<RFC 3339 in the commit's zone>"},
+//	              "committer": {…}, "subject": "<first paragraph on one line, as git's %s>",
+//	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …]}, …]}
+//
+// # Ticket index
+//
+// <git common dir>/bernstein/index caches the commit graph and, for every word of a commit message that holds a
+// digit, the commits whose message has it, so that a query reads only its ticket's commits (and applies the
+// exact rules to them: the index narrows the search, it never decides a match). Layout, integers as unsigned
+// (u) or zig-zag signed (s) varints:
+//
+//	magic    "git-bernstein ticket index 1\n"
+//	u        n, the number of commits
+//	n ×      20-byte hash, s committer time, u flags (parent count << 1 | shallow), u distance back to each parent
+//	         (commits in topological order, parents first)
+//	n × 4    little-endian commit numbers sorted by hash
+//	u        number of tips, then each tip's 20-byte hash
+//	u        number of words, then for each, sorted: u length, the word, u posting count, u byte length, the
+//	         postings as ascending commit numbers, delta-encoded varints
+//	32       sha256 of everything before it
+//
+// A file that does not check out (magic, checksum, bounds, order) is rebuilt; so is one whose tips are no longer
+// in history (a rewrite). It is written atomically; failing to write it is a warning, never an error.
+package discover
