@@ -1,4 +1,4 @@
-package record
+package gitext
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // Range is a resolved REV-RANGE: its tip and its commits, parents before children.
@@ -22,7 +20,7 @@ type Range struct {
 
 // ResolveRange reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
 // everything it brought in). An A of forty zeros, as CI sends for a new branch, also means REV alone.
-func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
+func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	from, to, isRange := strings.Cut(spec, "..")
 	if strings.HasPrefix(to, ".") {
 		return nil, fmt.Errorf("range %q: A...B (symmetric difference) is not supported; give A..B", spec)
@@ -33,11 +31,11 @@ func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
 	if to == "" {
 		to = "HEAD"
 	}
-	tip, err := resolveCommit(repo, to)
+	tip, err := repo.resolveCommit(to)
 	if err != nil {
 		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
-	tips := []gitext.Tip{{Name: plumbing.ReferenceName(to), Commit: tip}}
+	tips := []Tip{{Name: plumbing.ReferenceName(to), Commit: tip}}
 	var stop []plumbing.Hash
 	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
 		c, err := repo.CommitObject(tip)
@@ -48,14 +46,14 @@ func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
 			stop = append(stop, c.ParentHashes[0])
 		}
 	} else {
-		h, err := resolveCommit(repo, from)
+		h, err := repo.resolveCommit(from)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: %w", spec, err)
 		}
 		stop = append(stop, h)
 	}
 	for _, h := range stop {
-		tips = append(tips, gitext.Tip{Name: plumbing.ReferenceName(from), Commit: h})
+		tips = append(tips, Tip{Name: plumbing.ReferenceName(from), Commit: h})
 	}
 	g, err := repo.Walk(tips, nil)
 	if err != nil {
@@ -86,7 +84,8 @@ func ResolveRange(repo *gitext.Repo, spec string) (*Range, error) {
 	return r, nil
 }
 
-func resolveCommit(repo *gitext.Repo, rev string) (plumbing.Hash, error) {
+// resolveCommit resolves rev as git rev-parse would, with a hint for ORIG_HEAD.
+func (repo *Repo) resolveCommit(rev string) (plumbing.Hash, error) {
 	h, err := repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		hint := ""

@@ -23,7 +23,7 @@ func locate(t *testing.T, r *gittest.Repo, dir string) Folder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Locate(repo, cfg, r.Getenv)
+	f, err := repo.HooksFolder(cfg, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func runHooks(c *ucli.Context, action string) error {
 	if err != nil {
 		return err
 	}
-	folder, err := hooks.Locate(s.repo, s.cfg, os.Getenv)
+	folder, err := s.repo.HooksFolder(s.cfg, os.Getenv)
 	if err != nil {
 		return err
 	}

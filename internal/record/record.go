@@ -66,7 +66,7 @@ type Recorded struct {
 
 // Report is what Record did. A ticket that failed is in Failed and does not stop the others.
 type Report struct {
-	Range    *Range
+	Range    *gitext.Range
 	Tickets  []Found
 	Recorded []Recorded
 	Failed   []TicketError
@@ -88,7 +88,7 @@ func (e TicketError) Error() string { return fmt.Sprintf("%s: %v", e.Ticket, e.E
 // Record bundles every ticket the range names and notes each bundle on the range's tip. The error is for
 // problems with the whole run (a range that does not resolve); per-ticket problems are in Report.Failed.
 func Record(opts Options) (*Report, error) {
-	rg, err := ResolveRange(opts.Repo, opts.Range)
+	rg, err := opts.Repo.ResolveRange(opts.Range)
 	if err != nil {
 		return nil, err
 	}
