@@ -32,7 +32,8 @@ var (
 )
 
 // ExportJSONL is upstream's export_jsonl: per parent ref a {"_kind":"parent",…} line, then its bodies as
-// {"_kind":"child",…} lines, in json.dumps' default ASCII form. Empty for an unknown task.
+// {"_kind":"child",…} lines, compact with sorted keys and json.dumps' default ensure_ascii=True (doc.go,
+// "Export"). Empty for an unknown task.
 func ExportJSONL(timeline []Entry) ([]byte, error) {
 	var out []byte
 	add := func(m map[string]any, kind string) error {

@@ -1,6 +1,3 @@
-// Package lineage reads and writes Bernstein's lineage v2 store (.sdd/lineage/v2): an HMAC-chained parent
-// timeline (parent.jsonl) whose refs point by content address at HMAC-chained child body files
-// (children/<hex>.jsonl). Every byte it writes or checks is what upstream's Python writes (REFERENCE §4).
 package lineage
 
 import (

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The REFERENCE §4 test vector: default key, task T, run r1, call call, summary s, ts_ns 1, one body
+// The reference vector (doc.go, "Reference vector"): default key, task T, run r1, call call, summary s, ts_ns 1, one body
 // subagent.started with payload {}.
 const (
 	refChildHex  = "3c99e1ac3544ed3dd607a160441535c907c7fd854f513d5f106f0f826f0c702b"
@@ -52,7 +52,7 @@ func TestReferenceVector(t *testing.T) {
 	}
 }
 
-// writeReferenceStore lays the REFERENCE files down by hand, so reading is tested apart from writing.
+// writeReferenceStore lays the reference vector's files down by hand, so reading is tested apart from writing.
 func writeReferenceStore(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()

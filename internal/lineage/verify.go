@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Failure is one broken thing in a store. Message keeps upstream's wording (REFERENCE §4) so reports from
+// Failure is one broken thing in a store. Message keeps upstream's wording (doc.go, "Verify") so reports from
 // either implementation read the same; File and Repair say where to look and what to do.
 type Failure struct {
 	File    string // relative to the store root: "parent.jsonl", "children/<hex>.jsonl", or "" for the store
