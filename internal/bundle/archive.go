@@ -31,8 +31,9 @@ func hashMember(m *member) error {
 	return nil
 }
 
-// writeArchive streams the deterministic tar.gz (REFERENCE 1): manifest.json first, then members in the order
-// given, regular files only, mtime 0, mode 0644, uid/gid 0, no owner names; gzip header with no name and mtime 0.
+// writeArchive streams the deterministic tar.gz (see package manifest, "Bundle layout"): manifest.json first,
+// then members in the order given, regular files only, mtime 0, mode 0644, uid/gid 0, no owner names; gzip
+// header with no name and mtime 0.
 // Each member is read again and must hash as it did when the manifest was made: a file appended to in between
 // contributes only the bytes the manifest describes, a file rewritten in between is an error.
 func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress func(done int)) error {
