@@ -20,8 +20,8 @@ func pinClock(t *testing.T) {
 	t.Cleanup(func() { lineageClock = old })
 }
 
-// The REFERENCE §4 vector, written through the CLI from a subfolder of a worktree: --root defaults to
-// <worktree root>/.sdd/lineage/v2.
+// The reference vector (see package lineage, "Reference vector"), written through the CLI from a subfolder of a
+// worktree: --root defaults to <worktree root>/.sdd/lineage/v2.
 func TestLineageAppendReferenceVector(t *testing.T) {
 	pinClock(t)
 	r := gittest.New(t)

@@ -111,7 +111,8 @@ func messageText(o map[string]any) (string, bool) {
 func transcript(mb *Member) transcriptView {
 	base := strings.TrimSuffix(path.Base(mb.Name), path.Ext(mb.Name))
 	t := transcriptView{Name: mb.Name, Agent: base, Size: sizeText(mb.Size), Note: truncNote(mb)}
-	// <agent>-<session>.jsonl (REFERENCE 1); the agent name may itself hold dashes, the session is the last part.
+	// <agent>-<session>.jsonl (see package manifest, "Bundle layout"); the agent name may itself hold dashes, the
+	// session is the last part.
 	if i := strings.LastIndex(base, "-"); i > 0 {
 		t.Agent, t.Session = base[:i], base[i+1:]
 	}
