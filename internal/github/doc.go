@@ -21,10 +21,13 @@
 // With Config.CacheDir (the CLI uses <git common dir>/bernstein/github-cache), each 200 answer to a GET that
 // carries an ETag is kept, and the next request for the same URL sends If-None-Match; GitHub's 304 (which does
 // not count against its rate limit) is then answered from the cache. An entry is one file,
-// <sha256 of the URL in hex>.entry: one line of JSON {"v":1,"url","etag","link","content_type"} (link and
-// content_type omitted when empty), a newline, then the body exactly as received. Entries are written atomically
-// (mode 0600), hold at most 8 MiB of body, and the folder is trimmed to 64 MiB, oldest first. An entry whose
-// header does not parse, whose "v" is not 1 or whose "url" differs is ignored. No entry holds the token: URLs
+// <lower-case hex sha256 of the full request URL>.entry: one line of JSON, members in this order,
+// {"v":1,"url":…,"etag":…,"link":…,"content_type":…} (link and content_type omitted when empty; they are the
+// Link and Content-Type headers, which a 304 may leave out), a newline, then the body exactly as received,
+// stored only once it was read to its end. Entries are written atomically (mode 0600, folder 0700), hold at
+// most 8 MiB of body, and after each write the folder's *.entry files are trimmed to 64 MiB, oldest
+// modification time first. An entry whose header does not parse, whose "v" is not 1, whose "url" differs or
+// whose "etag" is empty is ignored: the cache only saves requests, it never decides an answer. No entry holds the token: URLs
 // never carry it, only the ETag, Link and Content-Type headers are kept, and a body containing it is not stored.
 //
 // # Offline copies
