@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 func logCommand() *ucli.Command {
@@ -67,7 +68,7 @@ func runLog(c *ucli.Context) error {
 			if !contains(tickets, t) {
 				tickets = append(tickets, t)
 			}
-			if strings.EqualFold(strings.TrimPrefix(e.Ticket, "#"), want) {
+			if ticket.Same(e.Ticket, want) {
 				hit = true
 			}
 		}

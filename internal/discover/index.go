@@ -19,6 +19,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // The ticket index, <common dir>/bernstein/index, lets `commits` answer without reading history again: the
@@ -45,7 +46,7 @@ type ticketIndex struct {
 func IndexWords(text string, emit func(string)) {
 	start, hasDigit := -1, false
 	for i, r := range text {
-		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		word := ticket.IsWordRune(r)
 		if word {
 			if start < 0 {
 				start, hasDigit = i, false

@@ -17,6 +17,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // Options says what to record and where.
@@ -156,7 +157,7 @@ func only(tickets []Found, ids []string) []Found {
 func notNamed(tickets []Found, ids []string) []string {
 	var out []string
 	for _, id := range ids {
-		if !slices.ContainsFunc(tickets, func(t Found) bool { return strings.EqualFold(t.ID, id) }) {
+		if !slices.ContainsFunc(tickets, func(t Found) bool { return ticket.Same(t.ID, id) }) {
 			out = append(out, id)
 		}
 	}

@@ -8,12 +8,11 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // DefaultPattern recognises Jira- and Linear-style keys (ENG-42), case-sensitively so that ordinary words with
@@ -98,7 +97,7 @@ func (f *Finder) Tickets(commits []*object.Commit) []Found {
 					continue
 				}
 				for _, m := range githubRef.FindAllStringSubmatchIndex(t.Value, -1) {
-					if !wordAt(t.Value, m[1]) {
+					if ticket.EndsAlone(t.Value, m[1]) {
 						add(t.Value[m[2]:m[3]], "trailer "+t.Key+" of "+short, true)
 					}
 				}
@@ -126,7 +125,7 @@ func (f *Finder) Tickets(commits []*object.Commit) []Found {
 func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 	var out []string
 	for _, m := range re.FindAllStringIndex(text, -1) {
-		if wordBefore(text, m[0]) || wordAt(text, m[1]) {
+		if !ticket.StandsAlone(text, m[0], m[1]) {
 			continue
 		}
 		id := text[m[0]:m[1]]
@@ -139,22 +138,4 @@ func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 		out = append(out, id)
 	}
 	return out
-}
-
-func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-func wordBefore(s string, i int) bool {
-	if i == 0 {
-		return false
-	}
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return isWord(r)
-}
-
-func wordAt(s string, i int) bool {
-	if i >= len(s) {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return isWord(r)
 }

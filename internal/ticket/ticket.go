@@ -102,7 +102,7 @@ func tokenIn(text, id string) bool {
 			return false
 		}
 		start, end := i+j, i+j+len(lid)
-		if !wordRuneBefore(text, start) && !wordRuneAt(text, end) {
+		if StandsAlone(text, start, end) {
 			return true
 		}
 		i = start + 1
@@ -118,7 +118,7 @@ func tokenInFold(text, id string) bool {
 			_, sz := utf8.DecodeRuneInString(text[end:])
 			end += sz
 		}
-		if strings.EqualFold(text[start:end], id) && !wordRuneBefore(text, start) && !wordRuneAt(text, end) {
+		if strings.EqualFold(text[start:end], id) && StandsAlone(text, start, end) {
 			return true
 		}
 		_, sz := utf8.DecodeRuneInString(text[start:])
@@ -127,14 +127,33 @@ func tokenInFold(text, id string) bool {
 	return false
 }
 
-func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+// IsWordRune is the token rule's notion of a word character: a letter, a digit or '_'. An id names a ticket only
+// with no word character directly before or after it; the ticket index splits messages into words the same way.
+func IsWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// StandsAlone says whether text[start:end] is a whole token: no word character directly before start or at end.
+// This is the one token rule, for every place that finds ids in text (a ticket's own id here, a pattern's
+// matches in record).
+func StandsAlone(text string, start, end int) bool {
+	return !wordRuneBefore(text, start) && !wordRuneAt(text, end)
+}
+
+// EndsAlone says whether no word character follows text[:end]: the token rule's right side alone, for forms that
+// bring their own left boundary (#123).
+func EndsAlone(text string, end int) bool { return !wordRuneAt(text, end) }
+
+// Same says whether two ids written by people or tools name one ticket: equal ignoring letter case and a
+// leading '#' (a GitHub number is written both ways).
+func Same(a, b string) bool {
+	return strings.EqualFold(strings.TrimPrefix(a, "#"), strings.TrimPrefix(b, "#"))
+}
 
 func wordRuneBefore(s string, i int) bool {
 	if i == 0 {
 		return false
 	}
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return isWordRune(r)
+	return IsWordRune(r)
 }
 
 func wordRuneAt(s string, i int) bool {
@@ -142,7 +161,7 @@ func wordRuneAt(s string, i int) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	return isWordRune(r)
+	return IsWordRune(r)
 }
 
 func isDigits(s string) bool {

@@ -82,3 +82,24 @@ func TestPrefilterNeverMissesAMatch(t *testing.T) {
 		t.Error("prefilter passes a text without the id")
 	}
 }
+
+func TestSameAndStandsAlone(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"ENG-42", "eng-42", true}, {"#17", "17", true}, {"17", "#17", true}, {"ENG-42", "ENG-420", false}, {"##17", "17", false}} {
+		if got := Same(c.a, c.b); got != c.want {
+			t.Errorf("Same(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+	for _, c := range []struct {
+		text       string
+		start, end int
+		want       bool
+	}{{"see ENG-42.", 4, 10, true}, {"xENG-42", 1, 7, false}, {"ENG-42a", 0, 6, false}, {"é42", 2, 4, false}} {
+		if got := StandsAlone(c.text, c.start, c.end); got != c.want {
+			t.Errorf("StandsAlone(%q, %d, %d) = %v", c.text, c.start, c.end, got)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"strings"
+
+	ticketpkg "github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // CheckNote is the optional sixth check, after trust: the archive is the one whose digest git-bernstein noted
@@ -35,7 +37,7 @@ func checkNote(n NoteCheck, tracker, ticket string) Check {
 	var mine []NotedBundle
 	var others []string
 	for _, b := range n.Noted {
-		if b.Tracker == tracker && strings.EqualFold(b.Ticket, ticket) {
+		if b.Tracker == tracker && ticketpkg.Same(b.Ticket, ticket) {
 			mine = append(mine, b)
 		} else {
 			others = append(others, b.Tracker+" "+b.Ticket)
