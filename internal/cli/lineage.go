@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -339,7 +340,7 @@ func runLineageAppend(c *ucli.Context) error {
 			return usageError("lineage v2 append needs --%s; see 'git bernstein lineage v2 append --help'", name)
 		}
 	}
-	v, err := lineage.ParseJSON([]byte(c.String("payload")))
+	v, err := pyjson.Parse([]byte(c.String("payload")))
 	if err != nil {
 		return usageError("--payload: %v", err)
 	}

@@ -58,7 +58,7 @@
 //
 //	json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
 //
-// encoded as UTF-8 (Canonical; Encoding's zero value). In detail: no whitespace; object members sorted by code
+// encoded as UTF-8 (package pyjson: pyjson.Canonical, Encoding's zero value). In detail: no whitespace; object members sorted by code
 // point (byte order of UTF-8; not RFC 8785's UTF-16 order, which differs above U+FFFF); strings escape only `"`,
 // `\`, the short forms \n \r \t \b \f and other characters below U+0020 as \u00xx in lower-case hex, and write
 // everything else as UTF-8 (no HTML escaping, "/" and U+2028 as they are); integers keep all their digits (at
@@ -66,8 +66,8 @@
 // written as CPython's repr (the shortest digits that round-trip, positional when the decimal exponent is
 // between -4 and 16, else d.ddde±XX: 1e+16, 1e-05, 0.0001, -0.0); NaN and infinities are refused. Input that
 // Python could read but not write back as UTF-8 (invalid UTF-8, a lone surrogate escape) is refused by
-// ParseJSON. The committed vectors are testdata/canonical_vectors.json, made by CPython itself with
-// testdata/gen_vectors.py: for each input, the canonical form, the ensure_ascii form and the indent=2 form.
+// pyjson.Parse. The committed vectors are internal/pyjson/testdata/canonical_vectors.json, made by CPython itself
+// with its gen_vectors.py: for each input, the canonical form, the ensure_ascii form and the indent=2 form.
 //
 // # HMACs and content addresses
 //
@@ -122,7 +122,7 @@
 // # Export
 //
 // ExportJSONL writes per parent ref {"_kind":"parent",…} and then its bodies as {"_kind":"child",…}, one a line,
-// as json.dumps(…, sort_keys=True, separators=(",", ":")) with ensure_ascii=True (Encoding{ASCII: true}). ExportSigstore writes a JSON list, json.dumps(indent=2,
+// as json.dumps(…, sort_keys=True, separators=(",", ":")) with ensure_ascii=True (pyjson.Encoding{ASCII: true}). ExportSigstore writes a JSON list, json.dumps(indent=2,
 // sort_keys=True), of one in-toto Statement v1 per ref: subject "bernstein-lineage-v2/<task>/<run>" with the
 // child_sha's hex digest, predicateType https://slsa.dev/provenance/v0.3 with an SLSA 1.0 shaped predicate
 // (buildType https://bernstein.dev/lineage/v2, builder https://bernstein.dev/runners/lineage-v2, the parent's

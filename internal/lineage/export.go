@@ -1,6 +1,8 @@
 package lineage
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
@@ -27,8 +29,8 @@ const (
 )
 
 var (
-	encCompactASCII = Encoding{ASCII: true}
-	encIndentASCII  = Encoding{ASCII: true, Indent: "  "}
+	encCompactASCII = pyjson.Encoding{ASCII: true}
+	encIndentASCII  = pyjson.Encoding{ASCII: true, Indent: "  "}
 )
 
 // ExportJSONL is upstream's export_jsonl: per parent ref a {"_kind":"parent",…} line, then its bodies as

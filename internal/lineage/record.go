@@ -1,6 +1,8 @@
 package lineage
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
+
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -58,10 +60,10 @@ func (b ChildBody) Map() map[string]any {
 }
 
 // Canonical is the line upstream writes for p (without the newline).
-func (p ParentRef) Canonical() ([]byte, error) { return Canonical(p.Map()) }
+func (p ParentRef) Canonical() ([]byte, error) { return pyjson.Canonical(p.Map()) }
 
 // Canonical is the line upstream writes for b (without the newline).
-func (b ChildBody) Canonical() ([]byte, error) { return Canonical(b.Map()) }
+func (b ChildBody) Canonical() ([]byte, error) { return pyjson.Canonical(b.Map()) }
 
 // ComputeHMAC is hex HMAC-SHA256(key, canonical(p with hmac="")).
 func (p ParentRef) ComputeHMAC(key []byte) (string, error) {
@@ -79,7 +81,7 @@ func (b ChildBody) ComputeHMAC(key []byte) (string, error) {
 // prev_hmac emptied), so it is known before the body is chained.
 func (b ChildBody) ChildSHA() (string, error) {
 	b.HMAC, b.PrevHMAC = "", ""
-	c, err := Canonical(b.Map())
+	c, err := pyjson.Canonical(b.Map())
 	if err != nil {
 		return "", err
 	}
@@ -88,7 +90,7 @@ func (b ChildBody) ChildSHA() (string, error) {
 }
 
 func macOf(key []byte, m map[string]any) (string, error) {
-	c, err := Canonical(m)
+	c, err := pyjson.Canonical(m)
 	if err != nil {
 		return "", err
 	}
@@ -141,7 +143,7 @@ type decodeError struct {
 func (e *decodeError) Error() string { return e.pyName + ": " + e.detail }
 
 func decodeObject(line []byte) (map[string]any, error) {
-	v, err := ParseJSON(line)
+	v, err := pyjson.Parse(line)
 	if err != nil {
 		return nil, &decodeError{"JSONDecodeError", err.Error()}
 	}
@@ -169,7 +171,7 @@ func getInt(m map[string]any, key string) (int64, error) {
 	if !ok {
 		return 0, &decodeError{"KeyError", "missing " + key}
 	}
-	n, ok := intValue(v)
+	n, ok := pyjson.Int(v)
 	if !ok {
 		return 0, &decodeError{"ValueError", key + " is not an integer that fits 64 bits"}
 	}

@@ -1,6 +1,8 @@
 package lineage
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -30,7 +32,7 @@ func genString(t *rapid.T, label string) string {
 	return rapid.StringOfN(rapid.SampledFrom([]rune("aZ09 _-.é中😀\u2028\"\\\n\x01")), 1, 8, -1).Draw(t, label)
 }
 
-// genValue draws JSON values in the form ParseJSON returns for canonical text, so they survive a round trip.
+// genValue draws JSON values in the form pyjson.Parse returns for canonical text, so they survive a round trip.
 func genValue(t *rapid.T, label string, depth int) any {
 	kinds := 6
 	if depth > 1 {
@@ -42,7 +44,7 @@ func genValue(t *rapid.T, label string, depth int) any {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			f = 0.5
 		}
-		s, _ := pyFloatRepr(f)
+		s, _ := pyjson.Canonical(f) // CPython's float repr
 		return json.Number(s)
 	case 1:
 		return json.Number(rapid.StringMatching(`-?[1-9][0-9]{0,40}`).Draw(t, label+"_i"))
@@ -180,7 +182,7 @@ func TestPropRoundTrip(t *testing.T) {
 					t.Fatalf("export line %s: %v", line, err)
 				}
 				delete(m, "_kind")
-				if c, _ := Canonical(m); !hasLine(s, c) {
+				if c, _ := pyjson.Canonical(m); !hasLine(s, c) {
 					t.Fatalf("export line %s is not a stored record", line)
 				}
 			}
@@ -348,7 +350,7 @@ func TestPropUnforgeability(t *testing.T) {
 		default:
 			m[field] = map[string]any{"forged": true}
 		}
-		lines[li], _ = Canonical(m)
+		lines[li], _ = pyjson.Canonical(m)
 		if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}

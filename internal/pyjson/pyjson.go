@@ -1,4 +1,11 @@
-package lineage
+// Package pyjson writes JSON byte for byte as CPython's json.dumps does, and reads it as json.loads does, for the
+// formats that upstream Bernstein (Python) hashes, HMACs or signs: lineage records' canonical form
+// (json.dumps(d, ensure_ascii=False, separators=(",",":"), sort_keys=True, allow_nan=False)), lineage exports
+// (ensure_ascii=True, compact or indent=2) and the legacy bundle-signature payload (ensure_ascii=True, compact,
+// sorted). Integers stay exact (Python ints are unbounded, up to CPython's 4,300-digit limit); other numbers print
+// as CPython's float repr. What Python could read but not write back (invalid UTF-8, lone surrogates) is refused.
+// Test vectors made by python3 itself are in testdata/canonical_vectors.json (go generate rebuilds them).
+package pyjson
 
 import (
 	"bytes"
@@ -30,7 +37,7 @@ type Encoding struct {
 const maxIntDigits = 4300
 
 // Canonical returns the canonical bytes of v (see Encoding). v is built from nil, bool, string, json.Number,
-// int, int64, uint64, float64, map[string]any and []any, as ParseJSON returns them.
+// int, int64, uint64, float64, map[string]any and []any, as Parse returns them.
 func Canonical(v any) ([]byte, error) {
 	return Encoding{}.Marshal(v)
 }
@@ -303,11 +310,11 @@ func pyFloatRepr(f float64) (string, error) {
 	}
 }
 
-// ParseJSON decodes one JSON value the way json.loads would, keeping numbers as json.Number so integers stay
+// Parse decodes one JSON value the way json.loads would, keeping numbers as json.Number so integers stay
 // exact. It refuses what Python would read but could not write back as UTF-8 (invalid UTF-8, lone surrogate
 // escapes) and integers longer than Python accepts, so everything it returns is canonicalisable apart from
 // floats that overflow.
-func ParseJSON(data []byte) (any, error) {
+func Parse(data []byte) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("not valid UTF-8")
 	}
@@ -397,8 +404,8 @@ func checkInts(v any) error {
 	return nil
 }
 
-// intValue reads a JSON integer that must fit an int64 (record fields such as ts_ns and seq).
-func intValue(v any) (int64, bool) {
+// Int reads a JSON integer that must fit an int64 (record fields such as ts_ns and seq).
+func Int(v any) (int64, bool) {
 	n, ok := v.(json.Number)
 	if !ok || strings.ContainsAny(string(n), ".eE") {
 		return 0, false

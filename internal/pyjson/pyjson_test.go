@@ -1,4 +1,4 @@
-package lineage
+package pyjson
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ func TestCanonicalVectors(t *testing.T) {
 		t.Fatalf("only %d vectors in %s", len(vf.Vectors), vectorsPath)
 	}
 	for _, vec := range vf.Vectors {
-		v, perr := ParseJSON([]byte(vec.Input))
+		v, perr := Parse([]byte(vec.Input))
 		var got []byte
 		var cerr error
 		if perr == nil {
@@ -144,14 +144,14 @@ func TestCanonicalGoValues(t *testing.T) {
 
 func TestParseJSONRefuses(t *testing.T) {
 	for _, in := range []string{`{"a":1} {}`, `"\ud800"`, `"\udfff x"`, "\"\xff\"", `NaN`, `{"a":1,}`, `[1,2`, "\"a\x01\""} {
-		if v, err := ParseJSON([]byte(in)); err == nil {
-			t.Errorf("ParseJSON(%q) = %#v, want an error", in, v)
+		if v, err := Parse([]byte(in)); err == nil {
+			t.Errorf("Parse(%q) = %#v, want an error", in, v)
 		}
 	}
-	if _, err := ParseJSON([]byte(`"\\ud800 \ud83d\ude00"`)); err != nil {
+	if _, err := Parse([]byte(`"\\ud800 \ud83d\ude00"`)); err != nil {
 		t.Errorf("escaped backslash before u and a valid pair: %v", err)
 	}
-	if _, err := ParseJSON([]byte(strings.Repeat("7", 4301))); err == nil {
+	if _, err := Parse([]byte(strings.Repeat("7", 4301))); err == nil {
 		t.Error("4301-digit integer accepted; Python refuses it")
 	}
 }
