@@ -53,7 +53,9 @@ func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 			return nil, err
 		}
 	}
-	if c.boolOr("extensions.worktreeconfig", false) {
+	// extensions.worktreeConfig (git-worktree(1), "Configuration file"): <git dir>/config.worktree, this
+	// worktree's own file, is read after the common one. Like every extension it counts only in the common file.
+	if r.format.worktreeConfig {
 		if err := c.readFile(filepath.Join(r.GitDir, "config.worktree")); err != nil {
 			return nil, err
 		}

@@ -34,6 +34,11 @@ type Repo struct {
 	Shallow map[plumbing.Hash]bool
 	// Progress, when set, is told how many commits a history walk has read so far (every few thousand).
 	Progress func(commits int)
+	// Notice, when set, is told once when the repository does something the user should know of: fetching the
+	// objects a partial clone lacks from its promisor remote.
+	Notice func(string)
+
+	format repoFormat
 
 	packOnce sync.Once
 	pack     *packReader
@@ -95,9 +100,13 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		commonDir = absFrom(gitDir, strings.TrimSpace(string(b)))
 	}
+	format, err := readFormat(commonDir)
+	if err != nil {
+		return nil, err
+	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	// Keep pack files open: without it go-git reopens the pack (and stats the path) for every object read.
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	st := &objectStore{Storage: filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})}
 	var wt = osfs.New(gitDir) // go-git needs some worktree filesystem; we never write through it for bare repos
 	if workTree != "" {
 		wt = osfs.New(workTree)
@@ -106,7 +115,8 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
-	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}}
+	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
+	st.promisor = newPromisor(repo, format)
 	shallow, err := st.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)

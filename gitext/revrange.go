@@ -42,7 +42,9 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read %s: %w", spec, to, err)
 		}
-		if len(c.ParentHashes) > 0 {
+		// A commit at a shallow clone's boundary has parents the clone lacks: the range is the commit alone,
+		// as for a root commit.
+		if len(c.ParentHashes) > 0 && !repo.Shallow[tip] {
 			stop = append(stop, c.ParentHashes[0])
 		}
 	} else {
