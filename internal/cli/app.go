@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
@@ -29,8 +28,14 @@ const exitCodesHelp = `EXIT CODES:
 
 // Run runs the program with args (args[0] is the program name) and returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunEnv(&Env{}, args, stdin, stdout, stderr)
+}
+
+// RunEnv is Run in the surroundings env describes.
+func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var notFound bool
 	app := &ucli.App{
+		Metadata:              map[string]any{envKey: env},
 		Name:                  "git-bernstein",
 		HelpName:              "git bernstein",
 		Usage:                 "prove what agents did for a tracker ticket: find its commits, bundle and sign the evidence, verify it",
@@ -139,6 +144,3 @@ func commands() []*ucli.Command {
 		verifyPageCommand(),
 	}
 }
-
-// getwd is the folder commands start from; a var so tests can run commands "from" another folder.
-var getwd = os.Getwd

@@ -83,16 +83,15 @@ func runBundleTicket(c *ucli.Context) error {
 
 // buildBundle is both forms of bundle; tracker and workdir come from the Bernstein form's arguments.
 func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
+	env := envOf(c)
 	if workdir != "" {
 		wd, err := filepath.Abs(workdir)
 		if err != nil {
 			return err
 		}
-		old := getwd
-		getwd = func() (string, error) { return wd, nil }
-		defer func() { getwd = old }()
+		env = env.in(wd)
 	}
-	s, err := openSession()
+	s, err := openSession(env)
 	if err != nil {
 		return err
 	}
@@ -108,7 +107,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
-	wd, err := getwd()
+	wd, err := s.env.getwd()
 	if err != nil {
 		return err
 	}
@@ -132,7 +131,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		return usageError("--probe-limit must not be negative")
 	}
 	projectRoot := filepath.Dir(sdd)
-	lineageV2, err := bundle.LineageV2Enabled(projectRoot, os.Getenv)
+	lineageV2, err := bundle.LineageV2Enabled(projectRoot, envOf(c).getenv)
 	if err != nil {
 		return err
 	}
@@ -196,7 +195,7 @@ func (s *session) signingKey(c *ucli.Context) (ed25519.PrivateKey, string, error
 	}
 	path = expandHome(path)
 	if !filepath.IsAbs(path) {
-		wd, err := getwd()
+		wd, err := s.env.getwd()
 		if err != nil {
 			return nil, "", err
 		}
@@ -217,7 +216,7 @@ func createdAt(c *ucli.Context) (time.Time, error) {
 		}
 		return t.UTC(), nil
 	}
-	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
+	if v := envOf(c).getenv("SOURCE_DATE_EPOCH"); v != "" {
 		sec, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			return time.Time{}, usageError("SOURCE_DATE_EPOCH=%q is not a number of seconds", v)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
@@ -25,7 +24,7 @@ func (s *session) noteBundle(c *ucli.Context, res *bundle.Result, kid, rev strin
 		return err
 	}
 	ref := notes.RefFrom(s.cfg)
-	if _, err := notes.Add(s.repo, ref, *h, record.Identity(s.cfg, os.Getenv), entry); err != nil {
+	if _, err := notes.Add(s.repo, ref, *h, record.Identity(s.cfg, s.env.getenv), entry); err != nil {
 		return fmt.Errorf("--note %s: %w (the bundle was written but not noted)", rev, err)
 	}
 	fmt.Fprintf(c.App.Writer, "Noted on %s in %s (bundle sha256 %s).\n", h.String()[:7], ref, entry.BundleSHA256)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestBundleCommand(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"a": "1\n"})
 	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "1\n"})
@@ -66,6 +67,7 @@ func TestBundleCommand(t *testing.T) {
 }
 
 func TestBundleKeyErrors(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("init ENG-1", nil)
 	bad := filepath.Join(t.TempDir(), "bad.pem")
@@ -97,6 +99,7 @@ func TestBundleKeyErrors(t *testing.T) {
 }
 
 func TestSafeFileName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"ENG-42": "ENG-42", "a/b": "a_b", "..": "_..", "x y": "x_y", "ü": "_"} {
 		if got := safeFileName(in); got != want {
 			t.Errorf("safeFileName(%q) = %q, want %q", in, got, want)

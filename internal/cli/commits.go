@@ -39,7 +39,7 @@ func runCommits(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
 	}

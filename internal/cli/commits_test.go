@@ -9,6 +9,7 @@ import (
 )
 
 func TestCommitsCommand(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"a": "1\n"})
 	c1 := r.Commit("Add login\n\nRefs: ENG-7, ENG-42", map[string]string{"b": "1\n"})
@@ -52,6 +53,7 @@ func TestCommitsCommand(t *testing.T) {
 }
 
 func TestCommitsErrors(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	cases := []struct {
 		dir  string
@@ -78,6 +80,7 @@ func TestCommitsErrors(t *testing.T) {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
 	out, _, code := runIn(t, t.TempDir(), nil, "--help")
 	if code != 0 || !strings.Contains(out, "commits") || !strings.Contains(out, "EXIT CODES") {
 		t.Errorf("--help: %d\n%s", code, out)

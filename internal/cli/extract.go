@@ -80,7 +80,7 @@ func runExtract(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	wd, err := getwd()
+	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}

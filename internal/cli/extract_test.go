@@ -15,6 +15,7 @@ import (
 // TestExtractRealBundle: keygen, bundle, extract, as an auditor would; then the unsigned bundle, refused without
 // --allow-unverified, and a bundle with one byte changed, never extracted.
 func TestExtractRealBundle(t *testing.T) {
+	t.Parallel()
 	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 	out, errOut, code := runIn(t, r.Dir, r.Env, "extract", "ENG-42.tar.gz", "--card", card)
 	if code != 0 || !strings.Contains(out, "VERIFIED: ") || !strings.Contains(out, "Extracted ") {

@@ -61,7 +61,7 @@ func runHook(c *ucli.Context) (err error) {
 			"(run 'git bernstein record HEAD' after you commit it)")
 		return nil
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		problem("%v", err)
 		return nil

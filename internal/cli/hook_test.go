@@ -71,6 +71,7 @@ func noteOn(t *testing.T, r *gittest.Repo, rev string) []notes.Entry {
 }
 
 func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	r := ticketRepo(t)
 	hooksDir := filepath.Join(r.Dir, ".git", "hooks")
@@ -170,6 +171,7 @@ func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
 }
 
 func TestHookLogLaterMergesNewestFirst(t *testing.T) {
+	t.Parallel()
 	r := ticketRepo(t)
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
 	first := r.Rev("HEAD")
@@ -222,6 +224,7 @@ func TestHookLogLaterMergesNewestFirst(t *testing.T) {
 }
 
 func TestHookHooksPathAndLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	r := ticketRepo(t)
 	wt := filepath.Join(filepath.Dir(r.Dir), "wt")
@@ -265,6 +268,7 @@ func TestHookHooksPathAndLinkedWorktree(t *testing.T) {
 }
 
 func TestHookProblemsNeverFailTheMerge(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	r := ticketRepo(t)
 	if _, errOut, code := runIn(t, r.Dir, r.Env, "hooks", "install"); code != 0 {
@@ -314,6 +318,7 @@ func TestHookProblemsNeverFailTheMerge(t *testing.T) {
 }
 
 func TestRecordSignedAndBundleNote(t *testing.T) {
+	t.Parallel()
 	r := ticketRepo(t)
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
 	keyDir := t.TempDir()

@@ -49,6 +49,7 @@ func deferredCommand(t *testing.T, r *gittest.Repo, want string) string {
 // A merge naming 1,000 tickets: the hook stops within its budget, says in one line what it left and the exact
 // command that finishes the job.
 func TestHookKeepsToItsBudget(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	r := manyTickets(t, 1000)
 	r.Git("config", "bernstein.hookBudget", "1s")
@@ -79,6 +80,7 @@ func TestHookKeepsToItsBudget(t *testing.T) {
 // More tickets than bernstein.maxTickets: the first are recorded, the rest named in the command, which records
 // exactly them when run.
 func TestHookCapsTicketsAndTheCommandFinishesTheJob(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	r := manyTickets(t, 3)
 	r.Git("config", "bernstein.maxTickets", "2")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 
 	ucli "github.com/urfave/cli/v2"
@@ -46,11 +45,11 @@ func runHooks(c *ucli.Context, action string) error {
 	if len(args) != 0 {
 		return usageError("hooks %s takes no arguments", action)
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
 	}
-	folder, err := s.repo.HooksFolder(s.cfg, os.Getenv)
+	folder, err := s.repo.HooksFolder(s.cfg, envOf(c).getenv)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func runKeygen(c *ucli.Context) error {
 	if cardPath == "" {
 		cardPath = kid + ".card.json"
 	}
-	wd, err := getwd()
+	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}

@@ -20,6 +20,7 @@ func mode(t *testing.T, path string) os.FileMode {
 }
 
 func TestKeygenDefaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := runIn(t, dir, nil, "keygen", "--kid", "alice-2025")
 	if code != 0 {
@@ -78,6 +79,7 @@ func TestKeygenDefaults(t *testing.T) {
 }
 
 func TestKeygenPaths(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	abs := filepath.Join(t.TempDir(), "cards", "team.json")
 	os.MkdirAll(filepath.Dir(abs), 0o755)
@@ -104,6 +106,7 @@ func TestKeygenPaths(t *testing.T) {
 }
 
 func TestKeygenLeavesNothingBehindOnFailure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	listing := func() []string {
 		entries, _ := os.ReadDir(dir)
@@ -136,6 +139,7 @@ func TestKeygenLeavesNothingBehindOnFailure(t *testing.T) {
 }
 
 func TestKeygenUsageErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -16,9 +15,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
-
-// lineageClock stamps ts_ns on appended records; a var so tests can pin it.
-var lineageClock = func() int64 { return time.Now().UnixNano() }
 
 const lineageExitHelp = `EXIT CODES:
    0  success (verify: the store is intact)
@@ -137,8 +133,8 @@ seq and the parent timeline is untouched. Prints "Appended sha256:<hex> seq <n>"
 
 // defaultLineageRoot is <worktree root>/.sdd/lineage/v2, the worktree found the way git finds it (subfolders,
 // linked worktrees, GIT_DIR/GIT_WORK_TREE).
-func defaultLineageRoot() (string, error) {
-	s, err := openSession()
+func defaultLineageRoot(env *Env) (string, error) {
+	s, err := openSession(env)
 	if err != nil {
 		return "", exitWith(ExitError, "%v; or pass --root PATH", err)
 	}
@@ -152,7 +148,7 @@ func lineageRoot(c *ucli.Context) (string, error) {
 	if r := c.String("root"); r != "" {
 		return r, nil
 	}
-	return defaultLineageRoot()
+	return defaultLineageRoot(envOf(c))
 }
 
 func lineageTaskArg(c *ucli.Context) (string, error) {
@@ -179,7 +175,7 @@ func noLineageArgs(c *ucli.Context) error {
 }
 
 func lineageKey(c *ucli.Context) (lineage.Key, error) {
-	return lineage.ResolveKey(c.String("key-file"), nil)
+	return lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
 }
 
 func runLineageShow(c *ucli.Context) error {
@@ -359,7 +355,7 @@ func runLineageAppend(c *ucli.Context) error {
 	store := lineage.Open(root, key)
 	body := lineage.ChildBody{
 		V: lineage.Version, TaskID: c.String("task"), ChildRunID: c.String("run"), Kind: c.String("kind"),
-		Payload: payload, TsNs: lineageClock(),
+		Payload: payload, TsNs: envOf(c).now().UnixNano(),
 	}
 	var sha string
 	if cs := c.String("child-sha"); cs != "" {

@@ -8,26 +8,30 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
-// pinClock makes appended records carry ts_ns 1, 2, 3, …
-func pinClock(t *testing.T) {
-	old := lineageClock
-	var n int64
-	lineageClock = func() int64 { n++; return n }
-	t.Cleanup(func() { lineageClock = old })
+// clockRun is runIn with a pinned clock: appended records carry ts_ns 1, 2, 3, … across the calls that share it.
+type clockRun struct{ n int64 }
+
+func (cr *clockRun) runIn(t *testing.T, dir string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	e := testEnv(dir, env)
+	e.Now = func() time.Time { cr.n++; return time.Unix(0, cr.n) }
+	return runEnv(t, e, args...)
 }
 
 // The reference vector (see package lineage, "Reference vector"), written through the CLI from a subfolder of a
 // worktree: --root defaults to <worktree root>/.sdd/lineage/v2.
 func TestLineageAppendReferenceVector(t *testing.T) {
-	pinClock(t)
+	t.Parallel()
+	clk := &clockRun{}
 	r := gittest.New(t)
 	sub := filepath.Join(r.Dir, "src", "deep")
 	os.MkdirAll(sub, 0o755)
-	out, errOut, code := runIn(t, sub, nil, "lineage", "v2", "append", "--task", "T", "--run", "r1", "--call", "call", "--summary", "s", "--kind", "subagent.started")
+	out, errOut, code := clk.runIn(t, sub, nil, "lineage", "v2", "append", "--task", "T", "--run", "r1", "--call", "call", "--summary", "s", "--kind", "subagent.started")
 	if code != 0 || out != "Appended sha256:3c99e1ac3544ed3dd607a160441535c907c7fd854f513d5f106f0f826f0c702b seq 0\n" {
 		t.Fatalf("append: %d %q %q", code, out, errOut)
 	}
@@ -42,10 +46,11 @@ func TestLineageAppendReferenceVector(t *testing.T) {
 }
 
 func TestLineageWorkflow(t *testing.T) {
-	pinClock(t)
+	t.Parallel()
+	clk := &clockRun{}
 	root := t.TempDir()
 	run := func(args ...string) (string, string, int) {
-		return runIn(t, t.TempDir(), nil, append(append([]string{"lineage", "v2"}, args...), "--root", root)...)
+		return clk.runIn(t, t.TempDir(), nil, append(append([]string{"lineage", "v2"}, args...), "--root", root)...)
 	}
 	out, _, code := run("append", "--task", "task-9f3a", "--run", "r1", "--summary", "first <run>\x1b[31m", "--kind", "subagent.started", "--payload", `{"cost":0.1,"n":12345678901234567890123}`)
 	if code != 0 {
@@ -120,22 +125,24 @@ func TestLineageWorkflow(t *testing.T) {
 }
 
 func TestLineageSecretKey(t *testing.T) {
-	pinClock(t)
+	t.Parallel()
+	clk := &clockRun{}
 	root, keyFile := t.TempDir(), filepath.Join(t.TempDir(), "key")
 	os.WriteFile(keyFile, []byte("team secret\n"), 0o600)
-	if _, errOut, code := runIn(t, root, nil, "lineage", "v2", "append", "--root", root, "--key-file", keyFile, "--task", "T", "--run", "r", "--kind", "k"); code != 0 {
+	if _, errOut, code := clk.runIn(t, root, nil, "lineage", "v2", "append", "--root", root, "--key-file", keyFile, "--task", "T", "--run", "r", "--kind", "k"); code != 0 {
 		t.Fatalf("append: %s", errOut)
 	}
-	if out, _, code := runIn(t, root, nil, "lineage", "v2", "verify", "--root", root); code != 1 || strings.Count(out, "hmac mismatch") != 2 {
+	if out, _, code := clk.runIn(t, root, nil, "lineage", "v2", "verify", "--root", root); code != 1 || strings.Count(out, "hmac mismatch") != 2 {
 		t.Errorf("public key on a secret store: %d\n%s", code, out)
 	}
-	out, _, code := runIn(t, root, []string{"BERNSTEIN_LINEAGE_V2_KEY_FILE=" + keyFile}, "lineage", "v2", "verify", "--root", root, "--strict")
+	out, _, code := clk.runIn(t, root, []string{"BERNSTEIN_LINEAGE_V2_KEY_FILE=" + keyFile}, "lineage", "v2", "verify", "--root", root, "--strict")
 	if code != 0 || !strings.Contains(out, "Key: secret-file ("+keyFile+")") {
 		t.Errorf("env key file: %d\n%s", code, out)
 	}
 }
 
 func TestLineageUsage(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, args := range [][]string{
 		{"show"},
@@ -163,6 +170,7 @@ func TestLineageUsage(t *testing.T) {
 }
 
 func TestLineageHelp(t *testing.T) {
+	t.Parallel()
 	for cmd, flags := range map[string][]string{
 		"show":   {"--root", "--output-json"},
 		"verify": {"--root", "--output-json", "--key-file", "--strict", "BERNSTEIN_LINEAGE_V2_KEY_FILE"},
@@ -184,6 +192,7 @@ func TestLineageHelp(t *testing.T) {
 // `lineage v2 verify` and `show` on a store whose parent.jsonl is a FIFO or a link to /dev/zero: an answer at
 // once naming the file, where they used to hang or run out of memory.
 func TestLineageHostileStore(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		make func(path string) error

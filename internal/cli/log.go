@@ -39,7 +39,7 @@ func runLog(c *ucli.Context) error {
 	if len(args) == 1 {
 		want = strings.TrimPrefix(args[0], "#")
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -14,9 +13,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/github"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
-
-// prTimeout bounds all GitHub requests of one bundle together; tests shorten it.
-var prTimeout = github.DefaultTimeout
 
 // prFlags are bundle's pull request flags (--no-pr is among bundleFlags).
 func prFlags() []ucli.Flag {
@@ -91,7 +87,7 @@ func requirePR(tk ticket.Ticket, res *github.Result) error {
 func (s *session) githubClient(c *ucli.Context) (client *github.Client, unavailable error, err error) {
 	apiURL, from := c.String("github-api-url"), "--github-api-url"
 	if apiURL == "" {
-		apiURL, from = os.Getenv("GITHUB_API_URL"), "GITHUB_API_URL"
+		apiURL, from = s.env.getenv("GITHUB_API_URL"), "GITHUB_API_URL"
 	}
 	if apiURL == "" {
 		apiURL, _ = s.cfg.Get("bernstein.githubApiUrl")
@@ -113,11 +109,11 @@ func (s *session) githubClient(c *ucli.Context) (client *github.Client, unavaila
 		return nil, fmt.Errorf("the remote's host %s is not github.com: for GitHub Enterprise give --github-api-url "+
 			"https://%s/api/v3 (or set GITHUB_API_URL or git config bernstein.githubApiUrl), or pass --no-pr", remote.Host, remote.Host), nil
 	}
-	token := os.Getenv("GITHUB_TOKEN")
+	token := s.env.getenv("GITHUB_TOKEN")
 	if token == "" {
-		token = os.Getenv("GH_TOKEN")
+		token = s.env.getenv("GH_TOKEN")
 	}
-	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: prTimeout,
+	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: s.env.prTimeout(),
 		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")})
 	if err != nil {
 		return nil, nil, err

@@ -33,14 +33,8 @@ func prRepo(t *testing.T, remoteURL string) *gittest.Repo {
 	return r
 }
 
-// prEnv pins the GitHub variables, whatever the machine has, and shortens the timeout.
+// prEnv pins the GitHub variables, whatever the machine has (runIn's Env shortens the timeout).
 func prEnv(t *testing.T, r *gittest.Repo, apiURL string) []string {
-	for _, k := range []string{"GITHUB_API_URL", "GITHUB_TOKEN", "GH_TOKEN"} {
-		t.Setenv(k, "")
-	}
-	old := prTimeout
-	prTimeout = 5e9
-	t.Cleanup(func() { prTimeout = old })
 	return append(append([]string{}, r.Env...), "GITHUB_API_URL="+apiURL, "GITHUB_TOKEN="+testToken, "GH_TOKEN=")
 }
 
@@ -89,6 +83,7 @@ func deadURL(t *testing.T) string {
 }
 
 func TestBundlePullRequests(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.New(t, "")
 	r := prRepo(t, "https://github.com/acme/app.git")
 	env := prEnv(t, r, "")
@@ -142,6 +137,7 @@ func TestBundlePullRequests(t *testing.T) {
 }
 
 func TestBundlePullRequestsServerDown(t *testing.T) {
+	t.Parallel()
 	r := prRepo(t, "git@github.com:acme/app.git")
 	env := prEnv(t, r, deadURL(t))
 	out, errOut, code := runIn(t, r.Dir, env, "bundle", "ENG-42")
@@ -176,6 +172,7 @@ func TestBundlePullRequestsServerDown(t *testing.T) {
 }
 
 func TestBundlePullRequestsEnterprise(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.New(t, "/api/v3")
 	r := prRepo(t, "ssh://git@ghe.example.com:2222/acme/app.git")
 	env := prEnv(t, r, "")
@@ -201,6 +198,7 @@ func TestBundlePullRequestsEnterprise(t *testing.T) {
 }
 
 func TestBundlePullRequestFlags(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.New(t, "")
 	r := prRepo(t, "/srv/not/github")
 	env := prEnv(t, r, srv.APIURL())

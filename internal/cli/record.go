@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -132,7 +131,7 @@ func runRecord(c *ucli.Context) error {
 	if len(args) == 1 {
 		spec = args[0]
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
 	}
@@ -168,7 +167,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 		return nil, err
 	}
 	var opts record.Options
-	if c.String("created-at") != "" || os.Getenv("SOURCE_DATE_EPOCH") != "" {
+	if c.String("created-at") != "" || s.env.getenv("SOURCE_DATE_EPOCH") != "" {
 		if opts.CreatedAt, err = createdAt(c); err != nil {
 			return nil, err
 		}
@@ -180,7 +179,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	if root == "" {
 		root = s.repo.GitDir
 	}
-	wd, err := getwd()
+	wd, err := s.env.getwd()
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +190,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	case !filepath.IsAbs(opts.SDD):
 		opts.SDD = filepath.Join(wd, opts.SDD)
 	}
-	if opts.LineageV2, err = bundle.LineageV2Enabled(root, os.Getenv); err != nil {
+	if opts.LineageV2, err = bundle.LineageV2Enabled(root, s.env.getenv); err != nil {
 		return nil, err
 	}
 	opts.BundleDir = s.bundleDir(c, root, wd)
@@ -199,7 +198,7 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = notes.RefFrom(s.cfg)
-	opts.Author = record.Identity(s.cfg, os.Getenv)
+	opts.Author = record.Identity(s.cfg, s.env.getenv)
 	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
 	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
 		return nil, err
@@ -261,7 +260,7 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 }
 
 func printRecord(c *ucli.Context, s *session, rep *record.Report) {
-	wd, _ := getwd()
+	wd, _ := envOf(c).getwd()
 	if len(rep.Tickets) == 0 {
 		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%d commits): nothing recorded.\n", rep.Range.Spec, len(rep.Range.Commits))
 		return

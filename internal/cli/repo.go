@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -18,25 +17,26 @@ import (
 type session struct {
 	repo *gitext.Repo
 	cfg  *gitext.Config
+	env  *Env
 }
 
-func openSession() (*session, error) {
-	wd, err := getwd()
+func openSession(env *Env) (*session, error) {
+	wd, err := env.getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working folder: %w", err)
 	}
-	repo, err := gitext.Discover(wd, os.Getenv)
+	repo, err := gitext.Discover(wd, env.getenv)
 	if err != nil {
 		if errors.Is(err, gitext.ErrNotRepository) {
 			return nil, exitWith(ExitError, "%v", err)
 		}
 		return nil, err
 	}
-	cfg, err := repo.Config(os.Getenv)
+	cfg, err := repo.Config(env.getenv)
 	if err != nil {
 		return nil, err
 	}
-	return &session{repo: repo, cfg: cfg}, nil
+	return &session{repo: repo, cfg: cfg, env: env}, nil
 }
 
 // showProgress reports history walks on stderr while they run, when stderr is a terminal. The returned

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
@@ -14,15 +16,38 @@ import (
 // printed and its exit code.
 func runIn(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runEnv(t, testEnv(dir, env), args...)
+}
+
+// testEnv is the process's surroundings with dir as the working folder and env's KEY=VALUE pairs over the
+// process's variables: what runIn gives a command, without touching the process (so tests can run in parallel).
+func testEnv(dir string, env []string) *Env {
+	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
+		vars[k] = v
 	}
-	old := getwd
-	getwd = func() (string, error) { return dir, nil }
-	defer func() { getwd = old }()
+	// GitHub answers in tests come from local servers: 5 s is ample, and a test of a hanging server ends sooner.
+	return &Env{Dir: dir, PRTimeout: 5 * time.Second, Getenv: func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}}
+}
+
+// runMu serialises in-process runs: urfave/cli v2 appends its package-level HelpFlag and BashCompletionFlag to
+// every command and writes to them while parsing, so two apps in one process race. Tests still run in parallel
+// around it (building repositories, running git); a real process runs one app.
+var runMu sync.Mutex
+
+// runEnv runs git-bernstein in-process in env and returns what it printed and its exit code.
+func runEnv(t *testing.T, env *Env, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	runMu.Lock()
+	defer runMu.Unlock()
 	var out, errb bytes.Buffer
-	code = Run(append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
+	code = RunEnv(env, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -51,7 +51,7 @@ func runShow(c *ucli.Context) error {
 	if len(args) == 1 {
 		rev = args[0]
 	}
-	s, err := openSession()
+	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func runShow(c *ucli.Context) error {
 	if root == "" {
 		root = s.repo.GitDir
 	}
-	wd, _ := getwd()
+	wd, _ := envOf(c).getwd()
 	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {

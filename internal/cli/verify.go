@@ -106,12 +106,12 @@ func runVerify(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	wd, err := getwd()
+	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
 	if rev := c.String("rev"); rev != "" {
-		opts.Note = noteCheck(inDir(wd, args[0]), rev)
+		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}
 	report := verifyFiles(wd, args, c.StringSlice("card"), opts)
 	if c.Bool("json") {

@@ -12,6 +12,7 @@ import (
 // TestVerifyInputsNeverHang: a FIFO as the archive, as the auto-found .jws or as a --card (unpacking an
 // evidence tar makes exactly such FIFOs) is refused at once with exit 2, by verify, view and extract.
 func TestVerifyInputsNeverHang(t *testing.T) {
+	t.Parallel()
 	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
@@ -55,6 +56,7 @@ func TestVerifyInputsNeverHang(t *testing.T) {
 
 // TestVerifyRefusesOneKidForTwoKeys: two cards that give one kid two different keys are not both trusted.
 func TestVerifyRefusesOneKidForTwoKeys(t *testing.T) {
+	t.Parallel()
 	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", "../mallory.pem", "--card", "../mallory.card.json"); c != 0 {
 		t.Fatalf("keygen: %d %s", c, e)

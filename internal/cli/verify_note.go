@@ -12,7 +12,7 @@ import (
 
 // noteCheck reads what verify --rev needs from git: the archive's sha256 and the bundles noted on rev. Any
 // problem goes into the check (unusable, exit 2) rather than stopping verify, so --json still reports it.
-func noteCheck(archivePath, rev string) *verify.NoteCheck {
+func noteCheck(env *Env, archivePath, rev string) *verify.NoteCheck {
 	n := &verify.NoteCheck{Rev: rev}
 	sum, err := record.FileSHA256(archivePath)
 	if err != nil {
@@ -20,7 +20,7 @@ func noteCheck(archivePath, rev string) *verify.NoteCheck {
 		return n
 	}
 	n.ArchiveSHA256 = sum
-	s, err := openSession()
+	s, err := openSession(env)
 	if err != nil {
 		n.Err = fmt.Errorf("--rev needs a repository: %v", err)
 		return n

@@ -8,6 +8,7 @@ import (
 )
 
 func TestVerifyRev(t *testing.T) {
+	t.Parallel()
 	r := ticketRepo(t)
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
 	keyDir := t.TempDir()

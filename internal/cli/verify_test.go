@@ -33,6 +33,7 @@ func lastLineOf(s string) string {
 // TestVerifyRealBundle builds bundles the way a user does (keygen, bundle, verify) and checks each verdict,
 // in text and JSON, with the JSON's exit_code equal to the process's.
 func TestVerifyRealBundle(t *testing.T) {
+	t.Parallel()
 	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 
 	// The signature is found as ENG-42.tar.gz.jws, flags may follow the archive.
@@ -110,6 +111,7 @@ func must(b []byte, err error) []byte {
 // TestVerifyCorpusThroughCLI runs a few corpus cases through the command: the --strict exit 3, a forged header,
 // and a member name with escape sequences that must not reach the terminal.
 func TestVerifyCorpusThroughCLI(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("../../testdata/verify")
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +137,7 @@ func TestVerifyCorpusThroughCLI(t *testing.T) {
 }
 
 func TestVerifyUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"verify"},

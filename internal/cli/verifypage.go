@@ -38,7 +38,7 @@ func runVerifyPage(c *ucli.Context) error {
 	if len(args) != 0 {
 		return usageError("verify-page takes no arguments (got %d); use --out FILE.html", len(args))
 	}
-	wd, err := getwd()
+	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}

@@ -52,7 +52,7 @@ func runView(c *ucli.Context) error {
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("view takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help view'", len(args))
 	}
-	wd, err := getwd()
+	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 // TestViewCommand builds bundles as a user does and checks that view writes a page whose verdict and exit code
 // are verify's, for VERIFIED, UNVERIFIABLE and FAILED bundles.
 func TestViewCommand(t *testing.T) {
+	t.Parallel()
 	r, card := aliceBundles(t, "transcripts/coder-s1.jsonl", `{"role":"user","content":"do ENG-42 <now>","tracker":"github","ticket":"ENG-42"}`+"\n")
 	data := must(os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz")))
 	os.WriteFile(filepath.Join(r.Dir, "tampered.tar.gz"), append(data, 0), 0o644)
@@ -89,6 +90,7 @@ func escapeText(s string) string {
 }
 
 func TestVerifyPageCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, errOut, code := runIn(t, dir, nil, "verify-page", "--out", "v.html")
 	if code != 0 || !strings.HasPrefix(out, "wrote "+filepath.Join(dir, "v.html")) {

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"os"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/github"
+)
+
+// Env is what one run of the program takes from its surroundings: the folder it starts from, the environment
+// variables, the clock and the GitHub time budget. Run uses the process's own; tests pass their own to RunEnv, so
+// commands run side by side with no package-level state to swap (no os.Chdir, no t.Setenv).
+type Env struct {
+	Dir       string              // the folder commands start from; "" means the process's working folder
+	Getenv    func(string) string // nil means os.Getenv
+	Now       func() time.Time    // nil means time.Now
+	PRTimeout time.Duration       // all GitHub requests of one bundle together; 0 means github.DefaultTimeout
+}
+
+func (e *Env) getwd() (string, error) {
+	if e.Dir != "" {
+		return e.Dir, nil
+	}
+	return os.Getwd()
+}
+
+// getenv is the environment lookup handed to everything that reads variables (git discovery and config too).
+func (e *Env) getenv(key string) string {
+	if e.Getenv != nil {
+		return e.Getenv(key)
+	}
+	return os.Getenv(key)
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Env) prTimeout() time.Duration {
+	if e.PRTimeout > 0 {
+		return e.PRTimeout
+	}
+	return github.DefaultTimeout
+}
+
+// in is the same surroundings started from dir (bundle --workdir).
+func (e *Env) in(dir string) *Env {
+	cp := *e
+	cp.Dir = dir
+	return &cp
+}
+
+// envKey is where the run's Env sits in the app's Metadata.
+const envKey = "git-bernstein.env"
+
+// envOf returns the run's Env.
+func envOf(c *ucli.Context) *Env {
+	if e, ok := c.App.Metadata[envKey].(*Env); ok {
+		return e
+	}
+	return &Env{}
+}
