@@ -32,6 +32,7 @@ func locate(t *testing.T, r *gittest.Repo, dir string) Folder {
 
 // TestLocate holds our answer to git's own: `git rev-parse --git-path hooks` names the folder git runs hooks from.
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("init", nil)
 	wt := filepath.Join(filepath.Dir(r.Dir), "wt")
@@ -75,6 +76,7 @@ func TestLocate(t *testing.T) {
 }
 
 func TestInstallUninstallRoundTrip(t *testing.T) {
+	t.Parallel()
 	foreign := []byte("#!/bin/sh\necho theirs\r\n\x00binary tail")
 	cases := []struct {
 		name  string
@@ -150,6 +152,7 @@ func snapshot(t *testing.T, dir string) string {
 }
 
 func TestInstallForceAndOutdated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := Folder{Path: dir}
 	hook := filepath.Join(dir, "post-merge")
@@ -192,6 +195,7 @@ func TestInstallForceAndOutdated(t *testing.T) {
 // TestScript runs the hook script with sh: the earlier hook first, then `git bernstein hook post-merge ARGS`,
 // and one line and the earlier hook's status when git-bernstein is missing.
 func TestScript(t *testing.T) {
+	t.Parallel()
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not found")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestWriteReplacesAndLeavesNoTemp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.txt")
 	if err := WriteFile(p, []byte("one"), 0o644); err != nil {
@@ -29,6 +30,7 @@ func TestWriteReplacesAndLeavesNoTemp(t *testing.T) {
 }
 
 func TestFailedFillLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.txt")
 	err := Write(p, 0o644, false, func(w io.Writer) error {
@@ -42,6 +44,7 @@ func TestFailedFillLeavesNothing(t *testing.T) {
 }
 
 func TestNoReplaceKeepsExisting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "key.pem")
 	os.WriteFile(p, []byte("old"), 0o600)
@@ -57,6 +60,7 @@ func TestNoReplaceKeepsExisting(t *testing.T) {
 }
 
 func TestUnwritableFolder(t *testing.T) {
+	t.Parallel()
 	if err := WriteFile(filepath.Join(t.TempDir(), "missing", "x"), nil, 0o644); err == nil {
 		t.Fatal("want error for a missing folder")
 	}

@@ -128,6 +128,7 @@ func readArchive(t *testing.T, path string) ([]string, map[string][]byte) {
 }
 
 func TestBuildGoldenAndSelection(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	out := filepath.Join(t.TempDir(), "ENG-42.tar.gz")
 	res := build(t, r, out, nil)
@@ -173,6 +174,7 @@ func TestBuildGoldenAndSelection(t *testing.T) {
 }
 
 func TestWholeFilesAndProbeLimit(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	out := filepath.Join(t.TempDir(), "b.tar.gz")
 	build(t, r, out, func(o *Options) { o.Selector.WholeFiles = true })
@@ -191,6 +193,7 @@ func TestWholeFilesAndProbeLimit(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.tar.gz"), filepath.Join(dir, "sub", "other-name.tar.gz")
@@ -212,6 +215,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestSignedBundleVerifiesWithPlainEd25519(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	pub, priv, _ := sign.GenerateKey()
 	out := filepath.Join(t.TempDir(), "s.tar.gz")
@@ -249,6 +253,7 @@ func TestSignedBundleVerifiesWithPlainEd25519(t *testing.T) {
 }
 
 func TestFailedBuildLeavesNothing(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	repo, _ := gitext.Discover(r.Dir, r.Getenv)
 	tk, _ := ticket.Parse("github", "ENG-42")
@@ -289,6 +294,7 @@ func TestFailedBuildLeavesNothing(t *testing.T) {
 }
 
 func TestPatchSeriesAppliesWithGitAm(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	base := r.Commit("base", map[string]string{"a.txt": "1\n", "bin.dat": "\x00\x01\x02"})
 	r.Commit("one ENG-42", map[string]string{"a.txt": "1\n2\n", "bin.dat": "\x00\x01\x02\x03"})
@@ -323,6 +329,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestProgressReportsEveryMember(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	seen := map[string]int{}
 	res := build(t, r, filepath.Join(t.TempDir(), "p.tar.gz"), func(o *Options) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLineageV2Packed(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	store := lineage.Open(filepath.Join(r.Dir, ".sdd", "lineage", "v2"), lineage.PublicKey())
 	os.RemoveAll(store.Root) // the fixture's decoy file
@@ -57,6 +58,7 @@ func TestLineageV2Packed(t *testing.T) {
 }
 
 func TestLineageV2Enabled(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }

@@ -13,6 +13,7 @@ import (
 // Two .sdd files whose names differ only in case are both evidence: the bundle keeps both, and the verifier
 // warns (exit 3 under --strict) because extracting them on a case-insensitive file system loses one.
 func TestCaseOnlyNamesVerifyWithAWarning(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	os.WriteFile(filepath.Join(r.Dir, ".sdd", "traces", "Eng-42-trace.jsonl"), []byte("other case\n"), 0o644)
 	pub, priv, _ := sign.GenerateKey()

@@ -91,6 +91,7 @@ func (s *scenario) labels(res *Commits) []string {
 }
 
 func TestFindCommitsBySource(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	cases := []struct {
 		name    string
@@ -127,6 +128,7 @@ func TestFindCommitsBySource(t *testing.T) {
 }
 
 func TestFindCommitsNearMissesAndCase(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	got := s.labels(s.find(t, s.r.Dir, "ENG-420"))
 	want := []string{"nearmiss trailer:Refs,message"}
@@ -144,6 +146,7 @@ func TestFindCommitsNearMissesAndCase(t *testing.T) {
 }
 
 func TestFindCommitsOrderParentsFirst(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	res := s.find(t, s.r.Dir, "ENG-42")
 	pos := map[string]int{}
@@ -171,6 +174,7 @@ func TestFindCommitsOrderParentsFirst(t *testing.T) {
 }
 
 func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	want := s.find(t, s.r.Dir, "ENG-42").Commits
 	sub := filepath.Join(s.r.Dir, "deep", "er")
@@ -205,6 +209,7 @@ func TestFindCommitsFromSubdirWorktreeAndGitDir(t *testing.T) {
 }
 
 func TestNotARepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, err := gitext.Discover(dir, func(string) string { return "" })
 	if !errors.Is(err, gitext.ErrNotRepository) || !strings.Contains(err.Error(), dir) {
@@ -213,6 +218,7 @@ func TestNotARepository(t *testing.T) {
 }
 
 func TestEmptyRepository(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
@@ -226,6 +232,7 @@ func TestEmptyRepository(t *testing.T) {
 }
 
 func TestShallowCloneWarnsAndStops(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	dst := filepath.Join(filepath.Dir(s.r.Dir), "shallow")
 	s.r.Git("clone", "-q", "--depth", "2", "file://"+s.r.Dir, dst)
@@ -239,6 +246,7 @@ func TestShallowCloneWarnsAndStops(t *testing.T) {
 }
 
 func TestMissingObjectNamed(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	// Delete the loose object of a commit in the middle of history.
 	victim := s.sha["check"]
@@ -254,6 +262,7 @@ func TestMissingObjectNamed(t *testing.T) {
 }
 
 func TestBranchSourceWithoutBase(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Git("checkout", "-q", "-b", "trunk")
 	r.Commit("init", nil)
@@ -275,6 +284,7 @@ func TestBranchSourceWithoutBase(t *testing.T) {
 }
 
 func TestNotesAndStashAreNotHistory(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"a": "1\n"})
 	r.Git("notes", "add", "-m", "ENG-42 note", "HEAD")
@@ -289,6 +299,7 @@ func TestNotesAndStashAreNotHistory(t *testing.T) {
 }
 
 func TestMergedBranches(t *testing.T) {
+	t.Parallel()
 	for subject, want := range map[string][]string{
 		"Merge branch 'feature/ENG-42-x'":                       {"feature/ENG-42-x"},
 		"Merge branch 'feature/ENG-42-x' into main":             {"feature/ENG-42-x"},
@@ -309,6 +320,7 @@ func TestMergedBranches(t *testing.T) {
 // The fast paths (pack files read in place, parents from the commit-graph) must give exactly what loose objects
 // give.
 func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	loose := s.find(t, s.r.Dir, "ENG-42")
 	s.r.Git("gc", "-q", "--aggressive")

@@ -32,6 +32,7 @@ func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits 
 
 // The index must never change an answer: cold, first (building), warm, incremental and rebuilt runs agree.
 func TestIndexAgreesWithColdWalk(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)
 	check := func(stage string) {
@@ -80,6 +81,7 @@ func TestIndexAgreesWithColdWalk(t *testing.T) {
 }
 
 func TestIndexConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	want := s.findIndexed(t, "ENG-42", false)
 	var wg sync.WaitGroup
@@ -115,6 +117,7 @@ func TestIndexConcurrentWriters(t *testing.T) {
 }
 
 func TestIndexWords(t *testing.T) {
+	t.Parallel()
 	var got []string
 	IndexWords("Fix ENG-42: see #123, ABC123 and ÉX9 in feature/eng-42-login; no digits here", func(w string) { got = append(got, w) })
 	want := []string{"42", "123", "abc123", "éx9", "42"}
@@ -124,6 +127,7 @@ func TestIndexWords(t *testing.T) {
 }
 
 func TestExclusiveMatchesReachable(t *testing.T) {
+	t.Parallel()
 	s := newScenario(t)
 	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)
 	tips, _ := repo.HistoryTips()

@@ -53,6 +53,7 @@ func tied() *discover.Commits {
 }
 
 func TestFetchFromServer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, prefix, token string
 	}{
@@ -149,6 +150,7 @@ func jsonAnswer(w http.ResponseWriter, code int, body string) {
 }
 
 func TestFetchFailures(t *testing.T) {
+	t.Parallel()
 	// Lists answer empty unless the case says otherwise, so pull request 17 (from --pr) is the one that fails.
 	lists := func(w http.ResponseWriter, r *http.Request) bool {
 		if strings.HasSuffix(r.URL.Path, "/pulls") {
@@ -266,6 +268,7 @@ func TestFetchFailures(t *testing.T) {
 }
 
 func TestFetchRetriesOnceAfterServerError(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.New(t, "")
 	var calls atomic.Int32
 	srv.Handle("/repos/acme/app/pulls/17", func(w http.ResponseWriter, r *http.Request) {
@@ -282,6 +285,7 @@ func TestFetchRetriesOnceAfterServerError(t *testing.T) {
 }
 
 func TestFetchNeverLeaksTheToken(t *testing.T) {
+	t.Parallel()
 	const token = "ghp_SECRET_abcdefghijklmnop"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A hostile or broken server that repeats what it was sent.
@@ -300,6 +304,7 @@ func TestFetchNeverLeaksTheToken(t *testing.T) {
 }
 
 func TestFetchOffline(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "pr")
 	os.MkdirAll(dir, 0o755)
 	write := func(name, body string) {
@@ -408,6 +413,7 @@ func TestOfflineCopiesNeverFollowSymlinks(t *testing.T) {
 }
 
 func TestFetchWithoutRepository(t *testing.T) {
+	t.Parallel()
 	tk := eng42(t)
 	res := Fetch(context.Background(), nil, Query{Ticket: tk, Unavailable: ErrNoRemote})
 	if len(res.Warnings) != 0 || len(res.PRs) != 0 || res.Landed != nil {
@@ -425,6 +431,7 @@ func TestFetchWithoutRepository(t *testing.T) {
 }
 
 func TestNumbersFromCommits(t *testing.T) {
+	t.Parallel()
 	c := &discover.Commits{Details: []discover.CommitDetail{
 		{Parents: []string{"a"}, Subject: "Add login (#12)"},
 		{Parents: []string{"a"}, Subject: "Add login (#13) and more"},
@@ -439,6 +446,7 @@ func TestNumbersFromCommits(t *testing.T) {
 }
 
 func TestLanded(t *testing.T) {
+	t.Parallel()
 	pr := func(n int, merged, created string) PR {
 		m, c := "null", "null"
 		if merged != "" {
@@ -470,6 +478,7 @@ func TestLanded(t *testing.T) {
 }
 
 func TestNewClientURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"":                                DefaultAPIURL,
 		"https://api.github.com":          "https://api.github.com/",

@@ -91,6 +91,7 @@ func TestTokenStaysOnTheAPIHost(t *testing.T) {
 // A hostile server: a gzip answer that inflates to gigabytes, and an answer that never ends. Each stops at the
 // answer budget, at once and with little memory, and says what happened.
 func TestHostileAnswersAreBounded(t *testing.T) {
+	t.Parallel()
 	// Not parallel: it measures this test's allocations.
 	chunk := bytes.Repeat([]byte("{},"), 1<<20/3) // 1 MiB of empty objects: typed decoding made each a PullRequest
 	var member bytes.Buffer                       // one gzip member of it, about 3 KiB

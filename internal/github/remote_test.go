@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseRemoteURL(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		url, host, repo string // repo "" means an error is expected
 	}{
@@ -47,6 +48,7 @@ func TestParseRemoteURL(t *testing.T) {
 }
 
 func TestParseRemoteURLHidesCredentials(t *testing.T) {
+	t.Parallel()
 	_, err := ParseRemoteURL("https://x-access-token:s3cret@github.com/acme")
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("error %v should exist and not repeat the password", err)
@@ -54,6 +56,7 @@ func TestParseRemoteURLHidesCredentials(t *testing.T) {
 }
 
 func TestParseRepo(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"acme/app": "acme/app", " acme/app.git ": "acme/app", "a-b/c_d.e": "a-b/c_d.e",
 		"acme": "", "acme/app/x": "", "/app": "", "acme/": "", "../x": "", "acme/..": "", "a b/c": ""} {
 		got, err := ParseRepo(in)

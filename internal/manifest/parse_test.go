@@ -23,6 +23,7 @@ func doc(replace ...string) string {
 }
 
 func TestParseGood(t *testing.T) {
+	t.Parallel()
 	m, err := Parse([]byte(doc(`"pr_number":null`, `"pr_number":7`)))
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +47,7 @@ func TestParseGood(t *testing.T) {
 }
 
 func TestParseRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, doc, want string
 		schema          bool // ErrUnsupportedSchema rather than ErrMalformed
@@ -108,6 +110,7 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestCheckName(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"git/commits.json", "a", "transcripts/agent-1.jsonl", "a..b/c", "ünïcode/x"} {
 		if err := CheckName(ok); err != nil {
 			t.Errorf("CheckName(%q) = %v", ok, err)

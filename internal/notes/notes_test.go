@@ -35,6 +35,7 @@ func openRepo(t *testing.T, r *gittest.Repo) *gitext.Repo {
 }
 
 func TestEntryLine(t *testing.T) {
+	t.Parallel()
 	e := entry("ENG-42", "abc1234.tar.gz")
 	e.Signed, e.Kid = true, "k1"
 	got, err := e.Line()
@@ -54,6 +55,7 @@ func TestEntryLine(t *testing.T) {
 }
 
 func TestExpandRef(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]plumbing.ReferenceName{
 		"": DefaultRef, "bernstein": DefaultRef, "notes/bernstein": DefaultRef,
 		"refs/notes/bernstein": DefaultRef, "refs/notes/x/y": "refs/notes/x/y", "team": "refs/notes/team",
@@ -65,6 +67,7 @@ func TestExpandRef(t *testing.T) {
 }
 
 func TestMergeLines(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		old  string
 		add  []string
@@ -84,6 +87,7 @@ func TestMergeLines(t *testing.T) {
 
 // TestNotesReadByGit writes notes with go-git and reads them with git notes show and git log --notes.
 func TestNotesReadByGit(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	c1 := r.Commit("first", map[string]string{"a": "1\n"})
 	c2 := r.Commit("second", map[string]string{"a": "2\n"})
@@ -147,6 +151,7 @@ func TestNotesReadByGit(t *testing.T) {
 // TestNotesFanOut lets git fast-import build a fanned-out notes tree (it fans out past 256 notes), then edits
 // it: every other note is kept and git still reads all of them.
 func TestNotesFanOut(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	const n = 300
 	var stream strings.Builder
@@ -200,6 +205,7 @@ func TestNotesFanOut(t *testing.T) {
 
 // TestNotesHandMadeFanOut: a tree with one note in a fan-out folder, one flat note and a file that is no note.
 func TestNotesHandMadeFanOut(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	c1 := r.Commit("one", nil)
 	c2 := r.Commit("two", nil)
@@ -253,6 +259,7 @@ func TestNotesHandMadeFanOut(t *testing.T) {
 // TestNotesConcurrentWriters: goroutines, each with its own Repo open, note the same and different commits at
 // once; every entry lands.
 func TestNotesConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	c1 := r.Commit("one", nil)
 	c2 := r.Commit("two", nil)
@@ -297,6 +304,7 @@ func TestNotesConcurrentWriters(t *testing.T) {
 
 // TestNotesTwoProcesses runs this test binary twice at once as note writers (see TestNoteWriterProcess).
 func TestNotesTwoProcesses(t *testing.T) {
+	t.Parallel()
 	r := gittest.New(t)
 	c := r.Commit("one", nil)
 	const procs, each = 3, 8
@@ -326,6 +334,7 @@ func TestNotesTwoProcesses(t *testing.T) {
 
 // TestNoteWriterProcess is the child of TestNotesTwoProcesses; on its own it does nothing.
 func TestNoteWriterProcess(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("NOTE_WRITER_DIR")
 	if dir == "" {
 		t.Skip("helper process for TestNotesTwoProcesses")
@@ -347,6 +356,7 @@ func TestNoteWriterProcess(t *testing.T) {
 // TestNotesMergeCatSortUniq: two clones note the same commit, one entry in common; git's cat_sort_uniq merge of
 // their notes gives exactly what MergeLines gives, and our reader reads the merged note.
 func TestNotesMergeCatSortUniq(t *testing.T) {
+	t.Parallel()
 	origin := gittest.New(t)
 	c := origin.Commit("shared", map[string]string{"a": "1\n"})
 	clone := func(name string) *gittest.Repo {

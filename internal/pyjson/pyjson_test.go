@@ -49,6 +49,7 @@ func runGenerator(t *testing.T) []byte {
 
 // TestCanonicalVectors checks every Python-made vector; the committed file is the judge, so it runs without python3.
 func TestCanonicalVectors(t *testing.T) {
+	t.Parallel()
 	if *update {
 		if err := os.WriteFile(vectorsPath, runGenerator(t), 0o644); err != nil {
 			t.Fatal(err)
@@ -99,6 +100,7 @@ func TestCanonicalVectors(t *testing.T) {
 
 // TestVectorsCurrent asks python3, when present, whether the committed vectors are still what it produces.
 func TestVectorsCurrent(t *testing.T) {
+	t.Parallel()
 	fresh := runGenerator(t)
 	committed, err := os.ReadFile(vectorsPath)
 	if err != nil {
@@ -119,6 +121,7 @@ func TestVectorsCurrent(t *testing.T) {
 }
 
 func TestCanonicalGoValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   any
@@ -143,6 +146,7 @@ func TestCanonicalGoValues(t *testing.T) {
 }
 
 func TestParseJSONRefuses(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{`{"a":1} {}`, `"\ud800"`, `"\udfff x"`, "\"\xff\"", `NaN`, `{"a":1,}`, `[1,2`, "\"a\x01\""} {
 		if v, err := Parse([]byte(in)); err == nil {
 			t.Errorf("Parse(%q) = %#v, want an error", in, v)
@@ -159,6 +163,7 @@ func TestParseJSONRefuses(t *testing.T) {
 // TestCanonicalRandomAgainstPython hands python3, when present, a batch of random values and compares its
 // canonical bytes with ours, beyond the committed vectors.
 func TestCanonicalRandomAgainstPython(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not installed")
 	}

@@ -29,6 +29,7 @@ func ids(fs []Found) []string {
 }
 
 func TestTickets(t *testing.T) {
+	t.Parallel()
 	keys := discover.DefaultTrailerKeys
 	cases := []struct {
 		name, pattern, tracker string

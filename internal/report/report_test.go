@@ -112,6 +112,7 @@ func fullBundle() map[string]string {
 
 // TestEverySection renders a signed bundle with every kind of member and looks for what a reader looks for.
 func TestEverySection(t *testing.T) {
+	t.Parallel()
 	archive, sig, keys := testBundle(t, fullBundle(), nil)
 	out, b := render(t, archive, sig, keys)
 	if b.Report.Verdict != verify.Verified {
@@ -155,6 +156,7 @@ func htmlText(s string) string {
 
 // TestHostileText puts markup, script ends and control characters everywhere bundle text reaches the page.
 func TestHostileText(t *testing.T) {
+	t.Parallel()
 	evil := "</script><script>alert(1)</script><img src=x onerror=alert(2)><style>*{}</style>\x1b[2J\x00\u202e<!--"
 	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x00", `\u0000`).Replace(evil)
 	files := map[string]string{
@@ -197,6 +199,7 @@ func TestHostileText(t *testing.T) {
 // TestPolicy checks the page's Content Security Policy: present, nothing may load, and the inline style is
 // allowed by the hash of its exact bytes.
 func TestPolicy(t *testing.T) {
+	t.Parallel()
 	archive, sig, keys := testBundle(t, fullBundle(), nil)
 	out, _ := render(t, archive, sig, keys)
 	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(out)
@@ -231,6 +234,7 @@ func TestPolicy(t *testing.T) {
 
 // TestRefusedArchive: an archive the verifier refuses shows its report and none of its members.
 func TestRefusedArchive(t *testing.T) {
+	t.Parallel()
 	archive, sig, keys := testBundle(t, fullBundle(), nil)
 	cases := map[string][]byte{
 		"appended data": append(append([]byte{}, archive...), "MARKER"...),
@@ -255,6 +259,7 @@ func TestRefusedArchive(t *testing.T) {
 
 // TestTamperedMember: the verifier says FAILED, the page shows the member marked as differing and warns.
 func TestTamperedMember(t *testing.T) {
+	t.Parallel()
 	archive, sig, keys := testBundle(t, fullBundle(), func(name string, data []byte) []byte {
 		if name == "git/diff.patch" {
 			return bytes.Replace(data, []byte("check()"), []byte("True  "), 1)
@@ -279,6 +284,7 @@ func TestTamperedMember(t *testing.T) {
 
 // TestLargeMember: a member past the display limit is cut, with its full size and hash.
 func TestLargeMember(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", MaxMemberShown) + "TAIL-NOT-SHOWN"
 	files := map[string]string{"audit/big.log": big, "git/diff.patch": diffPatch}
 	archive, sig, keys := testBundle(t, files, nil)

@@ -3,6 +3,7 @@ package termtext
 import "testing"
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":                     "plain",
 		"a\x1b[2Jb":                 "a[2Jb",
@@ -21,6 +22,7 @@ func TestClean(t *testing.T) {
 }
 
 func TestCleanTextKeepsLines(t *testing.T) {
+	t.Parallel()
 	if got := CleanText("a\tb\nc\x1b[2J\u202Ed\r"); got != "a\tb\nc[2Jd" {
 		t.Errorf("%q", got)
 	}

@@ -3,6 +3,7 @@ package ticket
 import "testing"
 
 func TestNamedIn(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		tracker, id, text string
 		want              bool
@@ -45,6 +46,7 @@ func TestNamedIn(t *testing.T) {
 }
 
 func TestNamedInRef(t *testing.T) {
+	t.Parallel()
 	tk, _ := Parse("github", "123")
 	for ref, want := range map[string]bool{"issue/123-crash": true, "fix-1234": false, "feature/x": false} {
 		if got := tk.NamedInRef(ref); got != want {
@@ -54,6 +56,7 @@ func TestNamedInRef(t *testing.T) {
 }
 
 func TestParseRejects(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{"", "ENG 42", "ENG-42\n", "ENG\t42", "E\x00", "#", "\xff"} {
 		if _, err := Parse("github", id); err == nil {
 			t.Errorf("Parse(%q) accepted", id)
@@ -62,6 +65,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestPrefilterNeverMissesAMatch(t *testing.T) {
+	t.Parallel()
 	texts := []string{"", "ENG-42", "eng-42 x", "xENG-42y", "ENG-4", "ENG-420", "#123", "acme/app#123", "ab", "É-42", "issue/123"}
 	for _, id := range []string{"ENG-42", "eng-42", "123", "#123", "ABC", "É-42", "x"} {
 		for _, tracker := range []string{"github", "jira"} {
