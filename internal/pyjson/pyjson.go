@@ -30,6 +30,9 @@ type Encoding struct {
 	ASCII bool
 	// Indent, when not empty, reproduces json.dumps(indent=len(Indent)): one item a line, ": " after keys.
 	Indent string
+	// Spaced, without Indent, writes Python's default separators (", " and ": "), as json.dumps(sort_keys=True)
+	// does with no separators argument: the spelling of older lineage v1 packs.
+	Spaced bool
 }
 
 // maxIntDigits is CPython's default int_max_str_digits (3.11+): json.loads refuses longer integers and
@@ -96,14 +99,14 @@ func (e Encoding) encode(buf *bytes.Buffer, v any, depth int) error {
 		buf.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
-				buf.WriteByte(',')
+				e.comma(buf)
 			}
 			e.newline(buf, depth+1)
 			if err := e.encodeString(buf, k); err != nil {
 				return err
 			}
 			buf.WriteByte(':')
-			if e.Indent != "" {
+			if e.Indent != "" || e.Spaced {
 				buf.WriteByte(' ')
 			}
 			if err := e.encode(buf, x[k], depth+1); err != nil {
@@ -120,7 +123,7 @@ func (e Encoding) encode(buf *bytes.Buffer, v any, depth int) error {
 		buf.WriteByte('[')
 		for i, item := range x {
 			if i > 0 {
-				buf.WriteByte(',')
+				e.comma(buf)
 			}
 			e.newline(buf, depth+1)
 			if err := e.encode(buf, item, depth+1); err != nil {
@@ -133,6 +136,15 @@ func (e Encoding) encode(buf *bytes.Buffer, v any, depth int) error {
 		return fmt.Errorf("cannot encode %T as lineage JSON", v)
 	}
 	return nil
+}
+
+// comma writes the item separator: "," (compact, or indent where Python's default item separator is ","
+// since 3.4), or ", " when Spaced.
+func (e Encoding) comma(buf *bytes.Buffer) {
+	buf.WriteByte(',')
+	if e.Spaced && e.Indent == "" {
+		buf.WriteByte(' ')
+	}
 }
 
 func (e Encoding) newline(buf *bytes.Buffer, depth int) {
