@@ -25,7 +25,7 @@ func lineageCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "lineage",
 		Usage: "read, check and write Bernstein's lineage stores",
-		Subcommands: []*ucli.Command{{
+		Subcommands: []*ucli.Command{lineageV1VerifyCommand(), lineageV1LogCommand(), {
 			Name:  "v2",
 			Usage: "lineage v2: HMAC-chained parent refs (parent.jsonl) pointing at detached child bodies (children/<sha>.jsonl)",
 			Description: `Bernstein writes lineage v2 when BERNSTEIN_LINEAGE_V2=1 or bernstein.yaml sets lineage.version: 2.

@@ -163,7 +163,7 @@ func TestFintechFlippedByteFails(t *testing.T) {
 	lines[4][i+len("tc-fintech-0004")-1] = '5'
 	f.write(t, bytes.Join(lines, nil))
 	r := f.gate(t, Options{})
-		// The entry's hash changed with its bytes, so no sidecar is named for it, and the next entry's parent is gone.
+	// The entry's hash changed with its bytes, so no sidecar is named for it, and the next entry's parent is gone.
 	wantFail(t, r, "line 5 src/payments/flow.py", "missing signature sidecar", "the entry's bytes changed after it was signed",
 		"line 6 src/payments/flow.py", "dangling parent")
 
