@@ -3,7 +3,6 @@ package bundle
 import (
 	"bufio"
 	"crypto/ed25519"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
@@ -101,10 +101,7 @@ func Build(opts Options) (*Result, error) {
 
 	var members []member
 	cj, err := workMember(work, "git/commits.json", manifest.SectionGit, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(commits)
+		return jsonout.Write(w, commits)
 	})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -242,10 +241,7 @@ func runLineageVerify(c *ucli.Context) error {
 	res := lineage.Open(root, key).Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
 	w := c.App.Writer
 	if c.Bool("output-json") {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
+		if err := printJSON(c, struct {
 			OK          bool             `json:"ok"`
 			Failures    []string         `json:"failures"`
 			ParentCount int              `json:"parent_count"`

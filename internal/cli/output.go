@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
-
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 )
 
 // printJSON writes v as indented JSON on stdout, with no HTML escaping (scripts read it, not browsers).
 func printJSON(c *ucli.Context, v any) error {
-	enc := json.NewEncoder(c.App.Writer)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return jsonout.Write(c.App.Writer, v)
 }

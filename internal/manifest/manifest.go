@@ -1,10 +1,10 @@
 package manifest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 )
 
 // SchemaVersion is the only manifest version this program writes or accepts.
@@ -57,12 +57,9 @@ func (m *Manifest) Marshal() ([]byte, error) {
 	if m.Files == nil || m.Commits == nil {
 		return nil, fmt.Errorf("manifest: files and commits must be lists, not null")
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+	b, err := jsonout.Bytes(m)
+	if err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }

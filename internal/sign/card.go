@@ -1,7 +1,6 @@
 package sign
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 )
 
 // MaxCardSize bounds a card file: real ones are a few KiB, and the file is untrusted input.
@@ -47,14 +48,11 @@ func MarshalCard(agentID, kid string, pub ed25519.PublicKey) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent card: %w", err)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b) // Encode adds the final newline
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(FlatCard{ProtocolVersion: CardProtocolVersion, AgentID: agentID, Kid: kid, PublicKeyPEM: string(p)}); err != nil {
+	b, err := jsonout.Bytes(FlatCard{ProtocolVersion: CardProtocolVersion, AgentID: agentID, Kid: kid, PublicKeyPEM: string(p)})
+	if err != nil {
 		return nil, fmt.Errorf("agent card: %w", err)
 	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
 // LoadCard reads the trusted keys in a card file: a flat agent card, an A2A-shaped card with keys[], a JWK

@@ -1,11 +1,10 @@
 package verify
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -192,13 +191,10 @@ func (r *Report) Text() string {
 
 // JSON renders the report as --json prints it, with a final newline.
 func (r *Report) JSON() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	b, err := jsonout.Bytes(r)
+	if err != nil {
 		// Only strings, ints and slices of them: encoding cannot fail.
 		panic(err)
 	}
-	return b.Bytes()
+	return b
 }
