@@ -172,7 +172,7 @@ func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.R
 	in := &verifyInputs{}
 	var trust sign.TrustSet
 	for _, p := range cards {
-		k, err := loadCard(inDir(wd, p), p)
+		k, err := sign.LoadCardAs(inDir(wd, p), p)
 		if err != nil {
 			return nil, verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
 		}
@@ -225,14 +225,3 @@ func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.R
 	return verify.Verify(in.archive, in.sig, in.keys, opts)
 }
 
-// loadCard is sign.LoadCard naming the card as the user wrote it, so that reports show that name.
-func loadCard(path, name string) ([]sign.TrustedKey, error) {
-	data, err := regularfile.ReadFile(path, "card", sign.MaxCardSize)
-	if errors.Is(err, regularfile.ErrTooLarge) {
-		return nil, fmt.Errorf("card %s: larger than %d KiB; a card holds a few keys", name, sign.MaxCardSize>>10)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return sign.ParseCard(data, name)
-}

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/gowebpki/jcs"
 
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // MaxCardSize bounds a card file: real ones are a few KiB, and the file is untrusted input.
@@ -57,20 +56,19 @@ func MarshalCard(agentID, kid string, pub ed25519.PublicKey) ([]byte, error) {
 
 // LoadCard reads the trusted keys in a card file: a flat agent card, an A2A-shaped card with keys[], a JWK
 // or a JWKS. Every key must be Ed25519 and carry a kid; anything else is an error naming the file and entry.
-func LoadCard(path string) ([]TrustedKey, error) {
-	f, err := os.Open(path)
+func LoadCard(path string) ([]TrustedKey, error) { return LoadCardAs(path, path) }
+
+// LoadCardAs is LoadCard naming the card name in errors and in TrustedKey.Source (the path as the user wrote it).
+// The file must be a regular file (a FIFO or device is refused at once, never waited on) of at most MaxCardSize.
+func LoadCardAs(path, name string) ([]TrustedKey, error) {
+	data, err := regularfile.ReadFile(path, "card", MaxCardSize)
+	if errors.Is(err, regularfile.ErrTooLarge) {
+		return nil, fmt.Errorf("card %s: larger than %d KiB; a card holds a few keys", name, MaxCardSize>>10)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read card: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxCardSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("read card %s: %w", path, err)
-	}
-	if len(data) > MaxCardSize {
-		return nil, fmt.Errorf("card %s: larger than %d KiB; a card holds a few keys", path, MaxCardSize>>10)
-	}
-	return ParseCard(data, path)
+	return ParseCard(data, name)
 }
 
 // ParseCard is LoadCard on bytes; source names them in errors and in TrustedKey.Source.
