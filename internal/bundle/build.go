@@ -166,6 +166,12 @@ func Build(opts Options) (*Result, error) {
 		}
 		res.Warnings = append(res.Warnings, warnings...)
 		members = append(members, sdd...)
+		v1, warnings, err := selectLineageV1(sddDir, opts.Repo, patchable, work)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, warnings...)
+		members = append(members, v1...)
 		if opts.LineageV2 {
 			v2, warnings, err := selectLineageV2(sddDir, sel, work)
 			if err != nil {

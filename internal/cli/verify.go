@@ -224,4 +224,3 @@ func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.R
 	defer in.archive.Close()
 	return verify.Verify(in.archive, in.sig, in.keys, opts)
 }
-
