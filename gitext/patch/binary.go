@@ -2,35 +2,64 @@ package patch
 
 import (
 	"bufio"
+	"bytes"
 	"compress/zlib"
 	"fmt"
-	"io"
 )
 
-// binaryLineBytes is how many deflated bytes one base85 line carries (diff.c emit_binary_diff_body).
-const binaryLineBytes = 52
-
-// writeLiteral writes one `literal <size>` hunk of a `GIT binary patch`: the zlib-deflated content in lines of
-// up to 52 bytes, each base85-encoded behind a length character ('A'..'Z' for 1..26, 'a'..'z' for 27..52), and
-// a closing blank line. The content streams through, so a large binary never sits whole in memory.
-func writeLiteral(w *bufio.Writer, content io.Reader, size int64) error {
-	fmt.Fprintf(w, "literal %d\n", size)
-	lines := &base85Lines{w: w}
-	// Level 1, as git's own zlib_compression_level default for diffs: binaries are often already compressed.
-	zw, err := zlib.NewWriterLevel(lines, zlib.BestSpeed)
+// writeBinaryHunk is diff.c emit_binary_diff_body for the change from one content to another: a delta
+// against the old content when both are non-empty and its deflated form is smaller than the deflated new
+// content, else the new content as a literal.
+func writeBinaryHunk(w *bufio.Writer, from, to string) error {
+	literal, err := deflate([]byte(to))
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(zw, content); err != nil {
-		return err
+	if len(from) > 0 && len(to) > 0 {
+		if delta := newDeltaIndex([]byte(from)).createDelta([]byte(to), len(literal)); delta != nil {
+			dz, err := deflate(delta)
+			if err != nil {
+				return err
+			}
+			if len(dz) < len(literal) {
+				fmt.Fprintf(w, "delta %d\n", len(delta))
+				writeBase85Lines(w, dz)
+				return nil
+			}
+		}
+	}
+	fmt.Fprintf(w, "literal %d\n", len(to))
+	writeBase85Lines(w, literal)
+	return nil
+}
+
+// deflate compresses at level 1, git's zlib_compression_level default for diffs: binaries are often already
+// compressed. Go's deflate at that level is not zlib's, so the bytes differ from git's while inflating to the
+// same content; a delta-or-literal choice within a few bytes may fall the other way.
+func deflate(data []byte) ([]byte, error) {
+	var b bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&b, zlib.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
 	}
 	if err := zw.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	lines.flush()
-	_, err = w.WriteString("\n")
-	return err
+	return b.Bytes(), nil
 }
+
+func writeBase85Lines(w *bufio.Writer, data []byte) {
+	lines := &base85Lines{w: w}
+	lines.Write(data)
+	lines.flush()
+	w.WriteString("\n")
+}
+
+// binaryLineBytes is how many deflated bytes one base85 line carries (diff.c emit_binary_diff_body).
+const binaryLineBytes = 52
 
 // base85Lines cuts the deflated stream into git's binary-patch lines.
 type base85Lines struct {

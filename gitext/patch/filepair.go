@@ -44,18 +44,38 @@ func kind(m filemode.FileMode) filemode.FileMode {
 	return m
 }
 
-// pairs turns a tree change into the file pairs git prints: a change of kind (file, symlink, gitlink) becomes a
-// deletion and a creation, as diff.c run_diff does.
-func pairs(ch [2]side) [][2]side {
-	from, to := ch[0], ch[1]
-	if from.exists() && to.exists() && kind(from.mode) != kind(to.mode) {
-		return [][2]side{{from, side{}}, {side{}, to}}
-	}
-	return [][2]side{{from, to}}
+// pairStat is a queue entry's diffstat line (diff.c struct diffstat_file).
+type pairStat struct {
+	name           string
+	added, deleted int
+	binary         bool
 }
 
-// writeFilePair writes one `diff --git` section. Only this pair's contents are in memory while it runs.
-func writeFilePair(w *bufio.Writer, src objectSource, a, b side) error {
+// writeQueuePair writes one queue entry's `diff --git` sections and returns its diffstat numbers. A change of
+// kind (file, symlink, gitlink) becomes a deletion and a creation, as diff.c run_diff does.
+func writeQueuePair(w *bufio.Writer, src objectSource, p filePair) (pairStat, error) {
+	st := pairStat{name: quotePath(p.path())}
+	if p.status == 'R' || p.status == 'C' {
+		st.name = prettyRename(p.from.path, p.to.path)
+	}
+	if p.status == 'M' && kind(p.from.mode) != kind(p.to.mode) {
+		a, err := writeSection(w, src, filePair{from: p.from, status: 'D'})
+		if err != nil {
+			return st, err
+		}
+		b, err := writeSection(w, src, filePair{to: p.to, status: 'A'})
+		st.added, st.deleted, st.binary = b.added, a.deleted, a.binary || b.binary
+		return st, err
+	}
+	c, err := writeSection(w, src, p)
+	st.added, st.deleted, st.binary = c.added, c.deleted, c.binary
+	return st, err
+}
+
+// writeSection writes one `diff --git` section (diff.c builtin_diff with fill_metainfo's header lines).
+func writeSection(w *bufio.Writer, src objectSource, p filePair) (pairStat, error) {
+	var st pairStat
+	a, b := p.from, p.to
 	aPath, bPath := a.path, b.path
 	if !a.exists() {
 		aPath = bPath
@@ -73,13 +93,24 @@ func writeFilePair(w *bufio.Writer, src objectSource, a, b side) error {
 		if a.mode != b.mode {
 			fmt.Fprintf(w, "old mode %06o\nnew mode %06o\n", uint32(a.mode), uint32(b.mode))
 		}
-		if a.path != b.path {
-			// Only exact renames are detected, so the similarity is always 100%.
-			fmt.Fprintf(w, "similarity index 100%%\nrename from %s\nrename to %s\n", quotePath(a.path), quotePath(b.path))
+		switch p.status {
+		case 'R':
+			fmt.Fprintf(w, "similarity index %d%%\nrename from %s\nrename to %s\n", p.similarity(), quotePath(a.path), quotePath(b.path))
+		case 'C':
+			fmt.Fprintf(w, "similarity index %d%%\ncopy from %s\ncopy to %s\n", p.similarity(), quotePath(a.path), quotePath(b.path))
 		}
 	}
-	if a.hash == b.hash {
-		return nil
+	binA, err := sideIsBinary(src, a)
+	if err != nil {
+		return st, err
+	}
+	binB, err := sideIsBinary(src, b)
+	if err != nil {
+		return st, err
+	}
+	st.binary = binA || binB
+	if a.hash == b.hash && a.exists() && b.exists() {
+		return st, nil
 	}
 	// Full ids always (format-patch --full-index): `git apply` checks a binary preimage against them, and a
 	// three-way fallback can find the blobs.
@@ -89,42 +120,60 @@ func writeFilePair(w *bufio.Writer, src objectSource, a, b side) error {
 	}
 	w.WriteString("\n")
 
-	binary, err := isBinary(src, a)
-	if err != nil {
-		return err
-	}
-	if !binary {
-		if binary, err = isBinary(src, b); err != nil {
-			return err
-		}
-	}
-	if binary {
-		w.WriteString("GIT binary patch\n")
-		// Forward hunk, then the reverse one git adds so the patch can be applied with -R.
-		if err := writeSideLiteral(w, src, b); err != nil {
-			return err
-		}
-		return writeSideLiteral(w, src, a)
-	}
-	return writeTextDiff(w, src, a, b)
-}
-
-func writeTextDiff(w *bufio.Writer, src objectSource, a, b side) error {
 	oldText, err := readSide(src, a)
 	if err != nil {
-		return err
+		return st, err
 	}
 	newText, err := readSide(src, b)
 	if err != nil {
-		return err
+		return st, err
 	}
-	ops, oldLines := editScript(oldText, newText)
-	if !hasChanges(ops) {
-		return nil
+	if st.binary {
+		st.deleted, st.added = len(oldText), len(newText)
+		if oldText == newText {
+			return st, nil // diff.c: "Quite common confusing case"
+		}
+		w.WriteString("GIT binary patch\n")
+		// Forward hunk, then the reverse one git adds so the patch can be applied with -R.
+		if err := writeBinaryHunk(w, oldText, newText); err != nil {
+			return st, fmt.Errorf("encode binary %s: %w", p.path(), err)
+		}
+		if err := writeBinaryHunk(w, newText, oldText); err != nil {
+			return st, fmt.Errorf("encode binary %s: %w", p.path(), err)
+		}
+		return st, nil
+	}
+	d := diffText(oldText, newText)
+	st.added, st.deleted = d.counts()
+	if len(d.script) == 0 {
+		return st, nil
+	}
+	ff := src.cfg.driverFor(a).ff
+	if ff.regs == nil {
+		ff = src.cfg.driverFor(b).ff
 	}
 	fmt.Fprintf(w, "--- %s\n+++ %s\n", label("a/", a), label("b/", b))
-	writeHunks(w, ops, oldLines)
-	return nil
+	writeHunks(w, d, ff)
+	return st, nil
+}
+
+// sideIsBinary is diff_filespec_is_binary: the driver decides (`-diff`, `diff`, `diff.<driver>.binary`),
+// else a NUL byte in the first 8000 bytes.
+func sideIsBinary(src objectSource, s side) (bool, error) {
+	if !s.exists() {
+		return false, nil
+	}
+	switch src.cfg.driverFor(s).binary {
+	case 0:
+		return false, nil
+	case 1:
+		return true, nil
+	}
+	return isBinary(src, s)
+}
+
+func isBinaryData(data string) bool {
+	return strings.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0
 }
 
 // label is a ---/+++ file name: /dev/null for a missing side, and a tab after a name with a space so that
@@ -181,16 +230,4 @@ func readSide(src objectSource, s side) (string, error) {
 		return "", fmt.Errorf("read blob %s of %s: %w", s.hash, s.path, err)
 	}
 	return b.String(), nil
-}
-
-func writeSideLiteral(w *bufio.Writer, src objectSource, s side) error {
-	r, size, err := openSide(src, s)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	if err := writeLiteral(w, r, size); err != nil {
-		return fmt.Errorf("encode binary %s: %w", s.path, err)
-	}
-	return nil
 }

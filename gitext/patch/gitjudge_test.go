@@ -2,10 +2,9 @@ package patch
 
 import (
 	"os/exec"
-	"regexp"
-	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext/patch/patchcmp"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -16,32 +15,15 @@ func needGit(t testing.TB) {
 	}
 }
 
-var (
-	binaryHunks = regexp.MustCompile(`GIT binary patch\n(?:(?:literal|delta) \d+\n(?:[^\n]+\n)*\n){1,2}`)
-	signature   = regexp.MustCompile(`(?m)^-- \n[^\n]*\n*\z`)
-)
-
-// normalizeLikeGit maps our part and git's onto one form: binary hunks and signatures elided, and git's
-// --no-stat blank line before the first diff turned into our "---" line.
-func normalizeLikeGit(s string, ours bool) string {
-	s = binaryHunks.ReplaceAllString(s, "GIT binary patch\n<hunks>\n")
-	s = signature.ReplaceAllString(s, "-- \n<signature>\n")
-	if !ours {
-		if i := strings.Index(s, "\ndiff --git "); i > 0 && s[i-1] == '\n' {
-			s = s[:i] + "---\n" + s[i+1:]
-		}
-	}
-	return s
-}
-
-// assertLikeGit compares one part with what git format-patch writes for the same commit.
+// assertLikeGit holds one part against what `git format-patch --full-index --stdout -1` writes for the same
+// commit, byte for byte but for the signature and the deflated bytes of binary hunks (patchcmp.Normalize).
 func assertLikeGit(t *testing.T, r *gittest.Repo, commit string, ours []byte) {
 	t.Helper()
-	theirs, err := r.GitErr("format-patch", "--stdout", "--full-index", "--binary", "--no-stat", "-1", commit)
+	theirs, err := r.GitErr("format-patch", "--stdout", "--full-index", "-1", commit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, want := normalizeLikeGit(string(ours), true), normalizeLikeGit(theirs+"\n", false)
+	got, want := patchcmp.Normalize(string(ours)), patchcmp.Normalize(theirs)
 	if got != want {
 		t.Errorf("part differs from git format-patch (normalized)\n--- ours\n%s\n--- git\n%s", got, want)
 	}

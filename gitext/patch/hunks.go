@@ -4,182 +4,118 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/utils/diff"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // contextLines is git's default -U3.
 const contextLines = 3
 
-// funcLineMax is the size of xdiff's function-name buffer; longer lines are cut.
+// funcLineMax is the size of xdiff's function-name buffer (xemit.c struct func_line); longer names are cut.
 const funcLineMax = 80
 
-// lineOp is one line of the edit script: ' ' kept, '-' removed, '+' added. text keeps its "\n" unless it is
-// the last line of a file that lacks one.
-type lineOp struct {
-	kind byte
-	text string
+// textDiff is one file pair's line diff: both sides' lines and git's edit script between them.
+type textDiff struct {
+	old, new *xdfile
+	script   []xchange
 }
 
-// editScript diffs two texts line by line with go-git's Myers diff and returns the script with every run of
-// changes ordered removals first, as git prints them.
-func editScript(oldText, newText string) (ops []lineOp, oldLines []string) {
-	for _, d := range diff.Do(oldText, newText) {
-		kind := byte(' ')
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			kind = '-'
-		case diffmatchpatch.DiffInsert:
-			kind = '+'
-		}
-		for rest := d.Text; rest != ""; {
-			n := strings.IndexByte(rest, '\n') + 1
-			if n == 0 {
-				n = len(rest)
-			}
-			ops = append(ops, lineOp{kind: kind, text: rest[:n]})
-			if kind != '+' {
-				oldLines = append(oldLines, rest[:n])
-			}
-			rest = rest[n:]
-		}
-	}
-	// Stable partition of each change run; oldLines is unaffected since '-' lines keep their order.
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(ops) && ops[j].kind != ' ' {
-			j++
-		}
-		run := make([]lineOp, 0, j-i)
-		for _, op := range ops[i:j] {
-			if op.kind == '-' {
-				run = append(run, op)
-			}
-		}
-		for _, op := range ops[i:j] {
-			if op.kind == '+' {
-				run = append(run, op)
-			}
-		}
-		copy(ops[i:j], run)
-		i = j
-	}
-	return ops, oldLines
+func diffText(oldText, newText string) textDiff {
+	a, b, script := xdiff(splitLines(oldText), splitLines(newText))
+	return textDiff{old: a, new: b, script: script}
 }
 
-func hasChanges(ops []lineOp) bool {
-	for _, op := range ops {
-		if op.kind != ' ' {
-			return true
-		}
+// counts is the diffstat's added and deleted line counts.
+func (d textDiff) counts() (added, deleted int) {
+	for _, c := range d.script {
+		added += c.chg2
+		deleted += c.chg1
 	}
-	return false
+	return added, deleted
 }
 
-// writeHunks prints the unified hunks of ops with 3 lines of context, merging changes that are at most 6
-// unchanged lines apart (xdiff's xdl_get_hunk), and headers as xdl_emit_hunk_hdr writes them.
-func writeHunks(w *bufio.Writer, ops []lineOp, oldLines []string) {
-	// Lines of each side before op i, to number the hunks.
-	oldBefore := make([]int, len(ops)+1)
-	newBefore := make([]int, len(ops)+1)
-	for i, op := range ops {
-		oldBefore[i+1], newBefore[i+1] = oldBefore[i], newBefore[i]
-		if op.kind != '+' {
-			oldBefore[i+1]++
-		}
-		if op.kind != '-' {
-			newBefore[i+1]++
-		}
-	}
-	funcs := funcLine{prev: -1}
-	for i := 0; i < len(ops); {
-		for i < len(ops) && ops[i].kind == ' ' {
-			i++
-		}
-		if i == len(ops) {
-			return
-		}
-		start := max(i-contextLines, 0)
-		last := i
-		for j := i; j < len(ops); {
-			if ops[j].kind != ' ' {
-				last = j
-				j++
-				continue
-			}
-			k := j
-			for k < len(ops) && ops[k].kind == ' ' {
-				k++
-			}
-			if k == len(ops) || k-j > 2*contextLines {
+// writeHunks prints the unified hunks as xdl_emit_diff does: changes at most 2×3 unchanged lines apart share a
+// hunk (xdl_get_hunk), context comes from the new side, and each header names the function line found by ff,
+// searched backwards from the line above the hunk down to the previous hunk's search start and remembered
+// across hunks when none is found (get_func_line with funclineprev).
+func writeHunks(w *bufio.Writer, d textDiff, ff funcFinder) {
+	x1, x2 := d.old, d.new
+	funcPrev := -1
+	var funcText string
+	for k := 0; k < len(d.script); {
+		first := k
+		last := k
+		for last+1 < len(d.script) {
+			next, prev := d.script[last+1], d.script[last]
+			if next.i1-(prev.i1+prev.chg1) > 2*contextLines {
 				break
 			}
-			j = k
+			last++
 		}
-		end := min(last+contextLines+1, len(ops))
+		xch, xche := d.script[first], d.script[last]
+		s1 := max(xch.i1-contextLines, 0)
+		s2 := max(xch.i2-contextLines, 0)
+		lctx := min(contextLines, x1.nrec()-(xche.i1+xche.chg1), x2.nrec()-(xche.i2+xche.chg2))
+		e1 := xche.i1 + xche.chg1 + lctx
+		e2 := xche.i2 + xche.chg2 + lctx
 
-		oldStart, oldCount := oldBefore[start], oldBefore[end]-oldBefore[start]
-		newStart, newCount := newBefore[start], newBefore[end]-newBefore[start]
-		w.WriteString("@@ -")
-		writeRange(w, oldStart, oldCount)
-		w.WriteString(" +")
-		writeRange(w, newStart, newCount)
-		w.WriteString(" @@")
-		if f := funcs.find(oldLines, oldStart-1); f != "" {
-			w.WriteByte(' ')
-			w.WriteString(f)
-		}
-		w.WriteByte('\n')
-		for _, op := range ops[start:end] {
-			w.WriteByte(op.kind)
-			w.WriteString(op.text)
-			if !strings.HasSuffix(op.text, "\n") {
-				w.WriteString("\n\\ No newline at end of file\n")
+		for l := s1 - 1; l != funcPrev && l >= 0 && l < x1.nrec(); l-- {
+			if f, ok := ff.find(x1.recs[l]); ok {
+				funcText = f
+				break
 			}
 		}
-		i = end
+		funcPrev = s1 - 1
+
+		w.WriteString("@@ -")
+		writeRange(w, s1+1, e1-s1)
+		w.WriteString(" +")
+		writeRange(w, s2+1, e2-s2)
+		w.WriteString(" @@")
+		if funcText != "" {
+			w.WriteByte(' ')
+			w.WriteString(funcText)
+		}
+		w.WriteByte('\n')
+
+		for ; s2 < xch.i2; s2++ {
+			writeLine(w, ' ', x2.recs[s2])
+		}
+		for c := first; c <= last; c++ {
+			ch := d.script[c]
+			for ; s2 < ch.i2; s2++ {
+				writeLine(w, ' ', x2.recs[s2])
+			}
+			for i := ch.i1; i < ch.i1+ch.chg1; i++ {
+				writeLine(w, '-', x1.recs[i])
+			}
+			for i := ch.i2; i < ch.i2+ch.chg2; i++ {
+				writeLine(w, '+', x2.recs[i])
+			}
+			s2 = ch.i2 + ch.chg2
+		}
+		for ; s2 < e2; s2++ {
+			writeLine(w, ' ', x2.recs[s2])
+		}
+		k = last + 1
 	}
 }
 
-// writeRange prints "start,count" with git's rules: the count is left out when it is 1, and an empty side
-// names the line before it (so a new file reads -0,0).
-func writeRange(w *bufio.Writer, before, count int) {
-	if count == 0 {
-		w.WriteString(strconv.Itoa(before))
-	} else {
-		w.WriteString(strconv.Itoa(before + 1))
+func writeLine(w *bufio.Writer, kind byte, text string) {
+	w.WriteByte(kind)
+	w.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		w.WriteString("\n\\ No newline at end of file\n")
 	}
+}
+
+// writeRange prints "start,count" as xdl_format_hunk_hdr does: the count is left out when it is 1, and an
+// empty side names the line before it (so a new file reads -0,0).
+func writeRange(w *bufio.Writer, start, count int) {
+	if count == 0 {
+		start--
+	}
+	w.WriteString(strconv.Itoa(start))
 	if count != 1 {
 		w.WriteByte(',')
 		w.WriteString(strconv.Itoa(count))
 	}
-}
-
-// funcLine reproduces xdiff's default hunk-header function name (xemit.c get_func_line with def_ff): the
-// nearest preceding old line that starts with a letter, '_' or '$', searched back only as far as the previous
-// hunk's search, and remembered across hunks.
-type funcLine struct {
-	prev int
-	text string
-}
-
-func (f *funcLine) find(oldLines []string, start int) string {
-	for l := start; l > f.prev && l >= 0; l-- {
-		if line := oldLines[l]; line != "" && isFuncStart(line[0]) {
-			line = line[:min(len(line), funcLineMax)]
-			f.text = strings.TrimRight(line, " \t\n\v\f\r")
-			break
-		}
-	}
-	f.prev = start
-	return f.text
-}
-
-func isFuncStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
 }

@@ -8,9 +8,9 @@ package patch
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -27,7 +27,7 @@ import (
 // against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
 // memory at a time.
 func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
-	src := objectSource{s: repo.Storer}
+	src := objectSource{s: repo.Storer, cfg: repoSettings(repo)}
 	for _, o := range opts {
 		o(&src)
 	}
@@ -87,20 +87,29 @@ func writePart(w *bufio.Writer, src objectSource, c *object.Commit, parent, tree
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
 	}
-	var list [][2]side
-	for _, ch := range changes {
-		list = append(list, pairs(ch)...)
+	queue, err := detectRenames(src, src.cfg, changes)
+	if err != nil {
+		return fmt.Errorf("diff commit %s: find renames: %w", c.Hash, err)
 	}
-	// git lists pairs by path (a rename at its new name), a deletion before a creation at the same path.
-	sort.SliceStable(list, func(i, j int) bool { return pairKey(list[i]) < pairKey(list[j]) })
+	// The diffstat comes first but needs every pair's counts: the sections are written to a buffer meanwhile.
+	var body bytes.Buffer
+	bw := bufio.NewWriter(&body)
+	stats := make([]pairStat, 0, len(queue))
+	for _, p := range queue {
+		st, err := writeQueuePair(bw, src, p)
+		if err != nil {
+			return fmt.Errorf("diff commit %s: %w", c.Hash, err)
+		}
+		stats = append(stats, st)
+	}
+	bw.Flush()
 
 	writeMailHeader(w, c, nr, total)
 	w.WriteString("---\n")
-	for _, p := range list {
-		if err := writeFilePair(w, src, p[0], p[1]); err != nil {
-			return fmt.Errorf("diff commit %s: %w", c.Hash, err)
-		}
-	}
+	writeDiffstat(w, queue, stats)
+	writeSummary(w, queue)
+	w.WriteString("\n")
+	w.Write(body.Bytes())
 	fmt.Fprintf(w, "-- \ngit-bernstein %s\n\n", buildinfo.Version())
 	return nil
 }
@@ -112,11 +121,4 @@ type Option func(*objectSource)
 // object store; objects it cannot read still go through go-git.
 func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
 	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*object.Tree{}} }
-}
-
-func pairKey(p [2]side) string {
-	if p[1].exists() {
-		return p[1].path
-	}
-	return p[0].path
 }
