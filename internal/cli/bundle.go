@@ -118,14 +118,9 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(wd, out)
 	}
-	sdd := c.String("sdd")
-	switch {
-	case sdd == "" && workdir != "":
-		sdd = filepath.Join(wd, ".sdd")
-	case sdd == "" && s.repo.WorkTree != "":
-		sdd = filepath.Join(s.repo.WorkTree, ".sdd")
-	case sdd != "" && !filepath.IsAbs(sdd):
-		sdd = filepath.Join(wd, sdd)
+	sdd, err := s.sddFolder(c.String("sdd"), workdir != "")
+	if err != nil {
+		return err
 	}
 	if c.Int64("probe-limit") < 0 {
 		return usageError("--probe-limit must not be negative")

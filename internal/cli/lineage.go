@@ -140,7 +140,11 @@ func defaultLineageRoot(env *Env) (string, error) {
 	if s.repo.WorkTree == "" {
 		return "", exitWith(ExitError, "repository %s has no worktree: pass --root PATH", s.repo.GitDir)
 	}
-	return filepath.Join(s.repo.WorkTree, ".sdd", "lineage", "v2"), nil
+	sdd, err := s.sddFolder("", false)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(sdd, "lineage", "v2"), nil
 }
 
 func lineageRoot(c *ucli.Context) (string, error) {

@@ -183,12 +183,8 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	if err != nil {
 		return nil, err
 	}
-	opts.SDD = c.String("sdd")
-	switch {
-	case opts.SDD == "":
-		opts.SDD = filepath.Join(root, ".sdd")
-	case !filepath.IsAbs(opts.SDD):
-		opts.SDD = filepath.Join(wd, opts.SDD)
+	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
+		return nil, err
 	}
 	if opts.LineageV2, err = bundle.LineageV2Enabled(root, s.env.getenv); err != nil {
 		return nil, err

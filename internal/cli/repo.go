@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -149,4 +150,26 @@ func warn(c *ucli.Context, warnings []string) {
 	for _, w := range warnings {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", w)
 	}
+}
+
+// sddFolder is the one answer to "where is .sdd": the --sdd flag's value when given (relative to the working
+// folder), else .sdd in the top of the worktree (found the way git finds it: subfolders, linked worktrees,
+// GIT_DIR/GIT_WORK_TREE), or in the git folder of a bare repository. bundle --workdir's folder stands in for the
+// worktree (the session's working folder is then that folder).
+func (s *session) sddFolder(flag string, workdir bool) (string, error) {
+	wd, err := s.env.getwd()
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case flag != "" && filepath.IsAbs(flag):
+		return flag, nil
+	case flag != "":
+		return filepath.Join(wd, flag), nil
+	case workdir:
+		return filepath.Join(wd, ".sdd"), nil
+	case s.repo.WorkTree != "":
+		return filepath.Join(s.repo.WorkTree, ".sdd"), nil
+	}
+	return filepath.Join(s.repo.GitDir, ".sdd"), nil
 }
