@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
-	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 func logCommand() *ucli.Command {
@@ -44,51 +41,10 @@ func runLog(c *ucli.Context) error {
 		return err
 	}
 	ref := notes.RefFrom(s.cfg)
-	noted, err := s.repo.Notes(ref)
+	rows, err := notes.Log(s.repo, ref, want)
 	if err != nil {
 		return err
 	}
-	type row struct {
-		sha, date, subject string
-		when               int64
-		tickets            []string
-		entries            []notes.Entry
-	}
-	var rows []row
-	for _, n := range noted {
-		text, err := s.repo.ReadNote(n)
-		if err != nil {
-			return err
-		}
-		entries, _ := notes.Parse(text)
-		var tickets []string
-		hit := want == ""
-		for _, e := range entries {
-			t := fmt.Sprintf("%s (%s)", e.Ticket, e.Tracker)
-			if !contains(tickets, t) {
-				tickets = append(tickets, t)
-			}
-			if ticket.Same(e.Ticket, want) {
-				hit = true
-			}
-		}
-		if !hit || len(entries) == 0 {
-			continue
-		}
-		cm, err := s.repo.CommitObject(n.Target)
-		if err != nil {
-			continue // a note on a blob or on a commit this clone lacks: not part of this history
-		}
-		subject, _, _ := strings.Cut(strings.TrimSpace(cm.Message), "\n")
-		rows = append(rows, row{sha: n.Target.String(), date: cm.Committer.When.UTC().Format("2006-01-02"),
-			subject: subject, when: cm.Committer.When.Unix(), tickets: tickets, entries: entries})
-	}
-	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].when != rows[j].when {
-			return rows[i].when > rows[j].when
-		}
-		return bytes.Compare([]byte(rows[i].sha), []byte(rows[j].sha)) < 0
-	})
 	if c.Bool("json") {
 		type jsonRow struct {
 			SHA     string        `json:"sha"`
@@ -98,7 +54,7 @@ func runLog(c *ucli.Context) error {
 		}
 		out := make([]jsonRow, 0, len(rows))
 		for _, r := range rows {
-			out = append(out, jsonRow{r.sha, r.date, r.subject, r.entries})
+			out = append(out, jsonRow{r.SHA, r.Date, r.Subject, r.Entries})
 		}
 		return printJSON(c, out)
 	}
@@ -111,16 +67,7 @@ func runLog(c *ucli.Context) error {
 		return nil
 	}
 	for _, r := range rows {
-		fmt.Fprintf(c.App.Writer, "%s %s %s — %s\n", r.sha[:7], r.date, termtext.Clean(r.subject), termtext.Clean(strings.Join(r.tickets, ", ")))
+		fmt.Fprintf(c.App.Writer, "%s %s %s — %s\n", r.SHA[:7], r.Date, termtext.Clean(r.Subject), termtext.Clean(strings.Join(r.Tickets, ", ")))
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

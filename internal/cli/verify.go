@@ -72,6 +72,7 @@ func verifyFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
 		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
+		agentCardsFlag(),
 	}, limitFlags()...)
 }
 
@@ -127,7 +128,11 @@ func runVerify(c *ucli.Context) error {
 
 func verifyOptions(c *ucli.Context) (verify.Options, error) {
 	lim, err := verifyLimits(c)
-	return verify.Options{Strict: c.Bool("strict"), Limits: lim}, err
+	if err != nil {
+		return verify.Options{}, err
+	}
+	cards, err := agentCards(c)
+	return verify.Options{Strict: c.Bool("strict"), Limits: lim, AgentCards: cards}, err
 }
 
 // verifyLimits reads limitFlags.

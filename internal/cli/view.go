@@ -39,6 +39,7 @@ func viewCommand() *ucli.Command {
 		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable), as for verify"},
 			&ucli.StringFlag{Name: "out", Usage: "write the page to `FILE.html` (default: ARCHIVE.html)"},
+			agentCardsFlag(),
 		}, limitFlags()...),
 		Action: runView,
 	}
@@ -72,7 +73,11 @@ func runView(c *ucli.Context) error {
 		return exitWith(ExitUsage, "%v", err)
 	}
 	f.Close()
-	b := viewFiles(wd, args, c.StringSlice("card"), verify.Options{Limits: lim})
+	cards, err := agentCards(c)
+	if err != nil {
+		return err
+	}
+	b := viewFiles(wd, args, c.StringSlice("card"), verify.Options{Limits: lim, AgentCards: cards})
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
 		return report.Write(w, b, buildinfo.Version())
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -66,6 +67,9 @@ type Report struct {
 	Checks   []Check  `json:"checks"`
 	Failures []string `json:"failures"` // names of the checks that failed, in order
 	Warnings []string `json:"warnings"` // "<check>: <detail>" of each warning
+	// Attribution says, for each file a commit of the bundle wrote, which lineage v1 entries wrote exactly that
+	// content (lineagev1.go); present with the lineage check only.
+	Attribution []logv1.Attribution `json:"attribution,omitempty"`
 	// Means and NotMeans are the verdict's sentences: what it says and what it does not.
 	Means    string `json:"-"`
 	NotMeans string `json:"-"`
@@ -183,6 +187,12 @@ func (r *Report) Text() string {
 		fmt.Fprintf(&b, "[%s] %s — %s\n", strings.ToUpper(string(c.Status)), c.Check, c.Detail)
 		for _, p := range c.Problems {
 			fmt.Fprintf(&b, "       - %s\n", p)
+		}
+		if c.Check == CheckLineage && len(r.Attribution) > 0 {
+			fmt.Fprintf(&b, "       who wrote each file of the commits (commit, file: the lineage entry that wrote exactly that content):\n")
+			for _, a := range r.Attribution {
+				fmt.Fprintf(&b, "       * %s\n", termtext.Clean(a.Summary()))
+			}
 		}
 	}
 	fmt.Fprintf(&b, "%s: %s %s\n", r.Verdict, r.Means, r.NotMeans)

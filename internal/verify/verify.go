@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
@@ -18,6 +19,8 @@ type Options struct {
 	Note *NoteCheck
 	// Sink, when set, receives every member's bytes as they are read (see sink.go).
 	Sink Sink
+	// AgentCards, when set, checks the bundle's lineage v1 entries against them (lineagev1.go).
+	AgentCards *logv1.Cards
 }
 
 // Verify checks archive (a ticket bundle's tar.gz) and signature (the detached JWS; nil when there is none)
@@ -32,7 +35,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	defer r.finish(opts.Strict)
 	lim := opts.Limits.withDefaults()
 
-	c, fail := readArchive(archive, lim, opts.Sink)
+	lv := &lineageV1Sink{next: opts.Sink}
+	c, fail := readArchive(archive, lim, lv)
 	if fail != nil {
 		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
 		return r
@@ -65,6 +69,10 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
+	}
+	if chk, attr := lv.check(opts.AgentCards); chk != nil {
+		r.add(*chk)
+		r.Attribution = attr
 	}
 	return r
 }
