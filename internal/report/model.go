@@ -28,6 +28,7 @@ type page struct {
 	PRs         []prView
 	Commits     []commitRow
 	CommitsNote string
+	Attribution []attributionRow // who wrote each file of the commits (lineage v1), with the lineage check only
 	Patches     []patchView
 	Transcripts []transcriptView
 	Traces      []traceView
@@ -101,6 +102,7 @@ func build(b *Bundle, version string) *page {
 	if c := byName["git/commits.json"]; c != nil {
 		p.Commits, p.CommitsNote = commitRows(c)
 	}
+	p.Attribution = attributionRows(r)
 	if d := byName["git/diff.patch"]; d != nil {
 		p.Patches = patches(d)
 	}
