@@ -21,7 +21,6 @@ type browser struct {
 	nextID  int
 	waiting map[int]chan message
 	events  []message
-	session string
 }
 
 type message struct {

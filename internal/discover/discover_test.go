@@ -15,9 +15,8 @@ import (
 
 // scenario is a repository holding ENG-42's work recorded every way, with near misses around it.
 type scenario struct {
-	r    *gittest.Repo
-	sha  map[string]string // label → full sha
-	base string
+	r   *gittest.Repo
+	sha map[string]string // label → full sha
 }
 
 func newScenario(t *testing.T) *scenario {

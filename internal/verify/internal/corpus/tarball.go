@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -105,11 +104,3 @@ func tarBytes(es []entry) []byte {
 
 // gz compresses as bundle.Build does: one member, no name, mtime 0.
 func gz(data []byte) []byte { return Gzip(data, nil, "") }
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
