@@ -133,6 +133,10 @@ type WalkCommit struct {
 	Hash    plumbing.Hash
 	Parents []plumbing.Hash
 	Message string
+	// Prepared is what WalkWith's prep returned for this commit.
+	Prepared any
+
+	when int64
 }
 
 // Walk reads every commit reachable from tips once and returns the graph. With a visitor, each commit's message
@@ -147,9 +151,21 @@ func (r *Repo) Walk(tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
 // WalkFrom extends base (nil for a fresh walk) with every commit reachable from tips that base lacks; the
 // visitor sees only the new commits. base's nodes keep their numbers.
 func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
+	return r.WalkWith(base, tips, nil, visit)
+}
+
+// WalkWith is WalkFrom with prep, which is called for every commit visit will see, before it, concurrently on
+// every core: work that needs one commit alone (finding the words of its message) belongs there, and visit,
+// which runs on one goroutine, finds its result in WalkCommit.Prepared. prep must be safe for concurrent use.
+func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
+	}
+	if base == nil && r.graphFile() == nil {
+		if g, ok, err := r.bulkWalk(pr, tips, prep, visit); ok || err != nil {
+			return g, err
+		}
 	}
 	g := &Graph{index: map[plumbing.Hash]int{}}
 	var cg *commitGraph
@@ -229,7 +245,11 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.Shallow[p.hash]}
 		g.Nodes = append(g.Nodes, n)
 		if visit != nil {
-			if err := visit(&WalkCommit{Node: i, Hash: p.hash, Parents: hdr.Parents, Message: string(hdr.Message)}); err != nil {
+			c := &WalkCommit{Node: i, Hash: p.hash, Parents: hdr.Parents, Message: string(hdr.Message)}
+			if prep != nil {
+				c.Prepared = prep(c)
+			}
+			if err := visit(c); err != nil {
 				return nil, err
 			}
 		}
@@ -253,7 +273,7 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 		}
 	}
 	if len(unread) > 0 {
-		if err := r.readMessages(pr, g, unread, visit); err != nil {
+		if err := r.readMessages(pr, g, unread, prep, visit); err != nil {
 			return nil, err
 		}
 	}
@@ -261,7 +281,7 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 }
 
 // readMessages reads the messages of the given nodes with one worker per CPU and calls visit for each, serially.
-func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, visit func(*WalkCommit) error) error {
+func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, prep func(*WalkCommit) any, visit func(*WalkCommit) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	type result struct {
 		c   *WalkCommit
@@ -284,6 +304,9 @@ func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, visit func(*W
 					res.err = err
 				} else {
 					res.c = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
+					if prep != nil {
+						res.c.Prepared = prep(res.c)
+					}
 				}
 				select {
 				case results <- res:

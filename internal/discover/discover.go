@@ -195,10 +195,21 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 			return g, saved, err
 		}
 	}
-	// No usable index: walk everything once, and build it on the way.
+	// No usable index: walk everything once, and build it on the way. A message's words are found on every
+	// core (prep); only adding them to the postings is serial.
 	postings := map[string][]uint32{}
-	g, err := r.Walk(tips, func(c *gitext.WalkCommit) error {
-		IndexWords(c.Message, func(w string) { postings[w] = append(postings[w], uint32(c.Node)) })
+	g, err := r.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
+		var words []string
+		IndexWords(c.Message, func(w string) { words = append(words, w) })
+		return words
+	}, func(c *gitext.WalkCommit) error {
+		for _, w := range c.Prepared.([]string) {
+			list, ok := postings[w]
+			if !ok {
+				w = strings.Clone(w) // not a slice of the message, which is then kept no longer
+			}
+			postings[w] = append(list, uint32(c.Node))
+		}
 		return visit(c)
 	})
 	if err != nil {

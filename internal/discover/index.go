@@ -42,29 +42,65 @@ type ticketIndex struct {
 }
 
 // IndexWords returns the words of text the index keys on: lower-cased runs of letters, digits and '_' that
-// contain a digit. A ticket id named in a text as a token always leaves its digit words whole in that text.
+// contain a digit, of at most maxIndexWord bytes. A ticket id named in a text as a token always leaves its digit
+// words whole in that text. Longer words (Gerrit's Change-Id, full commit ids) are not ticket ids; leaving them
+// out keeps the index small, and a query still reads every commit whose message holds all the id's short words
+// (an id with no short word is answered by a full walk).
 func IndexWords(text string, emit func(string)) {
-	start, hasDigit := -1, false
-	for i, r := range text {
-		word := ticket.IsWordRune(r)
-		if word {
-			if start < 0 {
-				start, hasDigit = i, false
+	start, hasDigit, fold := -1, false, false
+	flush := func(end int) {
+		if start >= 0 && hasDigit && end-start <= maxIndexWord {
+			w := text[start:end]
+			if fold {
+				w = strings.ToLower(w)
 			}
-			if r >= '0' && r <= '9' || unicode.IsDigit(r) {
-				hasDigit = true
-			}
-			continue
-		}
-		if start >= 0 && hasDigit {
-			emit(strings.ToLower(text[start:i]))
+			emit(w)
 		}
 		start = -1
 	}
-	if start >= 0 && hasDigit {
-		emit(strings.ToLower(text[start:]))
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf { // ASCII, nearly all of every message: no decoding, no table lookups
+			switch {
+			case c-'0' < 10:
+				if start < 0 {
+					start, hasDigit, fold = i, false, false
+				}
+				hasDigit = true
+			case c-'a' < 26 || c == '_':
+				if start < 0 {
+					start, hasDigit, fold = i, false, false
+				}
+			case c-'A' < 26:
+				if start < 0 {
+					start, hasDigit, fold = i, false, false
+				}
+				fold = true
+			default:
+				flush(i)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if ticket.IsWordRune(r) {
+			if start < 0 {
+				start, hasDigit = i, false
+			}
+			if unicode.IsDigit(r) {
+				hasDigit = true
+			}
+			fold = true
+		} else {
+			flush(i)
+		}
+		i += size
 	}
+	flush(len(text))
 }
+
+// maxIndexWord is the longest word the index keeps, in bytes.
+const maxIndexWord = 32
 
 // encodeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g).
 func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]uint32) []byte {
@@ -108,16 +144,21 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 	for _, t := range tips {
 		b.Write(t[:])
 	}
-	words := make([]string, 0, len(postings))
-	for w := range postings {
-		words = append(words, w)
+	type posting struct {
+		word  string
+		nodes []uint32
 	}
-	sort.Strings(words)
+	words := make([]posting, 0, len(postings))
+	for w, nodes := range postings {
+		words = append(words, posting{w, nodes})
+	}
+	slices.SortFunc(words, func(a, c posting) int { return strings.Compare(a.word, c.word) })
 	uv(uint64(len(words)))
 	var list bytes.Buffer
-	for _, w := range words {
-		ranks := make([]uint32, 0, len(postings[w]))
-		for _, old := range postings[w] {
+	var ranks []uint32
+	for _, p := range words {
+		ranks = ranks[:0]
+		for _, old := range p.nodes {
 			ranks = append(ranks, g.Rank[old])
 		}
 		slices.Sort(ranks)
@@ -128,8 +169,8 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 			list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
 			prev = uint64(r)
 		}
-		uv(uint64(len(w)))
-		b.WriteString(w)
+		uv(uint64(len(p.word)))
+		b.WriteString(p.word)
 		uv(uint64(len(ranks)))
 		uv(uint64(list.Len()))
 		b.Write(list.Bytes())

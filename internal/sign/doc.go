@@ -76,6 +76,13 @@
 // says which it is. Public keys are SubjectPublicKeyInfo (RFC 5280, RFC 8410) PEM, "BEGIN PUBLIC KEY".
 // Fingerprint is the key's RFC 7638 JWK thumbprint (SHA-256, base64url), which keygen prints.
 //
+// Keys held elsewhere: SignDetachedWith signs with any crypto.Signer whose public key is Ed25519 and whose
+// Sign returns the raw RFC 8032 signature of the message it is given, such as an OpenSSH key file or a key in
+// ssh-agent (package sshsig, "Signing keys"). It writes ExpectedHeader(kid) itself and checks the token with
+// VerifyDetached before returning it, so the token is byte for byte the one SignDetached would make with the
+// same private key (Ed25519 is deterministic). HeaderKid reads the kid of a token whose header is exactly
+// ours, without checking the signature, for verifiers that pick keys by kid (allowed signers principals).
+//
 // # Agent cards
 //
 // Verifiers trust only keys the user gives, as card files (--card, repeatable). A card file is at most 1 MiB

@@ -62,7 +62,51 @@
 // protected header is exactly {"alg":"EdDSA","b64":false,"crit":["b64"],"kid":"<kid>"}, the payload is the
 // manifest's JCS form (RFC 8785), and the key is Ed25519 (package sign). A signature over upstream's legacy
 // Python form (json.dumps with sorted keys and compact separators) passes with a warning. Trust comes only from
-// cards the user gives (--card); one kid must name one key across all of them.
+// what the user gives: cards (--card) and allowed signers files (--allowed-signers, or git's
+// gpg.ssh.allowedSignersFile; below); one kid must name one key across all of them, never from the bundle.
+//
+// # Allowed signers
+//
+// Options.AllowedSigners are the lines of the user's allowed signers files (package sshsig, "Allowed
+// signers"). For the JWS, the kid picks the lines whose principals match it (OpenSSH patterns) or whose key's
+// SHA256: fingerprint is it; each such line whose key is ssh-ed25519, not cert-authority, allowed for
+// namespace git-bernstein (namespaces=) and valid (valid-after, valid-before) at the manifest's created_at
+// becomes a trusted key of that kid, named "<file>:<line> (allowed signers, principal P, SHA256:…)". Several
+// lines may give one principal several keys (a key rotation): any of them may vouch. A card and a line that
+// give one kid two different keys are refused (trust unusable, exit 2), as two cards are. When a line matched
+// the kid but may not sign (namespace, validity, cert-authority), the trust line says which and why. The
+// VERIFIED sentence is unchanged: the manifest is signed by a key the user trusts as that kid.
+//
+// # SSH signature
+//
+// When <archive>.sig is given (Options.SSHSig; the CLI reads it when it is beside the archive), the sshsig
+// check follows trust: an SSHSIG (package sshsig, "SSHSIG") over all of the archive file's bytes, hashed in
+// the same single read that checks the archive (after the archive check passed, nothing is left to read).
+//
+//	PASS  it verifies, in namespace git-bernstein, with the key it carries, and that key is in an allowed
+//	      signers line usable for the namespace at created_at (any principal), or is a card's key
+//	WARN  it verifies, but by a key the user did not give: the bytes are intact, the signer unknown
+//	FAIL  it does not verify over these bytes (FAILED even with no key given: the key travels in the
+//	      signature, so the archive is not what that key signed), or it was made for another namespace, or
+//	      its key is in the user's allowed signers but not usable for the namespace at created_at
+//	FAIL  (unusable, exit 2) the file is not an armored SSHSIG
+//
+// # Attestation
+//
+// When <archive>.intoto.jsonl is given (Options.Attestation), the attestation check follows: a DSSE envelope
+// holding an in-toto Statement (package attest). The statement must describe this archive (one subject with
+// the archive file's sha256, predicate the manifest, exact types), else FAIL whether or not a key checked
+// the envelope. The envelope's keyid picks trusted keys as the JWS's kid does (cards, allowed signers lines).
+//
+//	PASS  it describes this archive and a trusted key of its keyid accepts PAE (WARN when only the subject's
+//	      name differs from the archive's file name: renamed)
+//	WARN  it describes this archive, but no key was given, or none for its keyid
+//	FAIL  it describes other bytes or another manifest, or the trusted key of its keyid rejects it
+//	FAIL  (unusable, exit 2) not a DSSE envelope
+//
+// The verdict still needs the JWS: an archive with a good .sig or attestation and no .jws is UNVERIFIABLE,
+// since VERIFIED keeps its one meaning (the manifest, and through it every member, signed by a key you trust).
+// A failed sshsig or attestation check makes the bundle FAILED like any other failed check.
 //
 // # Verdicts and exit codes
 //

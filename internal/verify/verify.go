@@ -8,6 +8,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
 // Options tune a verification. The zero value is the documented defaults, not strict.
@@ -21,6 +22,12 @@ type Options struct {
 	Sink Sink
 	// AgentCards, when set, checks the bundle's lineage v1 entries against them (lineagev1.go).
 	AgentCards *logv1.Cards
+	// AllowedSigners are trusted keys from allowed signers files; SSHSig and Attestation, when not nil, are
+	// the archive's .sig and .intoto.jsonl, checked too; ArchiveName is the archive's file name (ssh.go).
+	AllowedSigners []sshsig.AllowedSigner
+	SSHSig         []byte
+	Attestation    []byte
+	ArchiveName    string
 }
 
 // Verify checks archive (a ticket bundle's tar.gz) and signature (the detached JWS; nil when there is none)
@@ -34,6 +41,11 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	r := &Report{}
 	defer r.finish(opts.Strict)
 	lim := opts.Limits.withDefaults()
+	var hashes *archiveHashes
+	if opts.SSHSig != nil || opts.Attestation != nil {
+		hashes = hashArchive(archive)
+		archive = hashes.r
+	}
 
 	lv := &lineageV1Sink{next: opts.Sink}
 	c, fail := readArchive(archive, lim, lv)
@@ -61,11 +73,14 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 
 	r.add(checkFiles(m, c.members))
 
-	sig, trust, kid := checkSignature(c.manifestJSON, signature, keys)
+	sig, trust, kid := checkSignatureAllowing(c.manifestJSON, signature, keys, m.CreatedAt, opts.AllowedSigners)
 	r.Kid = kid
 	r.add(sig)
 	if trust != nil {
 		r.add(*trust)
+	}
+	if hashes != nil {
+		r.checkSidecars(hashes, c.manifestJSON, m.CreatedAt, keys, opts)
 	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))

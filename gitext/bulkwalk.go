@@ -1,0 +1,299 @@
+package gitext
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A repository as `git clone` leaves it has no commit-graph, so a walk learns a commit's parents only by
+// inflating it, one commit after another: one core does all the work, as in `git log`. bulkWalk uses every core
+// instead. It lists the commit entries of each pack from its index (an entry's type is in its first byte),
+// inflates them in pack order on all cores, and keeps those reachable from the tips as they arrive. Packs
+// written by git (clone, fetch, gc) hold commits first and in recency order, newest first, so a commit's
+// children have nearly always arrived before it: it is known reachable at once, visited, and its message
+// dropped. Commits no pack entry gives (loose objects, deltified commits, other index versions) are read one at
+// a time before and after.
+
+// maxBulkBytes bounds the inflated size of the commits a bulk walk reads; beyond it the walk reads commit by
+// commit, as before, so memory stays bounded whatever the pack's order.
+const maxBulkBytes = 1 << 30
+
+// commitEntry is a commit's entry in a mapped pack.
+type commitEntry struct {
+	pack *mappedPack
+	off  int64
+	hash plumbing.Hash
+}
+
+// commitEntries lists the undeltified commit entries of every version 2 pack, in pack order, and their total
+// inflated size.
+func (pr *packReader) commitEntries() ([]commitEntry, uint64) {
+	var out []commitEntry
+	var total uint64
+	for _, p := range pr.packs {
+		ix, ok := p.idx.(*indexV2)
+		if !ok {
+			continue
+		}
+		start := len(out)
+		for i := 0; i < ix.n; i++ {
+			off := int64(binary.BigEndian.Uint32(ix.data[ix.offsets+i*4:]))
+			if off&0x80000000 != 0 {
+				pos := ix.largeOffsets + int(off&0x7fffffff)*8
+				if pos+8 > len(ix.data) {
+					continue
+				}
+				off = int64(binary.BigEndian.Uint64(ix.data[pos:]))
+			}
+			if off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
+				continue
+			}
+			e := commitEntry{pack: p, off: off}
+			copy(e.hash[:], ix.data[ix.ids+i*20:])
+			out = append(out, e)
+			total += entrySize(p.data[off:])
+		}
+		slices.SortFunc(out[start:], func(a, b commitEntry) int { return int(a.off - b.off) })
+	}
+	return out, total
+}
+
+// entrySize is the inflated size in a pack entry's header.
+func entrySize(b []byte) uint64 {
+	size := uint64(b[0] & 15)
+	shift := uint(4)
+	for i := 1; b[i-1]&0x80 != 0 && i < len(b) && shift < 60; i++ {
+		size |= uint64(b[i]&0x7f) << shift
+		shift += 7
+	}
+	return size
+}
+
+// bulkSlot is what the bulk walk knows of one commit.
+type bulkSlot struct {
+	c       *WalkCommit // parsed and not yet visited
+	marked  bool        // reachable from a tip
+	visited bool
+	ref     string        // the tip's ref, or
+	child   plumbing.Hash // the commit whose parent it is: who pointed at it, for an error when read alone
+}
+
+// bulkWalk is WalkWith for a fresh walk of a repository without a commit-graph; ok is false when it does not
+// apply (no version 2 pack, or commits too large in all to hold), and the caller walks commit by commit.
+func (r *Repo) bulkWalk(pr *packReader, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
+	entries, total := pr.commitEntries()
+	if len(entries) == 0 || total > maxBulkBytes {
+		return nil, false, nil
+	}
+	g := &Graph{index: make(map[plumbing.Hash]int, len(entries))}
+	slots := make(map[plumbing.Hash]*bulkSlot, len(entries))
+	slot := func(h plumbing.Hash) *bulkSlot {
+		s := slots[h]
+		if s == nil {
+			s = &bulkSlot{}
+			slots[h] = s
+		}
+		return s
+	}
+	var parents [][]plumbing.Hash // by node
+	var ready []*WalkCommit       // marked and parsed: to visit
+	var alone []plumbing.Hash     // marked, and no pack entry read it yet
+	mark := func(h plumbing.Hash, ref string, child plumbing.Hash) {
+		s := slot(h)
+		if s.marked {
+			return
+		}
+		s.marked = true
+		if s.c != nil {
+			ready = append(ready, s.c)
+		} else {
+			s.ref, s.child = ref, child
+			alone = append(alone, h)
+		}
+	}
+	// drain visits every ready commit and marks its parents, which may make more ready.
+	drain := func() error {
+		for len(ready) > 0 {
+			c := ready[len(ready)-1]
+			ready = ready[:len(ready)-1]
+			s := slots[c.Hash]
+			if s.visited {
+				continue
+			}
+			s.visited, s.c = true, nil
+			i := len(g.Nodes)
+			if r.Progress != nil && i&4095 == 0 {
+				r.Progress(i)
+			}
+			c.Node = i
+			shallow := r.Shallow[c.Hash]
+			g.Nodes = append(g.Nodes, Node{Hash: c.Hash, When: c.when, Shallow: shallow})
+			g.index[c.Hash] = i
+			if shallow {
+				parents = append(parents, nil)
+			} else {
+				parents = append(parents, c.Parents)
+			}
+			if visit != nil {
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+			c.Message, c.Prepared = "", nil
+			if !shallow {
+				for _, p := range c.Parents {
+					mark(p, "", c.Hash)
+				}
+			}
+		}
+		return nil
+	}
+	// readAlone reads the marked commits no pack entry has given, one at a time. Before the bulk read it takes
+	// only those in no pack (loose commits on top of a clone): their parents are then known reachable when the
+	// pack's commits arrive.
+	readAlone := func(all bool) error {
+		for len(alone) > 0 {
+			var keep []plumbing.Hash
+			batch := alone
+			alone = nil
+			for _, h := range batch {
+				s := slots[h]
+				if s.visited || s.c != nil {
+					continue
+				}
+				if !all && pr.inPacks(h) {
+					keep = append(keep, h)
+					continue
+				}
+				from := s.ref
+				if from == "" {
+					from = "parent of commit " + s.child.String()
+				}
+				hdr, err := r.readHeader(pr, h, from)
+				if err != nil {
+					return err
+				}
+				c := &WalkCommit{Hash: h, Parents: hdr.Parents, Message: string(hdr.Message), when: hdr.When}
+				if prep != nil {
+					c.Prepared = prep(c)
+				}
+				s.c = c
+				ready = append(ready, c)
+				if err := drain(); err != nil {
+					return err
+				}
+			}
+			if !all {
+				alone = append(alone, keep...)
+				if len(alone) == len(keep) {
+					return nil
+				}
+			}
+		}
+		return nil
+	}
+	for _, t := range tips {
+		mark(t.Commit, "ref "+t.Name.String(), plumbing.ZeroHash)
+	}
+	if err := readAlone(false); err != nil {
+		return nil, true, err
+	}
+
+	// Inflate the pack's commits on every core, in chunks, in pack order.
+	const chunk = 256
+	type result struct {
+		at      int
+		commits []*WalkCommit
+		err     error
+	}
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan int, workers)
+	results := make(chan result, workers)
+	done := make(chan struct{})
+	defer close(done)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for at := range jobs {
+				end := min(at+chunk, len(entries))
+				res := result{at: at, commits: make([]*WalkCommit, 0, end-at)}
+				for _, e := range entries[at:end] {
+					_, raw, ok := pr.entryAt(e.pack, e.off, false, 0)
+					if !ok {
+						continue // read alone later, with git's error if it is broken
+					}
+					hdr, err := parseCommitHeader(raw)
+					if err != nil {
+						continue
+					}
+					c := &WalkCommit{Hash: e.hash, Parents: hdr.Parents, Message: string(hdr.Message), when: hdr.When}
+					if prep != nil {
+						c.Prepared = prep(c)
+					}
+					res.commits = append(res.commits, c)
+				}
+				select {
+				case results <- res:
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for at := 0; at < len(entries); at += chunk {
+			select {
+			case jobs <- at:
+			case <-done:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	for res := range results {
+		for _, c := range res.commits {
+			s := slot(c.Hash)
+			if s.visited || s.c != nil {
+				continue // the same commit in another pack
+			}
+			s.c = c
+			if s.marked {
+				ready = append(ready, c)
+				if err := drain(); err != nil {
+					return nil, true, err
+				}
+			}
+		}
+	}
+	if err := readAlone(true); err != nil {
+		return nil, true, err
+	}
+	for i, ps := range parents {
+		for _, h := range ps {
+			j, ok := g.index[h]
+			if !ok {
+				return nil, true, fmt.Errorf("commit %s: parent %s was not read", g.Nodes[i].Hash, h)
+			}
+			g.Nodes[i].Parents = append(g.Nodes[i].Parents, j)
+		}
+	}
+	return g, true, nil
+}
+
+// inPacks says whether some pack's index lists h.
+func (pr *packReader) inPacks(h plumbing.Hash) bool {
+	for _, p := range pr.packs {
+		if _, err := p.idx.FindOffset(h); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+package gitext_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// A walk of a packed repository without a commit-graph (what `git clone` leaves) reads the pack's commits on
+// every core. It must see exactly the commits `git rev-list --all` lists, with their parents: not the pack's
+// unreachable commits, and also the loose commits made since the clone.
+func TestWalkPackedWithoutCommitGraph(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("Initial commit", map[string]string{"a.txt": "a\n"})
+	for i := 0; i < 30; i++ {
+		branch := fmt.Sprintf("feature/ENG-%d", i)
+		r.Git("checkout", "-q", "-b", branch)
+		for k := 0; k <= i%3; k++ {
+			r.Commit(fmt.Sprintf("Work %d.%d\n\nRefs: ENG-%d", i, k, i), map[string]string{fmt.Sprintf("f%d.txt", i): fmt.Sprint(k)})
+		}
+		r.Git("checkout", "-q", "main")
+		if i%5 == 4 {
+			r.Git("branch", "-q", "-D", branch) // never merged, then deleted: unreachable once packed
+			continue
+		}
+		r.Git("merge", "-q", "--no-ff", "-m", "Merge branch '"+branch+"'", branch)
+		if i%2 == 0 {
+			r.Git("branch", "-q", "-d", branch)
+		}
+	}
+	r.Git("tag", "-a", "-m", "release", "v1", "HEAD~3")
+	r.Git("reflog", "expire", "--expire=now", "--all")
+	r.Git("-c", "gc.writeCommitGraph=false", "repack", "-adq", "--keep-unreachable")
+	r.Git("prune-packed")
+	// Loose commits on top, after the pack: a branch the pack lacks.
+	r.Git("checkout", "-q", "-b", "local")
+	r.Commit("Local work\n\nRefs: ENG-99", map[string]string{"local.txt": "x\n"})
+	r.Commit("More local work", nil)
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "objects", "info", "commit-graph")); err == nil {
+		t.Fatal("the repository has a commit-graph; this test is about walks without one")
+	}
+
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tips, err := repo.HistoryTips()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prepared atomic.Int64
+	seen := map[string]string{}
+	g, err := repo.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
+		prepared.Add(1)
+		return strings.ToUpper(c.Message)
+	}, func(c *gitext.WalkCommit) error {
+		if _, dup := seen[c.Hash.String()]; dup {
+			t.Errorf("commit %s visited twice", c.Hash)
+		}
+		if c.Prepared != strings.ToUpper(c.Message) {
+			t.Errorf("commit %s: Prepared %q is not prep's answer", c.Hash, c.Prepared)
+		}
+		if g := c.Node; g < 0 {
+			t.Errorf("commit %s: node %d", c.Hash, g)
+		}
+		seen[c.Hash.String()] = c.Message
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range g.Nodes {
+		line := n.Hash.String()
+		for _, p := range n.Parents {
+			line += " " + g.Nodes[p].Hash.String()
+		}
+		got = append(got, line)
+		if _, ok := seen[n.Hash.String()]; !ok {
+			t.Errorf("commit %s in the graph was not visited", n.Hash)
+		}
+	}
+	want := strings.Split(r.Git("rev-list", "--all", "--parents"), "\n")
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("walk gave\n%s\ngit rev-list --all --parents gives\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if int(prepared.Load()) < len(want) {
+		t.Errorf("prep ran %d times for %d commits", prepared.Load(), len(want))
+	}
+	for h, msg := range seen {
+		if body := r.Git("log", "-1", "--format=%B", h); strings.TrimRight(msg, "\n") != body {
+			t.Errorf("commit %s: message %q, git says %q", h, msg, body)
+		}
+	}
+	// Node numbers are the graph's: each visited commit's number names it.
+	for i, n := range g.Nodes {
+		if j, ok := g.Index(n.Hash); !ok || j != i {
+			t.Errorf("node %d: Index gives %d, %v", i, j, ok)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+// Package attest writes and reads in-toto attestations in DSSE envelopes: the <archive>.intoto.jsonl beside a
+// bundle, and the signed form of `lineage v2 export --format sigstore`. It signs with any Ed25519
+// crypto.Signer (a key file or ssh-agent, package sshsig) and checks against trusted keys (package sign). It
+// never prints.
+//
+// # DSSE
+//
+// An envelope (github.com/secure-systems-lab/dsse, protocol.md and envelope.md) is one JSON object:
+//
+//	{"payload":"<base64(payload)>","payloadType":"application/vnd.in-toto+json","signatures":[{"keyid":"<kid>","sig":"<base64(sig)>"}]}
+//
+// base64 is the standard alphabet with padding (RFC 4648 section 4). The signature is Ed25519 (RFC 8032) over
+// the pre-authentication encoding, PAE:
+//
+//	"DSSEv1" SP LEN(payloadType) SP payloadType SP LEN(payload) SP payload
+//
+// where SP is one space and LEN is the byte length as ASCII decimal without leading zeros; the payload is
+// signed as bytes, never re-serialized. keyid is the bundle's kid (the JWS's): a verifier picks its key by it
+// (a card's kid, or an allowed signers principal or SHA256: fingerprint). Seal writes the members in the order
+// above, no whitespace, HTML characters not escaped, and one final newline: one line of a JSON Lines file.
+// Open reads one envelope (whitespace around it allowed, no unknown members, payload in strict base64, at
+// least one signature, at most 24 MiB) and accepts it when some signature's keyid picks a trusted key that
+// accepts PAE; every signature of 64 bytes is tried.
+//
+// # Statement
+//
+// The payload is an in-toto Statement v1 (github.com/in-toto/attestation, spec/v1) in its RFC 8785 (JCS)
+// form, so the same bundle gives the same bytes:
+//
+//	{"_type":"https://in-toto.io/Statement/v1",
+//	 "predicate":<manifest.json in JCS form>,
+//	 "predicateType":"https://github.com/git-bernstein/git-bernstein/bundle-manifest/v1",
+//	 "subject":[{"digest":{"sha256":"<hex of the archive file>"},"name":"<archive file name>"}]}
+//
+// (shown wrapped; JCS sorts the members and writes no whitespace). The subject is the archive file: its base
+// name and the lower-case hex SHA-256 of all its bytes. The predicate is the manifest (package manifest,
+// schema_version 1), which predicateType names with its version. CheckBundle holds a statement against an
+// archive: payloadType, _type and predicateType exactly these, no other members, exactly one subject whose
+// sha256 is the archive's, and a predicate whose JCS form is the manifest's. A subject name other than the
+// archive's file name is a warning only (archives are renamed; the digest binds).
+//
+// <archive>.intoto.jsonl holds one envelope line. `git bernstein verify` checks it when it is beside the
+// archive (package verify, "Attestation").
+//
+// # Lineage
+//
+// `lineage v2 export --format sigstore --sign-key KEY` writes, instead of upstream's JSON list, one envelope
+// line per statement (package lineage, Statements), each statement in JCS form, payloadType as above, keyid
+// the kid.
+//
+// # Test vectors
+//
+// PAE("http://example.com/HelloWorld", "hello world") is "DSSEv1 29 http://example.com/HelloWorld 11 hello
+// world" (the DSSE specification's example; TestPAE). testdata/verify_dsse.py is an independent check that
+// shares no code with this package: PAE written out from the specification, Ed25519 by Python's
+// cryptography package or else `openssl pkeyutl -verify -rawin`, the subject's sha256 and the predicate
+// against the archive read with Python's tarfile. The tests run it on our envelopes (and skip, saying so,
+// without python3 or any Ed25519 implementation).
+package attest

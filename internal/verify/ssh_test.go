@@ -1,0 +1,174 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/sshsig"
+)
+
+// sshFixture is the corpus's good bundle with an SSHSIG and an attestation made by the corpus's test key.
+type sshFixture struct {
+	archive, jws, sig, env, manifest []byte
+	priv                             ed25519.PrivateKey
+	cards                            []sign.TrustedKey
+	pubLine                          string
+}
+
+func newSSHFixture(t *testing.T) sshFixture {
+	t.Helper()
+	var f sshFixture
+	f.archive, f.jws = readCorpus(t, "good.tar.gz"), readCorpus(t, "good.tar.gz.jws")
+	priv, err := sign.LoadPrivateKey(filepath.Join(corpusDir, "test-only-key.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.priv = priv
+	if f.cards, err = sign.LoadCard(filepath.Join(corpusDir, "test-only.card.json")); err != nil {
+		t.Fatal(err)
+	}
+	h512 := sha512.Sum512(f.archive)
+	if f.sig, err = sshsig.Sign(priv, sshsig.Namespace, h512[:]); err != nil {
+		t.Fatal(err)
+	}
+	c, fail := readArchive(bytes.NewReader(f.archive), DefaultLimits(), nil)
+	if fail != nil {
+		t.Fatal(fail.detail)
+	}
+	f.manifest = c.manifestJSON
+	h256 := sha256.Sum256(f.archive)
+	if f.env, err = attest.SealBundle(priv, "test-only", "good.tar.gz", hex.EncodeToString(h256[:]), f.manifest); err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := ssh.NewPublicKey(priv.Public())
+	f.pubLine = strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))
+	return f
+}
+
+func allowedFrom(t *testing.T, text string) []sshsig.AllowedSigner {
+	t.Helper()
+	a, err := sshsig.ParseAllowedSigners([]byte(text), "allowed_signers", time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func status(r *Report, check string) Status {
+	if c := r.find(check); c != nil {
+		return c.Status
+	}
+	return ""
+}
+
+func TestSidecarsVerify(t *testing.T) {
+	f := newSSHFixture(t)
+	opts := Options{SSHSig: f.sig, Attestation: f.env, ArchiveName: "good.tar.gz"}
+
+	r := Verify(bytes.NewReader(f.archive), f.jws, f.cards, opts)
+	if r.Verdict != Verified || status(r, CheckSSHSig) != Pass || status(r, CheckAttestation) != Pass {
+		t.Fatalf("with the card:\n%s", r.Text())
+	}
+	// The same trust from an allowed signers line, the JWS's kid as the principal.
+	opts.AllowedSigners = allowedFrom(t, "test-only "+f.pubLine+"\n")
+	r = Verify(bytes.NewReader(f.archive), f.jws, nil, opts)
+	if r.Verdict != Verified || status(r, CheckSSHSig) != Pass || status(r, CheckAttestation) != Pass ||
+		!strings.Contains(r.find(CheckTrust).Detail, "allowed_signers:1") {
+		t.Fatalf("with allowed signers:\n%s", r.Text())
+	}
+	// No keys at all: intact, unverifiable, and the two sidecars say they were not checked against a key.
+	opts.AllowedSigners = nil
+	r = Verify(bytes.NewReader(f.archive), f.jws, nil, opts)
+	if r.Verdict != Unverifiable || status(r, CheckSSHSig) != Warn || status(r, CheckAttestation) != Warn {
+		t.Fatalf("no keys:\n%s", r.Text())
+	}
+	// Other archive bytes (another intact bundle): both sidecars fail, whatever keys are given.
+	other := readCorpus(t, "good-legacy.tar.gz")
+	if bytes.Equal(other, f.archive) {
+		t.Fatal("corpus bundles are the same")
+	}
+	for _, keys := range [][]sign.TrustedKey{f.cards, nil} {
+		r = Verify(bytes.NewReader(other), nil, keys, opts)
+		if r.Verdict != Failed || status(r, CheckSSHSig) != Fail || status(r, CheckAttestation) != Fail {
+			t.Fatalf("other bytes (keys %d):\n%s", len(keys), r.Text())
+		}
+	}
+	// A .sig made for another namespace fails; garbage is unusable.
+	h := sha512.Sum512(f.archive)
+	wrongNS, _ := sshsig.Sign(f.priv, "git", h[:])
+	r = Verify(bytes.NewReader(f.archive), f.jws, f.cards, Options{SSHSig: wrongNS})
+	if r.Verdict != Failed || !strings.Contains(r.find(CheckSSHSig).Detail, "another namespace") {
+		t.Fatalf("wrong namespace:\n%s", r.Text())
+	}
+	r = Verify(bytes.NewReader(f.archive), f.jws, f.cards, Options{SSHSig: []byte("junk"), Attestation: []byte("junk")})
+	if r.Verdict != Unverifiable || status(r, CheckSSHSig) != Fail || status(r, CheckAttestation) != Fail {
+		t.Fatalf("junk sidecars:\n%s", r.Text())
+	}
+}
+
+func TestAllowedSignersTrust(t *testing.T) {
+	f := newSSHFixture(t)
+	fp := sshsig.FingerprintOf(mustSSH(t, f.priv))
+	byFP, err := sign.SignDetached(f.priv, fp, mustCanon(t, f.manifest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, allowed string
+		jws           []byte
+		verdict       string
+		detail        string
+	}{
+		{"principal", "test-only " + f.pubLine, f.jws, Verified, "principal test-only"},
+		{"wildcard principal", "test-* " + f.pubLine, f.jws, Verified, "principal test-*"},
+		{"fingerprint kid, any principal", "alice@example.com " + f.pubLine, []byte(byFP), Verified, "fingerprint"},
+		{"other principal", "alice@example.com " + f.pubLine, f.jws, Failed, "no allowed signers line allows"},
+		{"negated", "*,!test-only " + f.pubLine, f.jws, Failed, "no allowed signers line allows"},
+		{"namespace git only", `test-only namespaces="git" ` + f.pubLine, f.jws, Failed, `does not allow "git-bernstein"`},
+		{"expired before created_at", `test-only valid-before="20200101Z" ` + f.pubLine, f.jws, Failed, "expired"},
+		{"not yet valid at created_at", `test-only valid-after="20991231Z" ` + f.pubLine, f.jws, Failed, "not valid before"},
+		{"cert authority", `test-only cert-authority ` + f.pubLine, f.jws, Failed, "cert-authority"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Verify(bytes.NewReader(f.archive), c.jws, nil, Options{AllowedSigners: allowedFrom(t, c.allowed)})
+			tr := r.find(CheckTrust)
+			if r.Verdict != c.verdict || tr == nil || !strings.Contains(tr.Detail+strings.Join(tr.Problems, "|"), c.detail) {
+				t.Fatalf("want %s mentioning %q:\n%s", c.verdict, c.detail, r.Text())
+			}
+		})
+	}
+	// A card and an allowed signers line giving one kid two keys: refused, as two cards are.
+	_, other, _ := ed25519.GenerateKey(nil)
+	op, _ := ssh.NewPublicKey(other.Public())
+	r := Verify(bytes.NewReader(f.archive), f.jws, f.cards, Options{AllowedSigners: allowedFrom(t, "test-only "+string(ssh.MarshalAuthorizedKey(op)))})
+	if r.Verdict != Unverifiable || !strings.Contains(r.find(CheckTrust).Detail, "two different keys") {
+		t.Fatalf("conflict:\n%s", r.Text())
+	}
+}
+
+func mustSSH(t *testing.T, priv ed25519.PrivateKey) ssh.PublicKey {
+	k, err := ssh.NewPublicKey(priv.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func mustCanon(t *testing.T, m []byte) []byte {
+	c, err := sign.Canonicalize(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
