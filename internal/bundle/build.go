@@ -36,6 +36,10 @@ type Options struct {
 	SignKid string
 	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
 	LineageV2 bool
+	// LineageV2Checkpoint, with LineageV2, is a checkpoint file of the store (package lineage, "Checkpoints")
+	// taken before the store is read for the slice; it is packed as lineage/v2/checkpoint.json, which the
+	// manifest (and so its signature) covers, and the verifier holds the slice against it.
+	LineageV2Checkpoint []byte
 	// Progress, when set, hears how far hashing and packing the members has got.
 	Progress func(stage string, done, total int)
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
@@ -180,6 +184,16 @@ func Build(opts Options) (*Result, error) {
 			res.Warnings = appendNew(res.Warnings, warnings...)
 			members = append(members, v2...)
 		}
+	}
+	if opts.LineageV2 && opts.LineageV2Checkpoint != nil {
+		cp, err := workMember(work, LineageV2CheckpointMember, manifest.SectionLineage, func(w io.Writer) error {
+			_, err := w.Write(opts.LineageV2Checkpoint)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, cp)
 	}
 	if opts.afterSelect != nil {
 		opts.afterSelect()

@@ -44,6 +44,9 @@ func LineageV2Enabled(projectRoot string, getenv func(string) string) (bool, err
 	return fmt.Sprint(cfg.Lineage.Version) == "2", nil
 }
 
+// LineageV2CheckpointMember is where a bundle carries the checkpoint it was made with.
+const LineageV2CheckpointMember = "lineage/v2/checkpoint.json"
+
 // selectLineageV2 packs the v2 store's records of tasks tied to the ticket: the parent refs of those tasks as a
 // slice of parent.jsonl (byte-identical lines) and their child files whole, so each child's chain stays
 // checkable. A task is tied when its task id names the ticket, or when one of its parent refs or child bodies

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
@@ -188,6 +189,12 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	}
 	if opts.LineageV2, err = bundle.LineageV2Enabled(root, s.env.getenv); err != nil {
 		return nil, err
+	}
+	if opts.LineageV2 {
+		// The checkpoint each bundle carries is taken of a store that verifies under the writers' key.
+		if opts.LineageKey, err = lineage.ResolveKey("", s.env.getenv); err != nil {
+			return nil, err
+		}
 	}
 	opts.BundleDir = s.bundleDir(c, root, wd)
 	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder

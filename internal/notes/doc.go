@@ -22,6 +22,16 @@
 // when unsigned. v is 1; lines with another v, and lines that are not JSON, are kept untouched and reported, never
 // dropped.
 //
+// One optional key, in its sorted place between kid and manifest_sha256:
+//
+//	"lineage_v2_checkpoint_sha256":"<64 hex>"
+//
+// the sha256 of the bundle's lineage/v2/checkpoint.json (package lineage, "Checkpoints"), present only when the
+// bundle carries one (lineage v2 enabled). A line without it is byte for byte the line earlier versions wrote,
+// and earlier versions read a line with it (they ignore keys they do not know) as the same bundle, so v stays
+// 1. The line is still one sorted JSON object, so the merging below is unchanged: a line is kept or dropped
+// whole, and two machines recording the same bundle with the same checkpoint write the same line.
+//
 // # Merging
 //
 // The note's lines are kept sorted and unique, each ending in a newline: exactly what `git notes merge -s

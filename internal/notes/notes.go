@@ -44,17 +44,20 @@ func RefFrom(cfg *gitext.Config) plumbing.ReferenceName {
 // order so that encoding/json writes the keys sorted, as the format requires: two machines noting the same
 // bundle write the same bytes, and `git notes merge -s cat_sort_uniq` then keeps one copy.
 type Entry struct {
-	Bundle         string `json:"bundle"` // the archive's file name
-	BundleSHA256   string `json:"bundle_sha256"`
-	Commits        int    `json:"commits"`
-	CreatedAt      string `json:"created_at"`
-	Files          int    `json:"files"`
-	Kid            string `json:"kid"` // "" when unsigned
-	ManifestSHA256 string `json:"manifest_sha256"`
-	Signed         bool   `json:"signed"`
-	Ticket         string `json:"ticket"`
-	Tracker        string `json:"tracker"`
-	V              int    `json:"v"`
+	Bundle       string `json:"bundle"` // the archive's file name
+	BundleSHA256 string `json:"bundle_sha256"`
+	Commits      int    `json:"commits"`
+	CreatedAt    string `json:"created_at"`
+	Files        int    `json:"files"`
+	Kid          string `json:"kid"` // "" when unsigned
+	// LineageV2Checkpoint is the sha256 of the lineage v2 checkpoint the bundle carries, when it carries one
+	// (doc.go, "Note line"); omitted otherwise, so lines without it are byte for byte what older versions wrote.
+	LineageV2Checkpoint string `json:"lineage_v2_checkpoint_sha256,omitempty"`
+	ManifestSHA256      string `json:"manifest_sha256"`
+	Signed              bool   `json:"signed"`
+	Ticket              string `json:"ticket"`
+	Tracker             string `json:"tracker"`
+	V                   int    `json:"v"`
 }
 
 // EntryVersion is the only "v" this program writes; lines with another v are kept but not interpreted.

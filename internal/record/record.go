@@ -16,6 +16,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	SDD       string
 	Selector  bundle.Selector
 	LineageV2 bool
+	// LineageKey is the lineage v2 store's HMAC key (zero: the public default); with LineageV2 the store is
+	// verified under it and checkpointed into every bundle (see checkpointStore).
+	LineageKey lineage.Key
 	// CreatedAt is the manifests' created_at; zero takes the tip's committer time, so recording the same range
 	// twice with the same evidence gives the same archive, the same digest and so the same note line.
 	CreatedAt time.Time
@@ -116,6 +120,10 @@ func Record(opts Options) (*Report, error) {
 		now = time.Now
 	}
 	short := rg.Tip.String()[:12]
+	var cp lineageCheckpoint
+	if opts.LineageV2 && len(todo) > 0 {
+		cp = checkpointStore(opts, createdAt)
+	}
 	var slowest time.Duration
 	for i, fd := range todo {
 		start := now()
@@ -124,7 +132,7 @@ func Record(opts Options) (*Report, error) {
 			rep.Deferred, rep.DeferredWhy = append(append([]Found(nil), todo[i:]...), rep.Deferred...), DeferredBudget
 			break
 		}
-		rec, err := recordOne(opts, fd, short, rg.Tip, createdAt)
+		rec, err := recordOne(opts, fd, short, rg.Tip, createdAt, cp)
 		slowest = max(slowest, now().Sub(start))
 		if err != nil {
 			rep.Failed = append(rep.Failed, TicketError{Ticket: fd.ID, Err: err})
@@ -164,7 +172,7 @@ func notNamed(tickets []Found, ids []string) []string {
 	return out
 }
 
-func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdAt time.Time) (*Recorded, error) {
+func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdAt time.Time, cp lineageCheckpoint) (*Recorded, error) {
 	find, err := opts.Discovery(fd.ID)
 	if err != nil {
 		return nil, err
@@ -183,14 +191,18 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 		SignKey:   opts.SignKey,
 		SignKid:   opts.SignKid,
 		LineageV2: opts.LineageV2,
+
+		LineageV2Checkpoint: cp.data,
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.Warnings = append(res.Warnings, cp.warnings...)
 	entry, err := EntryFor(res, opts.SignKid)
 	if err != nil {
 		return nil, err
 	}
+	entry.LineageV2Checkpoint = cp.sha256
 	if _, err := notes.Add(opts.Repo, opts.NotesRef, tip, opts.Author, entry); err != nil {
 		return nil, fmt.Errorf("note the bundle on %s: %w", short, err)
 	}

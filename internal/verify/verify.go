@@ -47,7 +47,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		archive = hashes.r
 	}
 
-	lv := &lineageV1Sink{next: opts.Sink}
+	l2 := &lineageV2Collector{}
+	lv := &lineageV1Sink{next: sinks{opts.Sink, l2}}
 	c, fail := readArchive(archive, lim, lv)
 	if fail != nil {
 		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
@@ -88,6 +89,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	if chk, attr := lv.check(opts.AgentCards); chk != nil {
 		r.add(*chk)
 		r.Attribution = attr
+	}
+	if chk := l2.check(); chk != nil {
+		r.add(*chk)
 	}
 	return r
 }
