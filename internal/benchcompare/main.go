@@ -157,6 +157,12 @@ func run(cache string, commits, sddFiles int, sddSize int64, runs int, bin, out 
 		return err
 	}
 	report := render(rows, commits, sddFiles, sddSize)
+	// diff.patch fidelity: the share of parts byte-identical to git format-patch (parity.go).
+	fidelity, err := paritySection(cache, repo)
+	if err != nil {
+		return err
+	}
+	report += fidelity
 	if wd, err := os.Getwd(); err == nil {
 		report = strings.ReplaceAll(report, wd+string(filepath.Separator), "") // paths as the reader's checkout sees them
 	}
