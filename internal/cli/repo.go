@@ -84,6 +84,12 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (discover.Opt
 	if err != nil {
 		return discover.Options{}, usageError("%v", err)
 	}
+	if tk.Numeric() {
+		// owner/repo#N counts only for this repository, when it is known (remote or bernstein.githubRepo).
+		if choice, err := s.githubRepo(c); err == nil && choice.unavailable == nil {
+			tk = tk.InRepo(choice.repo.String())
+		}
+	}
 	sources, err := parseSources(s.configOr(c, "match", "bernstein.match", strings.Join(discover.AllSources, ",")))
 	if err != nil {
 		return discover.Options{}, err

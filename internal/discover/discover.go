@@ -117,10 +117,16 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 				}
 			}
 			if use[SourceMerge] && len(c.Parents) > 1 {
-				for _, b := range gitext.MergedBranches(subjectOf(c.Message)) {
+				subject := subjectOf(c.Message)
+				for _, b := range gitext.MergedBranches(subject) {
 					if opts.Ticket.NamedInRef(b) {
 						merges = append(merges, tiedMerge{c.Hash, b})
 					}
+				}
+				// GitHub's merge of pull request #N ties what it brought in, like a merged ticket branch: the
+				// pull request is the ticket even when its branch name carries no number.
+				if opts.Ticket.Numeric() && gitext.PullRequestNumber(subject) == opts.Ticket.ID {
+					merges = append(merges, tiedMerge{c.Hash, "pull request #" + opts.Ticket.ID})
 				}
 			}
 			if use[SourceMessage] && opts.Ticket.NamedIn(c.Message) {

@@ -342,3 +342,46 @@ func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {
 		t.Errorf("chain: %v", s.labels(chained))
 	}
 }
+
+// TestPullRequestMergeTiesItsCommits: go-git's PR 2081 ("Merge pull request #2081 from pjbgf/worktree-fs") brought
+// in commits whose branch name has no number; with tracker github, the merge of #N ties them to N, as a merged
+// ticket branch does. A version-shaped branch (test-1.19) ties nothing to ticket 1 or 19.
+func TestPullRequestMergeTiesItsCommits(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	r.Git("checkout", "-q", "-b", "worktree-fs")
+	fs1 := r.Commit("worktree: use billy", map[string]string{"fs": "1\n"})
+	fs2 := r.Commit("worktree: tests", map[string]string{"fs": "2\n"})
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge pull request #2081 from pjbgf/worktree-fs\n\nworktree: fs", "worktree-fs")
+	merge := r.Rev("HEAD")
+	r.Git("checkout", "-q", "-b", "test-1.19")
+	r.Commit("ci: go 1.19", map[string]string{"ci": "1\n"})
+	r.Git("checkout", "-q", "main")
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(id string) []string {
+		tk, _ := ticket.Parse("github", id)
+		res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range res.Details {
+			out = append(out, d.SHA[:7]+" "+strings.Join(d.MatchedBy, ","))
+		}
+		return out
+	}
+	want := []string{fs1[:7] + " merge:pull request #2081", fs2[:7] + " merge:pull request #2081", merge[:7] + " merge:pull request #2081,message"}
+	if got := find("2081"); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("ticket 2081: %q, want %q", got, want)
+	}
+	for _, id := range []string{"1", "19"} {
+		if got := find(id); len(got) != 0 {
+			t.Errorf("ticket %s tied %q through a version-shaped branch", id, got)
+		}
+	}
+}

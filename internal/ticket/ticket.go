@@ -19,6 +19,17 @@ type Ticket struct {
 	ID string
 	// numeric is set for GitHub issue numbers, which are named by #N, owner/repo#N and URLs ending in /N.
 	numeric bool
+	// repo is "owner/name" of this repository, when known: owner/repo#N and issue URLs count only for it.
+	repo string
+}
+
+// InRepo scopes a GitHub number to this repository ("owner/name", from the remote or bernstein.githubRepo):
+// owner/repo#N and github.com/owner/repo/issues/N then count only when they name it (keybase/client#11366 is not
+// this repository's 11366). Plain #N always counts. A ticket whose repository is unknown (no GitHub remote, no
+// bernstein.githubRepo) cannot tell another repository's references from its own, and counts them all.
+func (t Ticket) InRepo(ownerName string) Ticket {
+	t.repo = ownerName
+	return t
 }
 
 // Parse checks a ticket id from the command line. An empty id, or one with whitespace or control characters, is
@@ -63,12 +74,33 @@ func (t Ticket) NamedIn(text string) bool {
 }
 
 // NamedInRef says whether a branch or ref name names the ticket. Branch names rarely carry "#", so for a GitHub
-// number a bare token also counts there (issue/123-crash, 123-fix).
+// number a bare number also counts there, but only in the forms people use for issues: a path component that is
+// the number or starts with it and a dash or underscore (123, 123-fix, fix/123-crash, pr/123), or that is
+// issue-123, issues-123, gh-123, bug-123 (optionally followed by -slug). A number inside a version (test-1.19,
+// go-crypto-1.1.5) or at the end of a word (optimize-1) is not an issue.
 func (t Ticket) NamedInRef(name string) bool {
-	return t.NamedIn(name) || (t.numeric && tokenIn(name, t.ID))
+	return t.NamedIn(name) || (t.numeric && issueLikeIn(name, t.ID))
 }
 
-// numberNamedIn finds #N (also owner/repo#N) or an issue/pull URL ending in /N.
+// issueLikeIn finds number id in a ref name in one of the issue-like forms NamedInRef lists.
+func issueLikeIn(name, id string) bool {
+	for _, part := range strings.Split(name, "/") {
+		lower := strings.ToLower(part)
+		for _, prefix := range []string{"", "issue-", "issue_", "issues-", "issues_", "gh-", "gh_", "bug-", "bug_"} {
+			rest, ok := strings.CutPrefix(lower, prefix)
+			if !ok {
+				continue
+			}
+			if after, ok := strings.CutPrefix(rest, id); ok && (after == "" || after[0] == '-' || after[0] == '_') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// numberNamedIn finds #N or an issue/pull URL ending in /N. A reference that names a repository (owner/repo#N,
+// github.com/owner/repo/issues/N) counts only when that repository is the ticket's (InRepo).
 func (t Ticket) numberNamedIn(text string) bool {
 	for _, pre := range []string{"#", "/issues/", "/pull/", "/pulls/"} {
 		for i := 0; ; {
@@ -76,14 +108,63 @@ func (t Ticket) numberNamedIn(text string) bool {
 			if j < 0 {
 				break
 			}
-			end := i + j + len(pre) + len(t.ID)
-			if !wordRuneAt(text, end) {
+			at := i + j
+			end := at + len(pre) + len(t.ID)
+			if !wordRuneAt(text, end) && !versionAfter(text, end) && t.sameRepo(repoBefore(text, at, pre != "#")) {
 				return true
 			}
-			i += j + 1
+			i = at + 1
 		}
 	}
 	return false
+}
+
+// repoBefore returns the "owner/repo" written directly before text[at:] ("acme/app#12", ".../acme/app/issues/12"),
+// or "" when none is. For a URL every form names a repository, so "" there means one that cannot be read.
+func repoBefore(text string, at int, url bool) string {
+	head := text[:at]
+	name := trailingRepoChars(head)
+	if name == "" {
+		if url {
+			return "?"
+		}
+		return ""
+	}
+	head = head[:len(head)-len(name)]
+	if !strings.HasSuffix(head, "/") {
+		if url {
+			return "?"
+		}
+		return ""
+	}
+	owner := trailingRepoChars(head[:len(head)-1])
+	if owner == "" {
+		return "?"
+	}
+	return owner + "/" + name
+}
+
+// trailingRepoChars is the longest suffix of s made of characters GitHub allows in owner and repository names.
+func trailingRepoChars(s string) string {
+	i := len(s)
+	for i > 0 {
+		c := s[i-1]
+		if c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			i--
+			continue
+		}
+		break
+	}
+	return s[i:]
+}
+
+// sameRepo says whether a reference naming repo (from repoBefore) may count: a plain #N names none and always
+// counts; a named repository counts only when it is the ticket's.
+func (t Ticket) sameRepo(repo string) bool {
+	if repo == "" || t.repo == "" {
+		return true
+	}
+	return strings.EqualFold(repo, t.repo)
 }
 
 // tokenIn reports whether id occurs in text, case-insensitively, with no word rune on either side.
@@ -134,9 +215,24 @@ func IsWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // StandsAlone says whether text[start:end] is a whole token: no word character directly before start or at end.
 // This is the one token rule, for every place that finds ids in text (a ticket's own id here, a pattern's
 // matches in record).
+//
+// A token that is part of a version number is not a ticket either: followed by "." and a digit (lang-3.2 is not
+// LANG-3), or, for one that starts with a digit, preceded by a digit and "." (1.19 does not name #19).
 func StandsAlone(text string, start, end int) bool {
-	return !wordRuneBefore(text, start) && !wordRuneAt(text, end)
+	return !wordRuneBefore(text, start) && !wordRuneAt(text, end) && !versionAfter(text, end) && !versionBefore(text, start)
 }
+
+// versionAfter says whether text[end:] continues a version: "." and a digit.
+func versionAfter(text string, end int) bool {
+	return end+1 < len(text) && text[end] == '.' && isDigit(text[end+1])
+}
+
+// versionBefore says whether a token starting with a digit at start follows a digit and ".".
+func versionBefore(text string, start int) bool {
+	return start >= 2 && start < len(text) && isDigit(text[start]) && text[start-1] == '.' && isDigit(text[start-2])
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // EndsAlone says whether no word character follows text[:end]: the token rule's right side alone, for forms that
 // bring their own left boundary (#123).

@@ -107,3 +107,65 @@ func TestSameAndStandsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestRealHistoriesMatching holds the rules against the cases real repositories showed (go-git branch names,
+// commons-lang release branches and tags, keybase references in go-git): versions are not tickets, bare numbers
+// count in branch names only in issue-like forms, and another repository's owner/repo#N is not ours.
+func TestRealHistoriesMatching(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		tracker, id, repo string
+		ref               bool // NamedInRef, else NamedIn
+		text              string
+		want              bool
+	}{
+		// go-git, --tracker github: version-shaped branch names are not issues 1, 9 or 19.
+		{"github", "1", "go-git/go-git", true, "go-git/test-1.19", false},
+		{"github", "19", "go-git/go-git", true, "go-git/test-1.19", false},
+		{"github", "1", "go-git/go-git", true, "dependabot/go_modules/go-crypto-1.1.5", false},
+		{"github", "5", "go-git/go-git", true, "dependabot/go_modules/go-crypto-1.1.5", false},
+		{"github", "1", "go-git/go-git", true, "dennwc/optimize-1", false},
+		{"github", "9", "go-git/go-git", true, "release-v5.9", false},
+		// … while issue-like forms still are.
+		{"github", "123", "", true, "123-fix-crash", true},
+		{"github", "123", "", true, "fix/123-crash", true},
+		{"github", "123", "", true, "pr/123", true},
+		{"github", "123", "", true, "issue-123", true},
+		{"github", "123", "", true, "issues_123-slug", true},
+		{"github", "123", "", true, "GH-123", true},
+		{"github", "123", "", true, "bug-1234", false},
+		{"github", "123", "", true, "feature/x123", false},
+		// Jira ids in versions: commons-lang's release branches and tags.
+		{"jira", "LANG-3", "", true, "lang-3.2-RC1", false},
+		{"jira", "LANG-3", "", true, "commons-lang-3.20.0", false},
+		{"jira", "LANG-2", "", true, "vlsi/lang-2.6-CVE-2025-48924", false},
+		{"jira", "LANG-3", "", false, "Prepare release commons-lang-3.20.0", false},
+		{"jira", "LANG-1215", "", false, "LANG-1215: fix. Released in 3.20.", true},
+		{"jira", "LANG-3", "", false, "see LANG-3.", true},
+		// Another repository's numbers, once this repository is known.
+		{"github", "11366", "go-git/go-git", false, "Like keybase/client#11366", false},
+		{"github", "11366", "go-git/go-git", false, "Fixes go-git/go-git#11366", true},
+		{"github", "11366", "go-git/go-git", false, "Fixes GO-GIT/go-git#11366", true},
+		{"github", "11366", "go-git/go-git", false, "see https://github.com/keybase/client/issues/11366", false},
+		{"github", "11366", "go-git/go-git", false, "see https://github.com/go-git/go-git/pull/11366", true},
+		{"github", "11366", "go-git/go-git", false, "Fixes #11366", true},
+		{"github", "11366", "go-git/go-git", false, "(#11366)", true},
+		{"github", "12", "go-git/go-git", false, "bump to #12.5", false},
+	}
+	for _, c := range cases {
+		tk, err := Parse(c.tracker, c.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.repo != "" {
+			tk = tk.InRepo(c.repo)
+		}
+		got := tk.NamedIn(c.text)
+		if c.ref {
+			got = tk.NamedInRef(c.text)
+		}
+		if got != c.want {
+			t.Errorf("%s %s (repo %q) in %q (ref %v) = %v, want %v", c.tracker, c.id, c.repo, c.text, c.ref, got, c.want)
+		}
+	}
+}
