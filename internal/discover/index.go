@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -144,40 +145,72 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 	for _, t := range tips {
 		b.Write(t[:])
 	}
-	type posting struct {
-		word  string
-		nodes []uint32
+	// The word section is most of the work of a first run's index (a real history has hundreds of thousands of
+	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two halves, one a core.
+	words := make([]string, 0, len(postings))
+	for w := range postings {
+		words = append(words, w)
 	}
-	words := make([]posting, 0, len(postings))
-	for w, nodes := range postings {
-		words = append(words, posting{w, nodes})
-	}
-	slices.SortFunc(words, func(a, c posting) int { return strings.Compare(a.word, c.word) })
+	inHalves(len(words), func(lo, hi int) { slices.Sort(words[lo:hi]) })
+	words = mergeSorted(words, len(words)/2)
 	uv(uint64(len(words)))
-	var list bytes.Buffer
-	var ranks []uint32
-	for _, p := range words {
-		ranks = ranks[:0]
-		for _, old := range p.nodes {
-			ranks = append(ranks, g.Rank[old])
+	var parts [2]bytes.Buffer
+	inHalves(len(words), func(lo, hi int) {
+		out := &parts[0]
+		if lo > 0 {
+			out = &parts[1]
 		}
-		slices.Sort(ranks)
-		ranks = slices.Compact(ranks)
-		list.Reset()
-		prev := uint64(0)
-		for _, r := range ranks {
-			list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
-			prev = uint64(r)
+		var tmp [binary.MaxVarintLen64]byte
+		var list bytes.Buffer
+		var ranks []uint32
+		for _, w := range words[lo:hi] {
+			ranks = ranks[:0]
+			for _, old := range postings[w] {
+				ranks = append(ranks, g.Rank[old])
+			}
+			slices.Sort(ranks)
+			ranks = slices.Compact(ranks)
+			list.Reset()
+			prev := uint64(0)
+			for _, r := range ranks {
+				list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
+				prev = uint64(r)
+			}
+			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(w)))])
+			out.WriteString(w)
+			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(ranks)))])
+			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(list.Len()))])
+			out.Write(list.Bytes())
 		}
-		uv(uint64(len(p.word)))
-		b.WriteString(p.word)
-		uv(uint64(len(ranks)))
-		uv(uint64(list.Len()))
-		b.Write(list.Bytes())
-	}
+	})
+	b.Write(parts[0].Bytes())
+	b.Write(parts[1].Bytes())
 	sum := sha256.Sum256(b.Bytes())
 	b.Write(sum[:])
 	return b.Bytes()
+}
+
+// inHalves runs f on [0, n/2) and [n/2, n) at once.
+func inHalves(n int, f func(lo, hi int)) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); f(0, n/2) }()
+	f(n/2, n)
+	wg.Wait()
+}
+
+// mergeSorted merges the sorted runs s[:mid] and s[mid:].
+func mergeSorted(s []string, mid int) []string {
+	out := make([]string, 0, len(s))
+	a, c := s[:mid], s[mid:]
+	for len(a) > 0 && len(c) > 0 {
+		if a[0] <= c[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, c = append(out, c[0]), c[1:]
+		}
+	}
+	return append(append(out, a...), c...)
 }
 
 var errBadIndex = errors.New("ticket index is corrupt")
