@@ -31,7 +31,8 @@ func lineageCommand() *ucli.Command {
 The store lives in <worktree root>/.sdd/lineage/v2 unless --root says otherwise; these commands read and
 write the same bytes as Bernstein's Python store, so both can share one.`,
 			Subcommands: []*ucli.Command{
-				lineageShowCommand(), lineageVerifyCommand(), lineageExportCommand(), lineageAppendCommand(),
+				lineageShowCommand(), withCheckpoints(lineageVerifyCommand()), lineageExportCommand(), lineageAppendCommand(),
+				lineageCheckpointCommand(),
 			},
 		}},
 	}
