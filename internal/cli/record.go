@@ -105,7 +105,10 @@ as CI sends for a new branch, also means B alone.
 Tickets are found in the range's commit messages (trailers included) by git config bernstein.ticketPattern,
 a regular expression (default [A-Z][A-Z0-9]+-[0-9]+, case-sensitive, whole tokens only; UTF-8, SHA-256 and
 the like are not tickets), in merged branch names (ignoring case: bugfix/eng-42-crash names ENG-42), and with
-tracker github as #123 in ticket trailer values (Fixes: #123).
+ticket trailer values in the tracker's own shape (github: Fixes: #123; launchpad: Closes-Bug: #2161868, with
+git config bernstein.trailer Closes-Bug), and with tracker github as the pull request of a "Merge pull request
+#N" merge. Ids that are part of a version (lang-3.2, go-1.19) are not tickets. With bernstein.tracker unset
+and only Jira/Linear-shaped ids found, a warning says how to set it.
 Each ticket is bundled with the full discovery of 'git bernstein commits' into
 <bundle dir>/<tracker>/<ticket>/<12-digit tip sha>.tar.gz, signed when a key is configured, and a line
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
@@ -206,7 +209,21 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
 		return nil, err
 	}
-	return record.Record(opts)
+	rep, err := record.Record(opts)
+	if err == nil && s.trackerDefaulted(c) && record.LooksLikeKeys(rep.Tickets) {
+		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
+			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
+	}
+	return rep, err
+}
+
+// trackerDefaulted says the tracker is github only because nothing chose one (no --tracker, no bernstein.tracker).
+func (s *session) trackerDefaulted(c *ucli.Context) bool {
+	if c.IsSet("tracker") {
+		return false
+	}
+	v, ok := s.cfg.Get("bernstein.tracker")
+	return !ok || v == ""
 }
 
 // bundleDir is --bundle-dir (relative to the working folder), else bernstein.bundleDir (relative to the top of

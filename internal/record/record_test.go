@@ -30,7 +30,7 @@ func ids(fs []Found) []string {
 
 func TestTickets(t *testing.T) {
 	t.Parallel()
-	keys := discover.DefaultTrailerKeys
+	keys := append(append([]string{}, discover.DefaultTrailerKeys...), "Closes-Bug", "Related-Bug") // as with git config bernstein.trailer
 	cases := []struct {
 		name, pattern, tracker string
 		commits                []*object.Commit
@@ -46,6 +46,12 @@ func TestTickets(t *testing.T) {
 		{"github numbers not for jira", "", "jira", []*object.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
 		{"custom pattern", `PROJ_[0-9]+`, "jira", []*object.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
 		{"duplicates collapse", "", "github", []*object.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},
+		// Issue 14's real cases: Nova's Launchpad trailers with bernstein.trailer Closes-Bug, commons-lang's
+		// version branches, go-git's pull request merges.
+		{"launchpad trailers", "", "launchpad", []*object.Commit{commit("Fix it\n\nCloses-Bug: #2161868\nRelated-Bug: 2059809\nChange-Id: I1234567\n", 1)}, []string{"2059809", "2161868"}},
+		{"launchpad ignores prose numbers", "", "launchpad", []*object.Commit{commit("Raise limit to 1048576 for UTF-8\n\nCloses-Bug: #12", 1)}, []string{}},
+		{"versions are not keys", "", "jira", []*object.Commit{commit("Merge branch 'lang-3.2-RC1'", 2), commit("Merge branch 'commons-lang-3.20.0'", 2), commit("Prepare LANG-3.1 release", 1)}, []string{}},
+		{"pull request merge", "", "github", []*object.Commit{commit("Merge pull request #2081 from pjbgf/worktree-fs", 2)}, []string{"2081"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

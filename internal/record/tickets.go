@@ -26,6 +26,10 @@ var notTickets = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "RFC": t
 // githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github.
 var githubRef = regexp.MustCompile(`#([0-9]+)`)
 
+// launchpadRef is a Launchpad bug in a trailer value (Closes-Bug: #2161868, Related-Bug: 2059809): six or seven
+// digits, with or without "#". Launchpad's ids have that shape; other numbers in messages are not bugs.
+var launchpadRef = regexp.MustCompile(`#?([0-9]{6,7})`)
+
 // Finder says which tickets a commit names.
 type Finder struct {
 	pattern   *regexp.Regexp
@@ -37,9 +41,14 @@ type Finder struct {
 	Trailers    gitext.TrailerOptions
 }
 
-// NewFinder compiles pattern (DefaultPattern when empty) for tracker.
+// NewFinder compiles pattern (DefaultPattern when empty) for tracker. For tracker launchpad with no pattern,
+// tickets are the Launchpad bugs named in ticket trailers (Closes-Bug: #2161868) only: the default pattern is a
+// Jira key, and a bare number in prose is no bug.
 func NewFinder(pattern, tracker string, trailerKeys []string, trailers gitext.TrailerOptions) (*Finder, error) {
 	isDefault := pattern == ""
+	if isDefault && tracker == "launchpad" {
+		return &Finder{isDefault: true, Tracker: tracker, TrailerKeys: trailerKeys, Trailers: trailers}, nil
+	}
 	if isDefault {
 		pattern = DefaultPattern
 	}
@@ -88,26 +97,29 @@ func (f *Finder) Tickets(commits []*object.Commit) []Found {
 	}
 	for _, c := range commits {
 		short := c.Hash.String()[:7]
-		for _, id := range f.matches(f.pattern, c.Message) {
-			add(id, "message of "+short, true)
+		if f.pattern != nil {
+			for _, id := range f.matches(f.pattern, c.Message) {
+				add(id, "message of "+short, true)
+			}
 		}
-		if f.Tracker == "github" {
-			for _, t := range gitext.ParseTrailers(c.Message, f.Trailers) {
-				if !keys[strings.ToLower(t.Key)] {
-					continue
-				}
-				for _, m := range githubRef.FindAllStringSubmatchIndex(t.Value, -1) {
-					if ticket.EndsAlone(t.Value, m[1]) {
-						add(t.Value[m[2]:m[3]], "trailer "+t.Key+" of "+short, true)
-					}
-				}
+		for _, t := range gitext.ParseTrailers(c.Message, f.Trailers) {
+			if !keys[strings.ToLower(t.Key)] {
+				continue
+			}
+			for _, id := range f.trailerIDs(t.Value) {
+				add(id, "trailer "+t.Key+" of "+short, true)
 			}
 		}
 		if len(c.ParentHashes) > 1 {
 			subject, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n")
-			for _, b := range gitext.MergedBranches(subject) {
-				for _, id := range f.matches(f.fold, b) {
-					add(id, "branch "+b, false)
+			if n := gitext.PullRequestNumber(subject); n != "" && f.Tracker == "github" {
+				add(n, "pull request merge "+short, true)
+			}
+			if f.fold != nil {
+				for _, b := range gitext.MergedBranches(subject) {
+					for _, id := range f.matches(f.fold, b) {
+						add(id, "branch "+b, false)
+					}
 				}
 			}
 		}
@@ -118,6 +130,40 @@ func (f *Finder) Tickets(commits []*object.Commit) []Found {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// trailerIDs are the tickets a ticket trailer's value names in the tracker's own id shape: #N for github, a
+// six- or seven-digit bug (with or without #) for launchpad. Ids of the pattern are found in the message scan.
+func (f *Finder) trailerIDs(value string) []string {
+	var re *regexp.Regexp
+	switch f.Tracker {
+	case "github":
+		re = githubRef
+	case "launchpad":
+		re = launchpadRef
+	default:
+		return nil
+	}
+	var out []string
+	for _, m := range re.FindAllStringSubmatchIndex(value, -1) {
+		if !ticket.EndsAlone(value, m[3]) || (f.Tracker == "launchpad" && !ticket.StandsAlone(value, m[0], m[1])) {
+			continue
+		}
+		out = append(out, value[m[2]:m[3]])
+	}
+	return out
+}
+
+// LooksLikeKeys says whether every ticket found has the shape of a Jira or Linear key (ENG-42): then a tracker
+// left at its default (github) is probably not the one the team uses.
+func LooksLikeKeys(found []Found) bool {
+	key := regexp.MustCompile(`^` + DefaultPattern + `$`)
+	for _, f := range found {
+		if !key.MatchString(strings.ToUpper(f.ID)) {
+			return false
+		}
+	}
+	return len(found) > 0
 }
 
 // matches returns re's matches in text that stand as whole tokens (no letter, digit or _ directly around them),
