@@ -1,9 +1,3 @@
-// Package patch writes commits as a `git format-patch --stdout` series without running git, so that a ticket
-// bundle carries patches that `git apply --index` and `git am` turn back into the very same trees.
-//
-// What go-git lacks is filled in here: binary files become `GIT binary patch` literals (zlib plus git's base85)
-// rather than "Binary files differ", exact renames get their `similarity index 100%` header, paths are quoted the
-// way git quotes them, and file/symlink/gitlink swaps are split into a deletion and a creation as git does.
 package patch
 
 import (
