@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,6 +34,8 @@ func openSession(env *Env) (*session, error) {
 		}
 		return nil, err
 	}
+	// gitext says when it runs git (fetching the objects a partial clone lacks): one line on stderr.
+	repo.Notice = func(msg string) { fmt.Fprintf(os.Stderr, "notice: %s\n", msg) }
 	cfg, err := repo.Config(env.getenv)
 	if err != nil {
 		return nil, err
