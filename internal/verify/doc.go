@@ -27,7 +27,9 @@
 //     spaces, no base-256); mode has permission bits only (no setuid, setgid or sticky); uid and gid are 0;
 //   - name, linkname, uname, gname, prefix: NUL-padded with nothing after the first NUL; linkname, uname and
 //     gname empty; devmajor and devminor empty or zero; bytes 500–511 zero;
-//   - the name is prefix + "/" + name when prefix is set, else name; a PAX path record replaces it.
+//   - the name is prefix + "/" + name when prefix is set, else name; a PAX path record replaces it, and the
+//     ustar name and prefix are then not judged (every reader above prefers the path; Python's tarfile fills
+//     them with a lossy ASCII copy of it, Go's with a truncated one).
 //
 // A PAX header ('x', at most 5 KiB) is followed directly by its member's '0' header (never a second 'x'),
 // and holds records "<len> <key>=<value>\n" whose decimal length is exact and has no leading zero, each key at
@@ -53,7 +55,9 @@
 //
 // In this order, one line each: archive (above), manifest (strict JSON, schema_version 1, package manifest),
 // files (every listed file present with its size and sha256, nothing else), signature, trust, and, when asked,
-// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket). A failed archive
+// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when the
+// bundle carries lineage/v2/checkpoint.json, lineage-v2 (the packed lineage v2 slice extends that checkpoint;
+// package lineage, "Checkpoints"). A failed archive
 // or manifest check stops there; a failed files check does not stop the signature check.
 //
 // # Signature
