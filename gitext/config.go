@@ -24,6 +24,28 @@ func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 		getenv = os.Getenv
 	}
 	c := &Config{values: map[string][]string{}}
+	files := userConfigFiles(getenv)
+	files = append(files, filepath.Join(r.CommonDir, "config"))
+	for _, f := range files {
+		if err := c.readFile(f); err != nil {
+			return nil, err
+		}
+	}
+	// extensions.worktreeConfig (git-worktree(1), "Configuration file"): <git dir>/config.worktree, this
+	// worktree's own file, is read after the common one. Like every extension it counts only in the common file.
+	if r.format.worktreeConfig {
+		if err := c.readFile(filepath.Join(r.GitDir, "config.worktree")); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.readEnv(getenv); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// userConfigFiles are the system and global configuration files, in the order git reads them.
+func userConfigFiles(getenv func(string) string) []string {
 	var files []string
 	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
 		if p := getenv("GIT_CONFIG_SYSTEM"); p != "" {
@@ -47,23 +69,7 @@ func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	files = append(files, filepath.Join(r.CommonDir, "config"))
-	for _, f := range files {
-		if err := c.readFile(f); err != nil {
-			return nil, err
-		}
-	}
-	// extensions.worktreeConfig (git-worktree(1), "Configuration file"): <git dir>/config.worktree, this
-	// worktree's own file, is read after the common one. Like every extension it counts only in the common file.
-	if r.format.worktreeConfig {
-		if err := c.readFile(filepath.Join(r.GitDir, "config.worktree")); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.readEnv(getenv); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return files
 }
 
 func (c *Config) readFile(path string) error {

@@ -1,0 +1,71 @@
+package patch
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Differ writes the diffs of single commits, reading the repository's diff settings once.
+type Differ struct {
+	src objectSource
+}
+
+// NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow.
+func NewDiffer(repo *git.Repository, opts ...Option) *Differ {
+	src := objectSource{s: repo.Storer, cfg: repoSettings(repo)}
+	for _, o := range opts {
+		o(&src)
+	}
+	return &Differ{src: src}
+}
+
+// WriteDiff writes the diff of one commit against its first parent (the empty tree for a root commit): the file
+// sections of its WriteSeries part ("diff --git" on), without the mail header, the diffstat or the signature.
+// A commit that changes nothing writes nothing; a merge is an error.
+func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
+	src := d.src
+	c, err := src.commit(h)
+	if err != nil {
+		return fmt.Errorf("read commit %s: %w", h, err)
+	}
+	if c.NumParents() > 1 {
+		return fmt.Errorf("commit %s is a merge (%d parents): it has no single diff", h, c.NumParents())
+	}
+	tree, err := getTree(src, c.TreeHash)
+	if err != nil {
+		return fmt.Errorf("read tree of commit %s: %w", h, err)
+	}
+	var parentTree *object.Tree
+	if c.NumParents() == 1 {
+		p, err := src.commit(c.ParentHashes[0])
+		if err != nil {
+			return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+		}
+		if parentTree, err = getTree(src, p.TreeHash); err != nil {
+			return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+		}
+		if parentTree.Hash == tree.Hash {
+			return nil
+		}
+	}
+	changes, err := diffTrees(src, parentTree, tree)
+	if err != nil {
+		return fmt.Errorf("diff commit %s against its first parent: %w", h, err)
+	}
+	queue, err := detectRenames(src, src.cfg, changes)
+	if err != nil {
+		return fmt.Errorf("diff commit %s: find renames: %w", h, err)
+	}
+	bw := bufio.NewWriter(w)
+	for _, p := range queue {
+		if _, err := writeQueuePair(bw, src, p); err != nil {
+			return fmt.Errorf("diff commit %s: %w", h, err)
+		}
+	}
+	return bw.Flush()
+}
