@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bufio"
+	"crypto"
 	"crypto/ed25519"
 	"fmt"
 	"io"
@@ -31,9 +32,14 @@ type Options struct {
 	Out       string // the archive's path; the signature goes to Out + ".jws"
 	CreatedAt time.Time
 	Selector  Selector // Ticket is taken from Find
-	// SignKey and SignKid sign the manifest when SignKey is set.
-	SignKey ed25519.PrivateKey
+	// SignKey and SignKid sign the manifest when SignKey is set: an Ed25519 crypto.Signer (an
+	// ed25519.PrivateKey, or a key in ssh-agent; package sshsig).
+	SignKey crypto.Signer
 	SignKid string
+	// SSHSig also writes Out + ".sig", an SSHSIG over the archive's bytes, and Attest Out + ".intoto.jsonl",
+	// a DSSE-signed in-toto statement about it (sidecars.go); both need SignKey.
+	SSHSig bool
+	Attest bool
 	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
 	LineageV2 bool
 	// LineageV2Checkpoint, with LineageV2, is a checkpoint file of the store (package lineage, "Checkpoints")
@@ -71,17 +77,25 @@ type PR struct {
 
 // Result describes a written bundle.
 type Result struct {
-	Out       string
-	Signature string // "" when unsigned
-	Size      int64  // bytes of the archive
-	Manifest  *manifest.Manifest
-	Warnings  []string
+	Out         string
+	Signature   string // "" when unsigned
+	SSHSig      string // "" when not written
+	Attestation string // "" when not written
+	Size        int64  // bytes of the archive
+	Manifest    *manifest.Manifest
+	Warnings    []string
 }
 
 // Build finds the ticket's commits, gathers the evidence and writes the archive (and signature) atomically:
 // on any error neither the archive, the signature nor a temp file is left behind.
 func Build(opts Options) (*Result, error) {
 	res := &Result{Out: opts.Out}
+	if k, ok := opts.SignKey.(ed25519.PrivateKey); ok && k == nil {
+		opts.SignKey = nil
+	}
+	if (opts.SSHSig || opts.Attest) && opts.SignKey == nil {
+		return nil, fmt.Errorf("an SSH signature or an attestation needs a signing key")
+	}
 	if opts.SignKey != nil {
 		if err := sign.CheckKid(opts.SignKid); err != nil {
 			return nil, err
@@ -234,7 +248,7 @@ func Build(opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if jws, err = sign.SignDetached(opts.SignKey, opts.SignKid, canon); err != nil {
+		if jws, err = sign.SignDetachedWith(opts.SignKey, opts.SignKid, canon); err != nil {
 			return nil, err
 		}
 	}
@@ -244,7 +258,8 @@ func Build(opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer archive.Abort()
-	counter := &countingWriter{w: archive}
+	digests := newArchiveDigests(archive, opts.SSHSig || opts.Attest)
+	counter := &countingWriter{w: digests}
 	var packed func(int)
 	if opts.Progress != nil {
 		packed = func(n int) { opts.Progress("Packing", n, len(members)) }
@@ -266,6 +281,11 @@ func Build(opts Options) (*Result, error) {
 			return nil, fmt.Errorf("write %s: %w", res.Signature, err)
 		}
 	}
+	sidecars, err := writeSidecars(opts, res, digests, manifestJSON)
+	if err != nil {
+		return nil, err
+	}
+	defer sidecars.abort()
 	if err := archive.Commit(false); err != nil {
 		return nil, err
 	}
@@ -277,6 +297,11 @@ func Build(opts Options) (*Result, error) {
 	} else {
 		// An old signature beside a new unsigned archive would fail verification confusingly: remove it.
 		os.Remove(opts.Out + ".jws")
+	}
+	if err := sidecars.commit(opts.Out); err != nil {
+		os.Remove(opts.Out)
+		os.Remove(opts.Out + ".jws")
+		return nil, err
 	}
 	return res, nil
 }

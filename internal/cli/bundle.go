@@ -20,15 +20,15 @@ import (
 func bundleFlags() []ucli.Flag {
 	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "out", Usage: "archive `PATH`; the signature goes to PATH.jws (default: ./<TICKET>.tar.gz)"},
-		&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
+		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else now)"},
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
 		&ucli.BoolFlag{Name: "json", Usage: `print {"archive","signature","size_bytes","manifest","warnings"} instead of the one-line summary`},
 		&ucli.StringFlag{Name: "note", Usage: "also note the bundle's digests on commit `REV` (see 'git bernstein show')"},
-	}, prFlags()...)
+	}, append(signFlags(), prFlags()...)...)
 }
 
 func bundleCommand() *ucli.Command {
@@ -103,10 +103,11 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
-	key, kid, err := s.signingKey(c)
+	signing, err := s.bundleSigning(c)
 	if err != nil {
 		return err
 	}
+	defer signing.Close()
 	wd, err := s.env.getwd()
 	if err != nil {
 		return err
@@ -143,8 +144,10 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		CreatedAt: createdAt,
 		Selector:  bundle.Selector{ProbeLimit: c.Int64("probe-limit"), WholeFiles: c.Bool("whole-files")},
 		LineageV2: lineageV2,
-		SignKey:   key,
-		SignKid:   kid,
+		SignKey:   signing.Key,
+		SignKid:   signing.Kid,
+		SSHSig:    signing.SSHSig,
+		Attest:    signing.Attest,
 		PRs:       s.prFunc(c, opts.Ticket, sdd),
 	})
 	if err != nil {
@@ -157,7 +160,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 			warnings = []string{}
 		}
 		return printJSON(c, map[string]any{"archive": res.Out, "signature": res.Signature, "size_bytes": res.Size,
-			"manifest": res.Manifest, "warnings": warnings})
+			"manifest": res.Manifest, "warnings": warnings, "ssh_signature": res.SSHSig, "attestation": res.Attestation})
 	}
 	shown := displayPath(wd, res.Out)
 	line := fmt.Sprintf("Ticket bundle written to %s (%s, %d files, tracker=%s ticket=%s).", shown, humanSize(res.Size),
@@ -167,9 +170,14 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	} else {
 		line += " Unsigned (give --sign-key and --sign-kid, or set bernstein.signingKey and bernstein.signingKid)."
 	}
+	for _, p := range []string{res.SSHSig, res.Attestation} {
+		if p != "" {
+			line += fmt.Sprintf(" Also -> %s.", displayPath(wd, p))
+		}
+	}
 	fmt.Fprintln(c.App.Writer, line)
 	if rev := c.String("note"); rev != "" {
-		return s.noteBundle(c, res, kid, rev)
+		return s.noteBundle(c, res, signing.Kid, rev)
 	}
 	return nil
 }

@@ -88,7 +88,11 @@ func runExtract(c *ucli.Context) error {
 	if d := c.String("into"); d != "" {
 		into = inDir(wd, d)
 	}
-	in, unusable := openVerifyInputs(wd, args, c.StringSlice("card"))
+	var in *verifyInputs
+	unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &vopts)
+	if unusable == nil {
+		in, unusable = openVerifyInputs(wd, args, c.StringSlice("card"))
+	}
 	var res *extract.Result
 	var xerr error
 	if unusable != nil {

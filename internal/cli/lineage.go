@@ -103,6 +103,7 @@ predicateType https://slsa.dev/provenance/v0.3, an SLSA 1.0 shaped predicate), r
 			&ucli.StringFlag{Name: "format", Value: lineage.FormatJSONL, Usage: "`FORMAT`: jsonl or sigstore"},
 			lineageRootFlag(),
 			&ucli.StringFlag{Name: "output", Usage: "write to `FILE` instead of standard output"},
+			exportSignFlags()[0], exportSignFlags()[1],
 		},
 		Action: runLineageExport,
 	})
@@ -305,9 +306,14 @@ func runLineageExport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if format == lineage.FormatJSONL && c.IsSet("sign-key") {
+		return usageError("--sign-key signs in-toto statements: give --format sigstore")
+	}
 	var out []byte
 	if format == lineage.FormatJSONL {
 		out, err = lineage.ExportJSONL(timeline)
+	} else if c.IsSet("sign-key") {
+		out, err = signedStatements(c, timeline)
 	} else {
 		out, err = lineage.ExportSigstore(timeline)
 	}

@@ -18,8 +18,9 @@ import (
 
 func recordFlags() []ucli.Flag {
 	return append(matchFlags(),
-		&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
+		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
+		signFlags()[0], signFlags()[1],
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else the tip's committer date)"},
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
@@ -176,9 +177,12 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 			return nil, err
 		}
 	}
-	if opts.SignKey, opts.SignKid, err = s.signingKey(c); err != nil {
+	signing, err := s.bundleSigning(c)
+	if err != nil {
 		return nil, err
 	}
+	defer signing.Close()
+	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
 	root := s.repo.WorkTree
 	if root == "" {
 		root = s.repo.GitDir

@@ -69,6 +69,7 @@ func limitFlags() []ucli.Flag {
 func verifyFlags() []ucli.Flag {
 	return append([]ucli.Flag{
 		&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable); the signature's kid picks the key"},
+		allowedSignersFlag(),
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
 		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
@@ -114,7 +115,10 @@ func runVerify(c *ucli.Context) error {
 	if rev := c.String("rev"); rev != "" {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}
-	report := verifyFiles(wd, args, c.StringSlice("card"), opts)
+	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
+	if report == nil {
+		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
+	}
 	if c.Bool("json") {
 		c.App.Writer.Write(report.JSON())
 	} else {

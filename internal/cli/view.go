@@ -38,6 +38,7 @@ func viewCommand() *ucli.Command {
 		Description: viewDescription,
 		Flags: append([]ucli.Flag{
 			&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable), as for verify"},
+			allowedSignersFlag(),
 			&ucli.StringFlag{Name: "out", Usage: "write the page to `FILE.html` (default: ARCHIVE.html)"},
 			agentCardsFlag(),
 		}, limitFlags()...),
@@ -77,7 +78,11 @@ func runView(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	b := viewFiles(wd, args, c.StringSlice("card"), verify.Options{Limits: lim, AgentCards: cards})
+	vopts := verify.Options{Limits: lim, AgentCards: cards}
+	b := &report.Bundle{Report: addSSHTrust(c, wd, archivePath, &vopts)}
+	if b.Report == nil {
+		b = viewFiles(wd, args, c.StringSlice("card"), vopts)
+	}
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
 		return report.Write(w, b, buildinfo.Version())
 	})

@@ -1,7 +1,7 @@
 package record
 
 import (
-	"crypto/ed25519"
+	"crypto"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,8 +40,10 @@ type Options struct {
 	// CreatedAt is the manifests' created_at; zero takes the tip's committer time, so recording the same range
 	// twice with the same evidence gives the same archive, the same digest and so the same note line.
 	CreatedAt time.Time
-	SignKey   ed25519.PrivateKey
+	SignKey   crypto.Signer // Ed25519: a key file's or ssh-agent's (package sshsig)
 	SignKid   string
+	SSHSig    bool // also <archive>.sig (package bundle, Options)
+	Attest    bool // also <archive>.intoto.jsonl
 	NotesRef  plumbing.ReferenceName
 	Author    object.Signature
 	// Only, when set, records just these tickets of the range (ids compared ignoring case): what a command that
@@ -190,6 +192,8 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 		Selector:  opts.Selector,
 		SignKey:   opts.SignKey,
 		SignKid:   opts.SignKid,
+		SSHSig:    opts.SSHSig,
+		Attest:    opts.Attest,
 		LineageV2: opts.LineageV2,
 
 		LineageV2Checkpoint: cp.data,

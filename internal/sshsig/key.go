@@ -123,11 +123,29 @@ func LoadKey(spec string, getenv func(string) string) (*Key, error) {
 		}
 		return FromPrivateKey(priv, spec), nil
 	}
+	if !looksLikePublicKey(trimmed) {
+		// Neither PEM nor an OpenSSH public key line: say what a PKCS#8 reader says, and the other choices.
+		_, err := sign.ParsePrivateKeyPEM(data)
+		return nil, fmt.Errorf("signing key %s: %w (or an OpenSSH Ed25519 key: the private key file, or its .pub with the private half in ssh-agent)", spec, err)
+	}
 	pub, err := parsePublic(data)
 	if err != nil {
 		return nil, fmt.Errorf("signing key %s: %w; want an OpenSSH Ed25519 private key, its .pub with the private half in ssh-agent, or a PKCS#8 PEM key", spec, err)
 	}
 	return fromAgent(pub, getenv, spec)
+}
+
+// looksLikePublicKey is true when data starts with an OpenSSH key type name (ssh-…, sk-…, ecdsa-…), perhaps
+// after authorized_keys options: what a .pub file or a key:: literal holds.
+func looksLikePublicKey(data []byte) bool {
+	for _, f := range bytes.Fields(data) {
+		for _, p := range []string{"ssh-", "sk-", "ecdsa-"} {
+			if bytes.HasPrefix(f, []byte(p)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parsePublic reads one OpenSSH public key line ("ssh-ed25519 AAAA… comment") and refuses every type but
