@@ -28,6 +28,7 @@ safe file name (letters, digits, . _ - + @, not starting with punctuation).`,
 			&ucli.StringFlag{Name: "agent-id", Value: "git-bernstein", Usage: "agent_id written in the card"},
 			&ucli.StringFlag{Name: "key", Usage: "where to write the private key (default ./<kid>.pem)"},
 			&ucli.StringFlag{Name: "card", Usage: "where to write the agent card (default ./<kid>.card.json)"},
+			sshKeyFlag(),
 		},
 		Action: runKeygen,
 	}
@@ -39,6 +40,9 @@ var safeFileKid = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$`)
 func runKeygen(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageError("keygen takes no arguments, got %q; see 'git bernstein keygen --help'", c.Args().First())
+	}
+	if c.IsSet("ssh-key") {
+		return runKeygenSSH(c)
 	}
 	kid := c.String("kid")
 	if kid == "" {

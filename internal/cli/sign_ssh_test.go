@@ -130,13 +130,14 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 			t.Fatalf("verify --allowed-signers: %d, want %q\n%s%s", code, want, so, se)
 		}
 	}
-	// and with a flat card made from the same key, as upstream's verifier takes it.
-	card, err := sign.MarshalCard("alice", k.fingerprint, k.pub)
-	if err != nil {
-		t.Fatal(err)
+	// and with a flat card made from the same key (keygen --ssh-key), as upstream's verifier takes it.
+	if so, se, code := runIn(t, keys, nil, "keygen", "--ssh-key", k.path+".pub", "--agent-id", "alice"); code != 0 || !strings.Contains(so, "kid: "+k.fingerprint) {
+		t.Fatalf("keygen --ssh-key: %d\n%s%s", code, so, se)
 	}
-	cardPath := filepath.Join(keys, "alice.card.json")
-	os.WriteFile(cardPath, card, 0o644)
+	cardPath := filepath.Join(keys, "id_ed25519.card.json")
+	if ck, err := sign.LoadCard(cardPath); err != nil || len(ck) != 1 || ck[0].Kid != k.fingerprint || !ck[0].Public.Equal(k.pub) {
+		t.Fatalf("card: %v %+v", err, ck)
+	}
 	if so, se, code = runIn(t, out, nil, "verify", "ENG-42.tar.gz", "--card", cardPath); code != 0 || !strings.Contains(so, "[PASS] sshsig") {
 		t.Fatalf("verify --card: %d\n%s%s", code, so, se)
 	}

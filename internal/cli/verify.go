@@ -29,7 +29,12 @@ Checks, in this order, one line each ([PASS], [WARN] or [FAIL]):
               {"alg":"EdDSA","b64":false,"crit":["b64"],"kid":…} over the manifest's JCS form; a signature
               over the legacy Python json.dumps form passes with a warning
    trust      the signature's kid and key are in a --card you gave (flat agent card, A2A card with keys[],
-              JWK or JWKS; Ed25519). A bundle brings no trust of its own.
+              JWK or JWKS; Ed25519), or on an --allowed-signers line (principal or SHA256: fingerprint,
+              namespace git-bernstein, valid at created_at). A bundle brings no trust of its own.
+   sshsig     when <ARCHIVE>.sig is there: an SSHSIG over the archive's bytes (namespace git-bernstein)
+              that verifies (else FAIL), by a key on an allowed signers line or card you gave (else WARN)
+   attestation  when <ARCHIVE>.intoto.jsonl is there: a DSSE envelope whose in-toto statement names this
+              archive's sha256 and manifest (else FAIL), signed under a keyid you gave a key for (else WARN)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
               manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
 Then the verdict, with what it means and what it does not.

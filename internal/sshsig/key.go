@@ -274,3 +274,40 @@ func fromAgent(pub ssh.PublicKey, getenv func(string) string, path string) (*Key
 	conn.Close()
 	return nil, fmt.Errorf("ssh-agent holds no key %s: run ssh-add with its private key", fp)
 }
+
+// LoadPublicKey reads the public half of an SSH signing key as LoadKey names it ("key::…", a .pub file, or an
+// OpenSSH private key file, whose public key is stored in the clear even when encrypted), for making a card
+// that verifiers without SSH (upstream's Python, the browser page) can trust. Only ssh-ed25519 keys.
+func LoadPublicKey(spec string) (ed25519.PublicKey, error) {
+	var data []byte
+	if lit, ok := strings.CutPrefix(spec, LiteralPrefix); ok {
+		data = []byte(lit)
+	} else {
+		f, err := os.Open(spec)
+		if err != nil {
+			return nil, fmt.Errorf("read SSH key: %w", err)
+		}
+		defer f.Close()
+		if data, err = io.ReadAll(io.LimitReader(f, maxKeyFile+1)); err != nil {
+			return nil, fmt.Errorf("read SSH key %s: %w", spec, err)
+		}
+		if len(data) > maxKeyFile {
+			return nil, fmt.Errorf("SSH key %s: larger than %d KiB, not a key", spec, maxKeyFile>>10)
+		}
+	}
+	var pub ssh.PublicKey
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("-----BEGIN OPENSSH PRIVATE KEY-----")) {
+		if pub = openSSHPublicHalf(data); pub == nil {
+			return nil, fmt.Errorf("SSH key %s: cannot read the public key of this OpenSSH private key", spec)
+		}
+		if err := checkType(pub.Type()); err != nil {
+			return nil, fmt.Errorf("SSH key %s: %w", spec, err)
+		}
+	} else {
+		var err error
+		if pub, err = parsePublic(data); err != nil {
+			return nil, fmt.Errorf("SSH key %s: %w", spec, err)
+		}
+	}
+	return Ed25519(pub), nil
+}
