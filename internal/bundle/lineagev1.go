@@ -16,6 +16,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
 // LineageV1Dir is where a bundle carries lineage v1: the log slice, its sidecars and the commits' files.
@@ -60,7 +61,7 @@ func selectLineageV1(sdd *nofollow.Dir, repo *gitext.Repo, commits []plumbing.Ha
 	log := logv1.Parse(data)
 	var warnings []string
 	if n := len(log.Problems); n > 0 {
-		warnings = append(warnings, fmt.Sprintf("lineage v1: %d line(s) of %s/%s are not entries that could be packed; run `git bernstein lineage verify`", n, dir.Path(), logv1.LogName))
+		warnings = append(warnings, fmt.Sprintf("lineage v1: %s of %s/%s cannot be packed: not entries; run `git bernstein lineage verify`", plural.Count(n, "line"), dir.Path(), logv1.LogName))
 	}
 	var all []logv1.File
 	for _, c := range files.Commits {

@@ -48,12 +48,12 @@ func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		CustomAppHelpTemplate: ucli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		// urfave's default handler calls os.Exit; we return the code instead so tests can call Run.
 		ExitErrHandler: func(*ucli.Context, error) {},
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return usageError("%v", err)
+		OnUsageError: func(c *ucli.Context, err error, _ bool) error {
+			return usageError("%v%s", err, flagSuggestion(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
 			notFound = true
-			fmt.Fprintf(stderr, "git-bernstein: '%s' is not a git-bernstein command. See 'git bernstein --help'.\n", name)
+			commandNotFound(stderr, c, name)
 		},
 	}
 	for _, cmd := range app.Commands {
@@ -69,8 +69,8 @@ func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) 
 // setUsageHandler makes flag errors exit 2 in every subcommand, and appends the exit codes to each help page.
 func setUsageHandler(cmd *ucli.Command) {
 	if cmd.OnUsageError == nil {
-		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
-			return usageError("%v", err)
+		cmd.OnUsageError = func(c *ucli.Context, err error, _ bool) error {
+			return usageError("%v%s", err, flagSuggestion(err, c.Command.Flags))
 		}
 	}
 	if cmd.CustomHelpTemplate == "" {

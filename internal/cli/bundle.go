@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
@@ -163,8 +164,8 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 			"manifest": res.Manifest, "warnings": warnings, "ssh_signature": res.SSHSig, "attestation": res.Attestation})
 	}
 	shown := displayPath(wd, res.Out)
-	line := fmt.Sprintf("Ticket bundle written to %s (%s, %d files, tracker=%s ticket=%s).", shown, humanSize(res.Size),
-		len(res.Manifest.Files), res.Manifest.Tracker, res.Manifest.TicketID)
+	line := fmt.Sprintf("Ticket bundle written to %s (%s, %s, tracker=%s ticket=%s).", shown, humanSize(res.Size),
+		plural.Count(len(res.Manifest.Files), "file"), res.Manifest.Tracker, res.Manifest.TicketID)
 	if res.Signature != "" {
 		line += fmt.Sprintf(" Signed -> %s.", displayPath(wd, res.Signature))
 	} else {

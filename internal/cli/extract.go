@@ -7,6 +7,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/extract"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -129,9 +130,9 @@ func runExtract(c *ucli.Context) error {
 		return exitWith(code, "%v; nothing was extracted", xerr)
 	case res.Extracted && res.Unverified:
 		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
-			plural(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
+			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	case res.Extracted:
-		fmt.Fprintf(c.App.Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
+		fmt.Fprintf(c.App.Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	default:
 		fmt.Fprintf(c.App.Writer, "Nothing extracted: %s\n", res.Reason)
 	}
@@ -139,12 +140,4 @@ func runExtract(c *ucli.Context) error {
 		return exitWith(code, "")
 	}
 	return nil
-}
-
-// plural writes a count with its noun, "1 file" and "2 files".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -14,6 +14,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
@@ -221,9 +222,11 @@ func runLineageV1Verify(c *ucli.Context) error {
 		}
 	} else {
 		if res.OK() {
-			fmt.Fprintf(w, "Lineage v1: OK (%d entries, %d agents, %d unresolved forks) in %s\n", len(log.Entries), len(agents), open, root)
+			fmt.Fprintf(w, "Lineage v1: OK (%s, %s, %s) in %s\n", plural.Count(len(log.Entries), "entry"),
+				plural.Count(len(agents), "agent"), plural.Count(open, "unresolved fork"), root)
 		} else {
-			fmt.Fprintf(w, "Lineage v1: FAIL (%d failure(s) in %d entries) in %s\n", len(res.Failures), len(log.Entries), root)
+			fmt.Fprintf(w, "Lineage v1: FAIL (%s in %s) in %s\n", plural.Count(len(res.Failures), "failure"),
+				plural.Count(len(log.Entries), "entry"), root)
 		}
 		for _, f := range res.Failures {
 			fmt.Fprintf(w, "  %s\n", cell(f.String()))
@@ -322,7 +325,7 @@ func runLineageV1Log(c *ucli.Context) error {
 		fmt.Fprintf(w, "No lineage v1 entries for %s in %s\n", cell(path), root)
 		return nil
 	}
-	fmt.Fprintf(w, "Lineage v1 history of %s (%d entries, oldest first)\n\n", cell(path), len(entries))
+	fmt.Fprintf(w, "Lineage v1 history of %s (%s, oldest first)\n\n", cell(path), plural.Count(len(entries), "entry"))
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "LINE\tTIME\tAGENT\tKID\tTOOL CALL\tCONTENT\tPARENTS\tENTRY\tSIGNATURE")
 	short := func(h string) string {

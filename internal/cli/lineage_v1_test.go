@@ -70,7 +70,7 @@ func TestLineageV1GateAndAttribution(t *testing.T) {
 	t.Parallel()
 	r, card := lineageV1Repo(t)
 	out, errb, code := runIn(t, r.Dir, r.Env, "lineage", "verify", "--cards", "../cards")
-	if code != 0 || !strings.HasPrefix(out, "Lineage v1: OK (2 entries, 1 agents, 0 unresolved forks)") {
+	if code != 0 || !strings.HasPrefix(out, "Lineage v1: OK (2 entries, 1 agent, 0 unresolved forks)") {
 		t.Fatalf("lineage verify: %d\n%s%s", code, out, errb)
 	}
 	out, _, code = runIn(t, r.Dir, r.Env, "lineage", "log", "--cards", "../cards", "src/payments/flow.py")

@@ -13,6 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -61,8 +62,8 @@ func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) str
 	if rep.DeferredWhy == record.DeferredBudget {
 		why = fmt.Sprintf("the %s time budget ran out (bernstein.hookBudget)", budget)
 	}
-	return fmt.Sprintf("%d of %d tickets named by %s not recorded: %s; to record them run: %s",
-		len(rep.Deferred), len(rep.Tickets), rep.Range.Spec, why, resumeCommand(c, rep))
+	return fmt.Sprintf("%d of %s named by %s not recorded: %s; to record them run: %s",
+		len(rep.Deferred), plural.Count(len(rep.Tickets), "ticket"), rep.Range.Spec, why, resumeCommand(c, rep))
 }
 
 // resumeCommand is the command that records the tickets rep left (see deferredLine), quoted for a shell.
@@ -158,7 +159,7 @@ func runRecord(c *ucli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
 	}
 	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
-		return exitWith(ExitError, "%d of %d tickets were not recorded", n, len(rep.Tickets))
+		return exitWith(ExitError, "%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
 	}
 	return nil
 }
@@ -286,7 +287,7 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 	wd, _ := envOf(c).getwd()
 	if len(rep.Tickets) == 0 {
-		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%d commits): nothing recorded.\n", rep.Range.Spec, len(rep.Range.Commits))
+		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))
 		return
 	}
 	for _, r := range rep.Recorded {
@@ -295,8 +296,8 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 		if r.Entry.Signed {
 			signed = "signed, kid " + r.Entry.Kid
 		}
-		fmt.Fprintf(c.App.Writer, "Recorded %s (%s): %s (%s, %d files, %d commits, %s), noted on %s.\n",
-			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), r.Entry.Files,
-			r.Entry.Commits, signed, rep.Range.Tip.String()[:7])
+		fmt.Fprintf(c.App.Writer, "Recorded %s (%s): %s (%s, %s, %s, %s), noted on %s.\n",
+			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), plural.Count(r.Entry.Files, "file"),
+			plural.Count(r.Entry.Commits, "commit"), signed, rep.Range.Tip.String()[:7])
 	}
 }

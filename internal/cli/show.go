@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
@@ -106,8 +107,8 @@ func runShow(c *ucli.Context) error {
 		if e.Signed {
 			signed = "signed, kid " + termtext.Clean(e.Kid)
 		}
-		fmt.Fprintf(w, "\n%s (%s): %s, %s, %d commits, %d files, created %s\n", termtext.Clean(e.Ticket),
-			termtext.Clean(e.Tracker), termtext.Clean(e.Bundle), signed, e.Commits, e.Files, termtext.Clean(e.CreatedAt))
+		fmt.Fprintf(w, "\n%s (%s): %s, %s, %s, %s, created %s\n", termtext.Clean(e.Ticket),
+			termtext.Clean(e.Tracker), termtext.Clean(e.Bundle), signed, plural.Count(e.Commits, "commit"), plural.Count(e.Files, "file"), termtext.Clean(e.CreatedAt))
 		fmt.Fprintf(w, "  bundle sha256   %s\n  manifest sha256 %s\n", termtext.Clean(e.BundleSHA256), termtext.Clean(e.ManifestSHA256))
 		switch e.Local {
 		case "match":

@@ -35,8 +35,8 @@ func TestVerifyRev(t *testing.T) {
 	}{
 		{"the recorded bundle", recorded, "HEAD", 0, "[PASS] note — archive sha256 "},
 		{"another bundle of the ticket", other, "HEAD", 1, "[FAIL] note — archive sha256 "},
-		{"a commit without a note", recorded, "HEAD~1", 2, "[FAIL] note — HEAD~1 ("},
-		{"an unknown commit", recorded, "nope", 2, "[FAIL] note — cannot resolve nope"},
+		{"a commit without a note", recorded, "HEAD~1", 2, "[UNUSABLE] note — HEAD~1 ("},
+		{"an unknown commit", recorded, "nope", 2, "[UNUSABLE] note — cannot resolve nope"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -79,8 +80,8 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		keys[strings.ToLower(k)] = true
 	}
 	if len(r.Shallow) > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %d shallow commit(s), "+
-			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", len(r.Shallow)))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %s, "+
+			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(r.Shallow), "shallow commit")))
 	}
 	tips, err := r.HistoryTips()
 	if err != nil {

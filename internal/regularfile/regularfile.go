@@ -25,6 +25,10 @@ var ErrTooLarge = errors.New("larger than the limit")
 func Open(path, what string) (*os.File, fs.FileInfo, error) {
 	f, err := openNonBlocking(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			err = pe.Err // "open archive X: no such file or directory", not "open archive X: open X: …"
+		}
 		return nil, nil, fmt.Errorf("open %s %s: %w", what, path, err)
 	}
 	st, err := f.Stat()

@@ -74,7 +74,7 @@ func build(b *Bundle, version string) *page {
 		switch {
 		case strings.HasPrefix(l, "[PASS]"):
 			cls = "pass"
-		case strings.HasPrefix(l, "[WARN]"):
+		case strings.HasPrefix(l, "[WARN]"), strings.HasPrefix(l, "[UNUSABLE]"): // could not be checked: not a FAIL
 			cls = "warn"
 		case strings.HasPrefix(l, "[FAIL]"):
 			cls = "fail"

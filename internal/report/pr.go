@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
 // prView is a pull request as GitHub's REST API returned it (pr/pr_N.json), with its reviews
@@ -108,7 +110,7 @@ func prFrom(mb, reviews *Member) prView {
 			approved = append(approved, who)
 		}
 	}
-	v.Approvals = fmt.Sprintf("%d approval(s)", len(approved))
+	v.Approvals = plural.Count(len(approved), "approval")
 	if len(approved) > 0 {
 		v.Approvals += ": " + strings.Join(approved, ", ")
 	}

@@ -128,7 +128,7 @@ func TestEverySection(t *testing.T) {
 		`<section id="verdict">`, `<div class="banner v-VERIFIED">`, `<div class="word">VERIFIED</div>`,
 		`<section id="ticket">`, `<dt>Ticket</dt><dd>ENG-42</dd>`,
 		`<section id="pr">`, `#17 ENG-42: log in with email`, `<dt>Author</dt><dd>ada-author</dd>`,
-		`<dt>Merged by</dt><dd>carol-maintainer</dd>`, `1 approval(s): bo-reviewer`, `<td>CHANGES_REQUESTED</td>`,
+		`<dt>Merged by</dt><dd>carol-maintainer</dd>`, `1 approval: bo-reviewer`, `<td>CHANGES_REQUESTED</td>`,
 		`<section id="commits">`, `<td class="mono">72d901313566</td><td>Ada Agent &lt;ada@agents.example&gt;</td>`, `<td>trailer:Refs, message</td>`,
 		`<section id="diff">`, `Files: <span class="mono">src/login.py</span>`, `<span class="del">-def login(): pass</span>`,
 		`<span class="add">&#43;def login(): check()</span>`, `<span class="hunk">@@ -1 &#43;1 @@</span>`, `<span class="meta">-- </span>`,

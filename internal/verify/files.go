@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
 // checkFiles holds the archive's members against the manifest: every listed file present with its size and
@@ -52,7 +53,7 @@ func checkFiles(m *manifest.Manifest, members map[string]member) Check {
 	}
 	if len(problems) == 0 {
 		return Check{Check: CheckFiles, Status: Pass,
-			Detail: fmt.Sprintf("%d files, each with the size and sha256 the manifest lists, and no others", len(m.Files))}
+			Detail: fmt.Sprintf("%s, each with the size and sha256 the manifest lists, and no others", plural.Count(len(m.Files), "file"))}
 	}
 	return Check{Check: CheckFiles, Status: Fail, Problems: problems,
 		Detail: fmt.Sprintf("the archive does not hold what the manifest lists: %d changed, %d missing, %d renamed, %d added",

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -134,13 +135,13 @@ func (s *lineageV1Sink) check(cards *logv1.Cards) (*Check, []logv1.Attribution) 
 	switch {
 	case !res.OK():
 		return &Check{Check: CheckLineage, Status: Fail, Problems: problems,
-			Detail: fmt.Sprintf("%d problem(s) in the %d packed lineage v1 entries: an entry or its signature was changed, removed or swapped, or is not by the agent it names", len(res.Failures), len(log.Entries))}, attr
+			Detail: fmt.Sprintf("%s in the packed lineage v1 %s (%d): an entry or its signature was changed, removed or swapped, or is not by the agent it names", plural.Count(len(res.Failures), "problem"), plural.Noun(len(log.Entries), "entry"), len(log.Entries))}, attr
 	case cards == nil:
 		return &Check{Check: CheckLineage, Status: Warn,
-			Detail: fmt.Sprintf("%d lineage v1 entries, not checked: no --agent-cards given; %d of %d changed files match an entry, which says only what the entries claim", len(log.Entries), matched, total)}, attr
+			Detail: fmt.Sprintf("%s, not checked: no --agent-cards given; %d of %s match an entry, which says only what the entries claim", plural.Count(len(log.Entries), "lineage v1 entry"), matched, plural.Count(total, "changed file"))}, attr
 	}
 	c := &Check{Check: CheckLineage, Status: Pass,
-		Detail: fmt.Sprintf("%d lineage v1 entries, each signed by the key of its (agent, kid) in the agent cards you gave; %d of %d changed files written by a signed entry", len(log.Entries), signed, total)}
+		Detail: fmt.Sprintf("%s, each signed by the key of its (agent, kid) in the agent cards you gave; %d of %s written by a signed entry", plural.Count(len(log.Entries), "lineage v1 entry"), signed, plural.Count(total, "changed file"))}
 	if len(res.Warnings) > 0 {
 		c.Status, c.Problems = Warn, res.Warnings
 	}

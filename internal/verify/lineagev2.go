@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
 // CheckLineageV2 is the check of a bundle's lineage v2 slice against the checkpoint the bundle carries; it runs
@@ -199,6 +200,6 @@ func (l *lineageV2Collector) check() *Check {
 			"the lineage v2 slice does not extend the checkpoint of %s the bundle carries: records were cut or replaced after it was taken and before the bundle was packed", when)}
 	}
 	return &Check{Check: CheckLineageV2, Status: Pass, Detail: fmt.Sprintf(
-		"the lineage v2 slice extends the bundle's checkpoint of %s (%s key): %d child file(s) hold their %d checkpointed bodies; its %d parent ref(s) are not held against it (a slice leaves other tasks' refs out): check the store with lineage v2 verify --since",
-		when, cp.KeyClass, checked, pinned, len(refs))}
+		"the lineage v2 slice extends the bundle's checkpoint of %s (%s key): checked %s with %s; not held against it: %s (a slice leaves other tasks' refs out): check the store with lineage v2 verify --since",
+		when, cp.KeyClass, plural.Count(checked, "child file"), plural.Count(pinned, "checkpointed body"), plural.Count(len(refs), "parent ref"))}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -158,8 +159,8 @@ func (r *Report) finish(strict bool) {
 		r.NotMeans = "It does not say who changed it or why (the FAIL lines say what does not match); do not rely on its contents."
 	case unusable:
 		r.Verdict, r.ExitCode = Unverifiable, ExitUnverifiable
-		r.Means = "The " + firstUnusable.Check + " could not be used, so the bundle was not fully checked: " + strings.TrimSuffix(firstUnusable.Detail, ".") + "."
-		r.NotMeans = "Nothing failed: it does not mean the bundle was tampered with, but nothing in it can be relied on until a readable copy verifies."
+		r.Means = "The " + firstUnusable.Check + " check could not be made, so the bundle was not fully checked: " + strings.TrimSuffix(firstUnusable.Detail, ".") + "."
+		r.NotMeans = "No check found a mismatch, so this is no sign of tampering; but nothing in the bundle can be relied on until a usable copy verifies."
 	case !complete || !anchored:
 		r.Verdict, r.ExitCode = Unverifiable, ExitUnverifiable
 		r.Means = "The archive holds exactly the files its manifest lists, but no signature was checked against a key you gave, so nothing says who made it."
@@ -172,19 +173,29 @@ func (r *Report) finish(strict bool) {
 		}
 		r.Means = fmt.Sprintf("The archive holds exactly the files its manifest lists, unchanged, and the manifest is signed by the key you trust as kid %q.", r.Kid)
 		if len(r.Warnings) > 0 {
-			r.Means += fmt.Sprintf(" Read the %d warning(s) above (exit 3 with --strict).", len(r.Warnings))
+			r.Means += fmt.Sprintf(" Read the %s above (exit 3 with --strict).", plural.Count(len(r.Warnings), "warning"))
 		}
 		r.NotMeans = "It does not mean the work in it is right or complete, only that nothing was changed, added or removed after it was signed."
 	}
 	r.Means, r.NotMeans = termtext.Clean(r.Means), termtext.Clean(r.NotMeans)
 }
 
-// Text renders the report as the command prints it: one line per check in order, `[PASS|WARN|FAIL] <check> —
+// Tag is the check's status as the text report shows it: PASS, WARN, FAIL, or UNUSABLE for a check that could
+// not be made at all (an unreadable or missing input, a limit, a newer format). An input that cannot be read is
+// not a failed check: the verdict is then UNVERIFIABLE, and the line must not say FAIL.
+func (c Check) Tag() string {
+	if c.Status == Fail && c.unusable {
+		return "UNUSABLE"
+	}
+	return strings.ToUpper(string(c.Status))
+}
+
+// Text renders the report as the command prints it: one line per check in order, `[PASS|WARN|FAIL|UNUSABLE] <check> —
 // <detail>`, each problem indented below, then the verdict word with what it means and what it does not.
 func (r *Report) Text() string {
 	var b strings.Builder
 	for _, c := range r.Checks {
-		fmt.Fprintf(&b, "[%s] %s — %s\n", strings.ToUpper(string(c.Status)), c.Check, c.Detail)
+		fmt.Fprintf(&b, "[%s] %s — %s\n", c.Tag(), c.Check, c.Detail)
 		for _, p := range c.Problems {
 			fmt.Fprintf(&b, "       - %s\n", p)
 		}

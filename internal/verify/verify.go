@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
@@ -55,11 +56,11 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		return r
 	}
 	archiveCheck := Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
-		"one gzip member, intact, nothing after it; %d members, %s inflated, in the one unambiguous tar shape (ustar; PAX path and mtime only; canonical numbers; zero padding), manifest.json first, only regular files with safe, distinct names",
-		c.entries, FormatSize(c.total))}
+		"one gzip member, intact, nothing after it; %s, %s inflated, in the one unambiguous tar shape (ustar; PAX path and mtime only; canonical numbers; zero padding), manifest.json first, only regular files with safe, distinct names",
+		plural.Count(c.entries, "member"), FormatSize(c.total))}
 	if len(c.nameWarnings) > 0 {
 		archiveCheck.Status, archiveCheck.Problems = Warn, c.nameWarnings
-		archiveCheck.Detail += fmt.Sprintf("; %d name problem(s) on extraction elsewhere (letter case, Unicode normalization, Windows): extract on Linux, or with git bernstein extract and read the warnings", len(c.nameWarnings))
+		archiveCheck.Detail += fmt.Sprintf("; %s on extraction elsewhere (letter case, Unicode normalization, Windows): extract on Linux, or with git bernstein extract and read the warnings", plural.Count(len(c.nameWarnings), "name problem"))
 	}
 	r.add(archiveCheck)
 
@@ -69,8 +70,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		return r
 	}
 	r.TicketID, r.Tracker = m.TicketID, m.Tracker
-	r.add(Check{Check: CheckManifest, Status: Pass, Detail: fmt.Sprintf("schema_version 1, tracker %q, ticket %q, %d files, %d commits, created %s by %s",
-		m.Tracker, m.TicketID, len(m.Files), len(m.Commits), m.CreatedAt, m.BernsteinVersion)})
+	r.add(Check{Check: CheckManifest, Status: Pass, Detail: fmt.Sprintf("schema_version 1, tracker %q, ticket %q, %s, %s, created %s by %s",
+		m.Tracker, m.TicketID, plural.Count(len(m.Files), "file"), plural.Count(len(m.Commits), "commit"), m.CreatedAt, m.BernsteinVersion)})
 
 	r.add(checkFiles(m, c.members))
 

@@ -68,7 +68,7 @@
     list.replaceChildren();
     for (const line of result.text.replace(/\n$/, "").split("\n")) {
       const li = document.createElement("li");
-      li.className = line.startsWith("[PASS]") ? "pass" : line.startsWith("[WARN]") ? "warn"
+      li.className = line.startsWith("[PASS]") ? "pass" : line.startsWith("[WARN]") || line.startsWith("[UNUSABLE]") ? "warn"
         : line.startsWith("[FAIL]") ? "fail" : line.startsWith(rep.verdict + ": ") ? "verdict" : "problem";
       li.textContent = line;
       list.appendChild(li);

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -20,7 +21,7 @@ func NextSteps(rep *verify.Report, archive string, signed bool, cards int) []str
 	cli := fmt.Sprintf("Check the same files with the command line: git bernstein verify %s --card CARD.json", shellQuote(archive))
 	switch {
 	case rep.Verdict == verify.Verified && len(rep.Warnings) > 0:
-		return []string{fmt.Sprintf("Read the %d warning(s) below: each says what to look at. They do not change the verdict (with --strict the command line exits 3).", len(rep.Warnings))}
+		return []string{fmt.Sprintf("Read the %s below: each says what to look at. They do not change the verdict (with --strict the command line exits 3).", plural.Count(len(rep.Warnings), "warning"))}
 	case rep.Verdict == verify.Verified:
 		return nil
 	case status[verify.CheckArchive] == verify.Fail && rep.ExitCode == verify.ExitUnverifiable:
