@@ -130,6 +130,12 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 			t.Fatalf("verify --allowed-signers: %d, want %q\n%s%s", code, want, so, se)
 		}
 	}
+	// Outside any repository, the user's gpg.ssh.allowedSignersFile is the default trust.
+	global := filepath.Join(keys, "gitconfig")
+	os.WriteFile(global, []byte("[gpg \"ssh\"]\n\tallowedSignersFile = "+allowed+"\n"), 0o644)
+	if so, se, code := runIn(t, out, []string{"GIT_CONFIG_GLOBAL=" + global, "GIT_CONFIG_NOSYSTEM=1"}, "verify", "ENG-42.tar.gz"); code != 0 || !strings.Contains(so, "allowed_signers:2") {
+		t.Fatalf("verify with the global gpg.ssh.allowedSignersFile: %d\n%s%s", code, so, se)
+	}
 	// and with a flat card made from the same key (keygen --ssh-key), as upstream's verifier takes it.
 	if so, se, code := runIn(t, keys, nil, "keygen", "--ssh-key", k.path+".pub", "--agent-id", "alice"); code != 0 || !strings.Contains(so, "kid: "+k.fingerprint) {
 		t.Fatalf("keygen --ssh-key: %d\n%s%s", code, so, se)

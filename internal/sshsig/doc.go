@@ -28,6 +28,11 @@
 // checked against the public key before it is used, so a misbehaving agent gives an error, never a bad
 // signature.
 //
+// LoadPublicKey reads the public half the same ways (from a private key file, the public key stored in the
+// clear, so encrypted keys work too) for `keygen --ssh-key`, which writes the flat card of an SSH key: the
+// same Ed25519 key as a SubjectPublicKeyInfo PEM (package sign, "Agent cards"), which `ssh-keygen -e -m
+// PKCS8` cannot write for Ed25519.
+//
 // The default kid of an SSH key is its fingerprint as `ssh-keygen -l -E sha256` prints it: "SHA256:" and the
 // unpadded standard base64 of the SHA-256 of the public key blob (Fingerprint).
 //
@@ -107,5 +112,7 @@
 // The tests use the tools themselves as the oracle: keys from `ssh-keygen -t ed25519`, a real ssh-agent,
 // `ssh-keygen -Y verify` and `-Y check-novalidate` on our signatures, `ssh-keygen -Y sign` output read by
 // Verify, and allowed signers lines judged by both `ssh-keygen -Y verify -Overify-time=…` and Usable
-// (TestAllowedSignersAgreesWithSSHKeygen). Tests skip, saying so, when OpenSSH is not installed.
+// (TestAllowedSignersAgreesWithSSHKeygen). Tests skip, saying so, when OpenSSH is not installed. Fuzz tests:
+// FuzzParseAllowedSigners, FuzzVerify, and FuzzMatchPatternList, which holds the linear matcher to match.c's
+// recursive one.
 package sshsig
