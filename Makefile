@@ -8,20 +8,32 @@ BIN     := bin/git-bernstein
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
 
-.PHONY: all build install uninstall demo test test-browser verify-wasm vet fmt fuzz bench clean
+.PHONY: all build install uninstall demo test test-browser verify-wasm vet fmt fuzz bench clean modules
 
 all: build
 
-build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein
+# Long steps say what they do before they start, and tool chatter ("go: downloading …", apt's progress and
+# debconf notes) goes to a log under build/ that is printed only when the step fails.
+LOG := build/make.log
+quiet = mkdir -p build; ( $(1) ) >$(LOG) 2>&1 || { cat $(LOG); exit 1; }
+
+# The Go modules, fetched once into Go's module cache (about a minute on a fresh machine).
+modules:
+	@GOPROXY=off GOFLAGS=-mod=mod $(GO) mod download -json >/dev/null 2>&1 || { echo "downloading Go modules (the first time: about a minute)…"; $(call quiet,$(GO) mod download -x); }
+
+build: modules
+	@echo "building $(BIN) $(VERSION) (the first build compiles every dependency: a minute or two)…"
+	@$(call quiet,$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein)
 
 MANDIR  ?= $(PREFIX)/share/man/man1
 
 # git turns `git bernstein --help` into `man git-bernstein`, so the manual page is installed too.
 install: build
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
-	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/git-bernstein
-	$(BIN) man > $(DESTDIR)$(MANDIR)/git-bernstein.1
+	@echo "installing git-bernstein to $(DESTDIR)$(BINDIR) and its manual page to $(DESTDIR)$(MANDIR)"
+	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	@install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/git-bernstein
+	@$(BIN) man > $(DESTDIR)$(MANDIR)/git-bernstein.1
+	@echo "done: run 'git bernstein help'; shell completion: see README, \"Shell completion\""
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(MANDIR)/git-bernstein.1
@@ -32,6 +44,7 @@ demo: build
 	@sh testdata/demo/run-demo.sh $(DEMO) $(CURDIR)/bin
 
 test: vet
+	@echo "running go test ./... (the first run compiles every package and its tests: a few minutes)…"
 	$(GO) test -count=1 -timeout 20m ./...
 
 # The view and verify-page pages in headless Chromium (Debian's package, installed when missing; as root in CI):
@@ -40,14 +53,17 @@ test: vet
 test-browser: demo
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  echo "installing chromium with apt (about a minute)…"; \
+	  $(call quiet,$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium); }
+	@echo "running the page tests in headless chromium; screenshots go to build/browser/"
 	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -count=1 -timeout 5m -v ./internal/browsertest/
 
 # Rebuild the browser verifier that verify-page embeds (commit internal/verifypage afterwards).
 verify-wasm:
 	$(GO) generate ./internal/verifypage
 
-vet:
+vet: modules
+	@echo "checking gofmt and go vet…"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo 'gofmt: files above need formatting (run make fmt)'; exit 1; }
 	$(GO) vet ./...
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -18,8 +19,70 @@ func manCommand() *ucli.Command {
 			if err != nil {
 				return fmt.Errorf("render manual page: %w", err)
 			}
-			_, err = fmt.Fprint(c.App.Writer, page)
+			_, err = fmt.Fprint(c.App.Writer, withSynopsis(page, c.App.Commands))
 			return err
 		},
 	}
+}
+
+// withSynopsis replaces urfave/cli's SYNOPSIS (the bare program name, its global flags in an example block and
+// a "Usage:" line, which man renders as three unrelated paragraphs) with one line per command, as git's own
+// pages have it: `git bernstein commits [OPTIONS] TICKET`.
+func withSynopsis(page string, cmds []*ucli.Command) string {
+	const head = ".SH SYNOPSIS\n"
+	i := strings.Index(page, head)
+	if i < 0 {
+		return page
+	}
+	j := strings.Index(page[i+len(head):], "\n.SH ")
+	if j < 0 {
+		return page
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	line := func(words, args string) {
+		fmt.Fprintf(&b, ".B git bernstein %s\n", words)
+		if args != "" {
+			fmt.Fprintf(&b, "%s\n", manArgs(args))
+		}
+		b.WriteString(".br\n")
+	}
+	for _, c := range cmds {
+		if c.Hidden || c.Name == "help" {
+			continue
+		}
+		if len(c.Subcommands) == 0 || c.ArgsUsage != "" {
+			line(c.Name, "[OPTIONS] "+c.ArgsUsage)
+		}
+		for _, s := range c.Subcommands {
+			if s.Hidden {
+				continue
+			}
+			if len(s.Subcommands) == 0 {
+				line(c.Name+" "+s.Name, "[OPTIONS] "+s.ArgsUsage)
+				continue
+			}
+			var names []string
+			for _, ss := range s.Subcommands {
+				names = append(names, ss.Name)
+			}
+			line(c.Name+" "+s.Name, "{"+strings.Join(names, "|")+"} ...")
+		}
+	}
+	b.WriteString(".B git bernstein\n[--help | --version]\n")
+	return page[:i] + b.String() + page[i+len(head)+j:]
+}
+
+// manArgs sets argument placeholders (all capitals) in italics, the rest roman: troff's convention for
+// synopses.
+func manArgs(s string) string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		core := strings.Trim(w, "[]{}|.")
+		if core != "" && core == strings.ToUpper(core) && strings.ContainsAny(core, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && core != "OPTIONS" {
+			w = strings.Replace(w, core, `\fI`+core+`\fR`, 1)
+		}
+		out = append(out, strings.ReplaceAll(w, "-", `\-`))
+	}
+	return strings.Join(out, " ")
 }

@@ -17,7 +17,7 @@ import (
 const maxSignatureFile = 64 << 10
 
 var verifyDescription = fmt.Sprintf(`Checks a ticket bundle without extracting it: the archive is read once, as a stream, in memory.
-Checks, in this order, one line each ([PASS], [WARN] or [FAIL]):
+Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when it could not be made):
    archive    a single gzip member read to its end (checksum checked, nothing after it, no FEXTRA or
               FCOMMENT); tar headers in the one shape every tar reader reads alike (ustar, at most one PAX
               header per member with only path and mtime, canonical numbers, zero padding, no setuid bits);
