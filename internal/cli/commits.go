@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -25,8 +26,13 @@ func commitsCommand() *ucli.Command {
 With --tracker github a number (123 or #123) is named by #123, owner/repo#123 and URLs ending in /123.
 History is every commit reachable from HEAD, branches, remote-tracking branches and tags.
 
+Commits are grouped by change: a block per change, its subject once, then each commit of it (the original,
+then its backports: the same patch id, or a "(cherry picked from commit X)" line naming it) with the branches
+it is on and, in brackets, the first tags that contain it.
+
 --json prints {"tracker","ticket_id","commits":[sha…],"details":[{"sha","parents","author","committer",
-"subject","matched_by"}]}, the document bundles carry as git/commits.json.`,
+"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags"}}]}, the document
+bundles carry as git/commits.json.`,
 		Flags: append(matchFlags(),
 			&ucli.BoolFlag{Name: "json", Usage: "print the commits.json document instead of one line a commit"},
 		),
@@ -61,10 +67,41 @@ func runCommits(c *ucli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
 		return nil
 	}
-	for _, d := range res.Details {
-		date, _, _ := strings.Cut(d.Committer.Date, "T")
-		fmt.Fprintf(c.App.Writer, "%s %s %s (%s)\n", d.SHA[:7], date, termtext.Clean(d.Subject),
-			termtext.Clean(strings.Join(d.MatchedBy, ", ")))
-	}
+	printChanges(c.App.Writer, res.Details)
 	return nil
+}
+
+// printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
+// date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
+func printChanges(w io.Writer, details []discover.CommitDetail) {
+	for _, ch := range discover.Changes(details) {
+		first := details[ch.Commits[0]]
+		fmt.Fprintln(w, termtext.Clean(first.Subject))
+		for _, i := range ch.Commits {
+			d := details[i]
+			date, _, _ := strings.Cut(d.Committer.Date, "T")
+			where := "on no branch"
+			var tags []string
+			if d.LandedOn != nil {
+				if len(d.LandedOn.Branches) > 0 {
+					where = "on " + strings.Join(d.LandedOn.Branches, ", ")
+				}
+				tags = d.LandedOn.Tags
+			}
+			if len(tags) > 0 {
+				where += " [" + strings.Join(tags, ", ") + "]"
+			}
+			line := fmt.Sprintf("  %s %s %s (%s)", d.SHA[:7], date, where, strings.Join(d.MatchedBy, ", "))
+			if d.Subject != first.Subject {
+				line += " " + d.Subject
+			}
+			for _, from := range d.CherryPickedFrom {
+				line += " cherry-picked from " + from[:min(7, len(from))]
+				if d.PatchID == nil || first.PatchID == nil || *d.PatchID != *first.PatchID {
+					line += ", another patch"
+				}
+			}
+			fmt.Fprintln(w, termtext.Clean(line))
+		}
+	}
 }

@@ -17,7 +17,7 @@ func TestCommitsCommand(t *testing.T) {
 	c3 := r.Commit("Custom key\n\nTask: ENG-42", map[string]string{"d": "1\n"})
 
 	out, errOut, code := runIn(t, r.Dir, r.Env, "commits", "ENG-42")
-	if code != 0 || !strings.Contains(out, c1[:7]+" 2026-01-01 Add login (trailer:Refs, message)") {
+	if code != 0 || !strings.Contains(out, "Add login\n  "+c1[:7]+" 2026-01-01 on main (trailer:Refs, message)\n") {
 		t.Fatalf("code %d\n%s\n%s", code, out, errOut)
 	}
 	if strings.Contains(out, "ENG-420") {

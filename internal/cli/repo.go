@@ -102,7 +102,9 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (discover.Opt
 	if err != nil {
 		return discover.Options{}, err
 	}
+	coreAbbrev, _ := s.cfg.Get("core.abbrev")
 	return discover.Options{
+		CoreAbbrev:  coreAbbrev,
 		Ticket:      tk,
 		Sources:     sources,
 		TrailerKeys: s.trailerKeys(c),

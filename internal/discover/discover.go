@@ -38,6 +38,8 @@ type Options struct {
 	BaseBranch  string // "" picks origin/HEAD's target, main, then master
 	// UseIndex reads and maintains the ticket index (<common dir>/bernstein/index).
 	UseIndex bool
+	// CoreAbbrev is core.abbrev ("" when unset): patch ids hash a binary file's ids as `git show` shortens them.
+	CoreAbbrev string
 }
 
 // Person is an author or committer as commits.json records it.
@@ -55,6 +57,14 @@ type CommitDetail struct {
 	Committer Person   `json:"committer"`
 	Subject   string   `json:"subject"`
 	MatchedBy []string `json:"matched_by"`
+	// PatchID is `git show <sha> | git patch-id --stable`, from our own diff; null for merges and empty commits.
+	// Backports of one change share it.
+	PatchID *string `json:"patch_id"`
+	// CherryPickedFrom lists the commits named by `(cherry picked from commit X)` lines (git cherry-pick -x).
+	CherryPickedFrom []string `json:"cherry_picked_from"`
+	// LandedOn is where the commit is: branches whose tip contains it and the first tags that do. Bundles
+	// made before these three fields existed lack them (nil here).
+	LandedOn *LandedOn `json:"landed_on"`
 }
 
 // Commits is the answer to "which commits are tied to this ticket", and the document written as
@@ -167,14 +177,26 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		tied = append(tied, i)
 	}
 	sort.Slice(tied, func(a, b int) bool { return graph.Rank[tied[a]] < graph.Rank[tied[b]] })
-	for _, i := range tied {
+	hashes := make([]plumbing.Hash, len(tied))
+	merge := make([]bool, len(tied)) // or at a shallow boundary: no diff to make
+	for k, i := range tied {
 		h := graph.Nodes[i].Hash
 		c, err := r.ReadCommit(h, "tied commit")
 		if err != nil {
 			return nil, err
 		}
+		hashes[k], merge[k] = h, c.NumParents() > 1 || graph.Nodes[i].Shallow
 		out.Commits = append(out.Commits, h.String())
-		out.Details = append(out.Details, detail(c, sortReasons(reasons[h])))
+		d := detail(c, sortReasons(reasons[h]))
+		d.CherryPickedFrom = cherryPickedFrom(c.Message)
+		out.Details = append(out.Details, d)
+	}
+	landed := landedOn(graph, tips, tied)
+	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev)
+	out.Warnings = append(out.Warnings, warnings...)
+	for k := range out.Details {
+		out.Details[k].LandedOn = &landed[k]
+		out.Details[k].PatchID = ids[k]
 	}
 	return out, nil
 }

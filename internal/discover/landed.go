@@ -1,0 +1,179 @@
+package discover
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
+)
+
+// LandedOn is where a commit landed: the local and remote-tracking branches whose tip contains it, named as
+// `git branch -a --contains` prints them (main, remotes/origin/stable/2025.1; no symbolic refs such as
+// remotes/origin/HEAD), and the first tags that contain it: a containing tag counts only when no other
+// containing tag is its ancestor, so a fix on master and two stable lines has one tag a line, the first release
+// of each that shipped it. Both sorted by ref name, as git lists them.
+type LandedOn struct {
+	Branches []string `json:"branches"`
+	Tags     []string `json:"tags"`
+}
+
+// cherryPickLine is what `git cherry-pick -x` appends: "(cherry picked from commit <sha>)".
+var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
+
+// cherryPickedFrom lists the commits a message says it was cherry-picked from, in order, each once.
+func cherryPickedFrom(msg string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, m := range cherryPickLine.FindAllStringSubmatch(msg, -1) {
+		sha := strings.ToLower(m[1])
+		if !seen[sha] {
+			seen[sha] = true
+			out = append(out, sha)
+		}
+	}
+	return out
+}
+
+// landedOn answers LandedOn for every tied node at once: one pass over the graph for the branches and tags
+// that contain the tied commits, and one for which of those tags contain each other (gitext.ContainedBy, cut
+// off below the lowest generation asked about), never a walk per commit.
+func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
+	type ref struct {
+		name string // as git branch -a / git tag print it
+		full plumbing.ReferenceName
+		node int
+		tag  bool
+	}
+	var refs []ref
+	for _, t := range tips {
+		i, ok := g.Index(t.Commit)
+		if !ok {
+			continue
+		}
+		switch {
+		case t.Name.IsBranch():
+			refs = append(refs, ref{strings.TrimPrefix(t.Name.String(), "refs/heads/"), t.Name, i, false})
+		case t.Name.IsRemote():
+			refs = append(refs, ref{"remotes/" + strings.TrimPrefix(t.Name.String(), "refs/remotes/"), t.Name, i, false})
+		case t.Name.IsTag():
+			refs = append(refs, ref{strings.TrimPrefix(t.Name.String(), "refs/tags/"), t.Name, i, true})
+		}
+	}
+	sort.Slice(refs, func(a, b int) bool { return refs[a].full < refs[b].full })
+	nodes := make([]int, len(refs))
+	for k, rf := range refs {
+		nodes[k] = rf.node
+	}
+	containing := g.ContainedBy(tied, nodes)
+
+	// Which containing tag contains which: only the tags that contain some tied commit matter.
+	tagAt := map[int]int{} // ref position → position among the tag nodes asked about
+	var tagNodes []int
+	for _, refsOf := range containing {
+		for _, k := range refsOf {
+			if _, ok := tagAt[k]; !ok && refs[k].tag {
+				tagAt[k] = len(tagNodes)
+				tagNodes = append(tagNodes, refs[k].node)
+			}
+		}
+	}
+	// below[a*n+b]: tag b's commit is a proper ancestor of tag a's.
+	n := len(tagNodes)
+	below := make([]uint64, (n*n+63)/64) // a bit set: a history with thousands of tags stays small
+	for b, holders := range g.ContainedBy(tagNodes, tagNodes) {
+		for _, a := range holders {
+			if tagNodes[a] != tagNodes[b] {
+				below[(a*n+b)/64] |= 1 << ((a*n + b) % 64)
+			}
+		}
+	}
+
+	out := make([]LandedOn, len(tied))
+	for i, refsOf := range containing {
+		l := LandedOn{Branches: []string{}, Tags: []string{}}
+		var in []int // positions in tagNodes of the tags containing this commit
+		for _, k := range refsOf {
+			if refs[k].tag {
+				in = append(in, tagAt[k])
+			}
+		}
+		for _, k := range refsOf {
+			if !refs[k].tag {
+				l.Branches = append(l.Branches, refs[k].name)
+				continue
+			}
+			first := true // unless another containing tag is its ancestor
+			for _, other := range in {
+				if at := tagAt[k]*n + other; below[at/64]&(1<<(at%64)) != 0 {
+					first = false
+					break
+				}
+			}
+			if first {
+				l.Tags = append(l.Tags, refs[k].name)
+			}
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// patchIDs computes each non-merge commit's `git patch-id --stable` from our own diff (patch.Differ); merges
+// (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
+// whose diff cannot be made gets none and a warning.
+func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string) ([]*string, []string) {
+	out := make([]*string, len(hashes))
+	failed, firstErr := 0, error(nil)
+	var differ *patch.Differ
+	var abbrev *gitext.Abbrev
+	defer func() {
+		if abbrev != nil {
+			abbrev.Close()
+		}
+	}()
+	short := func(hexID string) string {
+		if abbrev == nil {
+			abbrev = r.NewAbbrev(coreAbbrev)
+		}
+		return abbrev.Short(plumbing.NewHash(hexID))
+	}
+	var buf bytes.Buffer
+	for i, h := range hashes {
+		if merge[i] {
+			continue
+		}
+		if differ == nil {
+			differ = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+		}
+		buf.Reset()
+		if err := differ.WriteDiff(&buf, h); err != nil {
+			failed++
+			if firstErr == nil {
+				firstErr = fmt.Errorf("commit %s: %w", h, err)
+			}
+			continue
+		}
+		if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
+			out[i] = &id
+		}
+	}
+	if failed > 0 {
+		// One line, not one a commit: offline, a partial clone lacks the blobs of every one of them.
+		return out, []string{fmt.Sprintf("no patch id for %d %s (patch_id is null): %v", failed,
+			pluralWord(failed, "commit", "commits"), firstErr)}
+	}
+	return out, nil
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,214 @@
+package discover
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// backports is a project with two release lines: a fix on main, cherry-picked with -x to stable/2 cleanly and to
+// stable/1 with a conflict fixed by hand, tags on each line, and a remote whose HEAD is a symbolic ref.
+type backports struct {
+	r                      *gittest.Repo
+	fix, pick2, pick1, end string
+}
+
+func lines(n int, edit map[int]string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if s, ok := edit[i]; ok {
+			b.WriteString(s + "\n")
+			continue
+		}
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func newBackports(t *testing.T) *backports {
+	r := gittest.New(t)
+	b := &backports{r: r}
+	r.Commit("Initial commit", map[string]string{"app.txt": lines(30, nil), "notes.txt": "a\n"})
+	r.Git("tag", "v1.0")
+	r.Git("branch", "stable/1")
+	r.Commit("Refactor the middle", map[string]string{"app.txt": lines(30, map[int]string{15: "line 15 refactored"})})
+	r.Git("tag", "-a", "-m", "Release 2.0", "v2.0")
+	r.Git("branch", "stable/2")
+	b.fix = r.Commit("Fix the overflow\n\nCloses-Bug: #77\nRefs: ENG-42",
+		map[string]string{"app.txt": lines(30, map[int]string{3: "line 3 fixed", 15: "line 15 refactored and fixed"})})
+	r.Git("tag", "-a", "-m", "Release 3.0", "v3.0")
+	r.Git("tag", "v3.0-final") // a second tag on the same commit: both are first
+	r.Commit("More work", map[string]string{"notes.txt": "b\n"})
+	r.Git("tag", "v3.1")
+
+	r.Git("checkout", "-q", "stable/2")
+	r.Git("cherry-pick", "-x", b.fix)
+	b.pick2 = r.Rev("HEAD")
+	r.Git("tag", "v2.0.1")
+	r.Commit("Stable work", map[string]string{"notes.txt": "s2\n"})
+	r.Git("tag", "v2.0.2")
+
+	r.Git("checkout", "-q", "stable/1")
+	if _, err := r.GitErr("cherry-pick", "-x", b.fix); err == nil {
+		t.Fatal("the cherry-pick to stable/1 should conflict")
+	}
+	r.Write("app.txt", lines(30, map[int]string{3: "line 3 fixed", 15: "line 15 fixed the old way"}))
+	r.Git("add", "app.txt")
+	r.Git("-c", "core.editor=true", "cherry-pick", "--continue")
+	b.pick1 = r.Rev("HEAD")
+	r.Git("tag", "v1.0.1")
+	r.Git("checkout", "-q", "main")
+
+	origin := filepath.Join(filepath.Dir(r.Dir), "origin.git")
+	r.Git("init", "-q", "--bare", origin)
+	r.Git("remote", "add", "origin", origin)
+	r.Git("push", "-q", "origin", "main", "stable/2")
+	r.Git("remote", "set-head", "origin", "main")
+	b.end = r.Rev("HEAD")
+	return b
+}
+
+func TestBackportsLinkedAndLanded(t *testing.T) {
+	b := newBackports(t)
+	s := &scenario{r: b.r}
+	res := s.find(t, b.r.Dir, "ENG-42")
+	by := map[string]CommitDetail{}
+	for _, d := range res.Details {
+		by[d.SHA] = d
+	}
+	if len(res.Details) != 3 || by[b.fix].SHA == "" || by[b.pick1].SHA == "" || by[b.pick2].SHA == "" {
+		t.Fatalf("tied commits %v, want the fix and both backports", res.Commits)
+	}
+	fix, pick1, pick2 := by[b.fix], by[b.pick1], by[b.pick2]
+
+	// The clean backport shares the fix's patch id; the conflict-fixed one does not, but names the fix.
+	if fix.PatchID == nil || pick2.PatchID == nil || *fix.PatchID != *pick2.PatchID {
+		t.Errorf("patch ids of the fix and its clean backport: %v, %v; want equal", str(fix.PatchID), str(pick2.PatchID))
+	}
+	if pick1.PatchID == nil || *pick1.PatchID == *fix.PatchID {
+		t.Errorf("the conflict-fixed backport's patch id %v should differ from the fix's", str(pick1.PatchID))
+	}
+	for _, d := range res.Details {
+		if got, want := str(d.PatchID), gitPatchID(t, b.r, d.SHA); got != want {
+			t.Errorf("%s: patch_id %s, git show | git patch-id --stable says %s", d.Subject, got, want)
+		}
+	}
+	if len(fix.CherryPickedFrom) != 0 || !reflect.DeepEqual(pick1.CherryPickedFrom, []string{b.fix}) ||
+		!reflect.DeepEqual(pick2.CherryPickedFrom, []string{b.fix}) {
+		t.Errorf("cherry_picked_from: fix %v, stable/1 %v, stable/2 %v; want [], [fix], [fix]",
+			fix.CherryPickedFrom, pick1.CherryPickedFrom, pick2.CherryPickedFrom)
+	}
+
+	want := map[string]LandedOn{
+		b.fix:   {Branches: []string{"main", "remotes/origin/main"}, Tags: []string{"v3.0", "v3.0-final"}},
+		b.pick2: {Branches: []string{"stable/2", "remotes/origin/stable/2"}, Tags: []string{"v2.0.1"}},
+		b.pick1: {Branches: []string{"stable/1"}, Tags: []string{"v1.0.1"}},
+	}
+	for sha, w := range want {
+		d := by[sha]
+		if d.LandedOn == nil || !reflect.DeepEqual(*d.LandedOn, w) {
+			t.Errorf("%s: landed_on %+v, want %+v", d.Subject, d.LandedOn, w)
+		}
+		// And as git says it: git branch -a --contains, and the first of git tag --contains.
+		if got, git := d.LandedOn.Branches, gitBranchesContaining(t, b.r, sha); !sameSet(got, git) {
+			t.Errorf("%s: branches %v, git branch -a --contains: %v", d.Subject, got, git)
+		}
+		if got, git := d.LandedOn.Tags, gitFirstTagsContaining(t, b.r, sha); !sameSet(got, git) {
+			t.Errorf("%s: tags %v, first of git tag --contains: %v", d.Subject, got, git)
+		}
+	}
+}
+
+// TestLandedOnAgreesWithGit checks landed_on against git on every commit of the demo-like scenario (merges,
+// deleted branches, several tips), tags added at a few places.
+func TestLandedOnAgreesWithGit(t *testing.T) {
+	s := newScenario(t)
+	s.r.Git("tag", "t-merge1", s.sha["merge1"])
+	s.r.Git("tag", "-a", "-m", "x", "t-squash", s.sha["squash"])
+	s.r.Git("tag", "t-live", s.sha["live"])
+	s.r.Git("tag", "t-after", s.sha["after"])
+	res := s.find(t, s.r.Dir, "ENG-42")
+	if len(res.Details) < 5 {
+		t.Fatalf("only %d commits tied", len(res.Details))
+	}
+	for _, d := range res.Details {
+		if got, git := d.LandedOn.Branches, gitBranchesContaining(t, s.r, d.SHA); !sameSet(got, git) {
+			t.Errorf("%s: branches %v, git branch -a --contains: %v", d.Subject, got, git)
+		}
+		if got, git := d.LandedOn.Tags, gitFirstTagsContaining(t, s.r, d.SHA); !sameSet(got, git) {
+			t.Errorf("%s: tags %v, first of git tag --contains: %v", d.Subject, got, git)
+		}
+		if got, want := str(d.PatchID), gitPatchID(t, s.r, d.SHA); got != want {
+			t.Errorf("%s: patch_id %s, git says %s", d.Subject, got, want)
+		}
+	}
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func sameSet(a, b []string) bool {
+	x, y := append([]string{}, a...), append([]string{}, b...)
+	sort.Strings(x)
+	sort.Strings(y)
+	return reflect.DeepEqual(x, y) || len(x) == 0 && len(y) == 0
+}
+
+func gitPatchID(t *testing.T, r *gittest.Repo, sha string) string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", "git show "+sha+" | git patch-id --stable")
+	cmd.Dir, cmd.Env = r.Dir, r.Env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	return id
+}
+
+// gitBranchesContaining is `git branch -a --contains` without the "* " marker and "HEAD -> " aliases.
+func gitBranchesContaining(t *testing.T, r *gittest.Repo, sha string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(r.Git("branch", "-a", "--contains", sha), "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(l, "* "))
+		if l == "" || strings.Contains(l, " -> ") || strings.HasPrefix(l, "(") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// gitFirstTagsContaining is `git tag --contains` less every tag another of them (at another commit) is in.
+func gitFirstTagsContaining(t *testing.T, r *gittest.Repo, sha string) []string {
+	t.Helper()
+	tags := strings.Fields(r.Git("tag", "--contains", sha))
+	var out []string
+	for _, a := range tags {
+		first := true
+		for _, b := range tags {
+			if r.Rev(a+"^{commit}") == r.Rev(b+"^{commit}") {
+				continue
+			}
+			if _, err := r.GitErr("merge-base", "--is-ancestor", b, a); err == nil {
+				first = false
+				break
+			}
+		}
+		if first {
+			out = append(out, a)
+		}
+	}
+	return out
+}
