@@ -97,7 +97,9 @@
 // match it; T is before valid-after; or T is after valid-before (T equal to either bound is inside, as in
 // sshsig.c). The namespace is always git-bernstein, for the JWS and the attestation too: a line restricted
 // to namespaces="git" lets the key sign commits, not bundles. T is the manifest's created_at, which the
-// signature covers, as git holds a key's validity against the signed commit's own date.
+// signature covers, as git holds a key's validity against the signed commit's own date. Like a commit date,
+// it is the signer's word: valid-before limits what an honest key holder signs, it does not stop a stolen
+// key from backdating; to revoke a key, remove its line.
 //
 // Patterns (OpenSSH match.c, match_pattern_list, without lower-casing): "*" matches any run of bytes, "?" one
 // byte, everything else itself; a list matches when some pattern matches and no pattern preceded by "!" does.
