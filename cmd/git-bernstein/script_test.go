@@ -15,6 +15,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +85,14 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": exitcode,
 		},
+		// [gitcompletion]: git's bash completion script is installed where bash-completion loads it.
+		Condition: func(cond string) (bool, error) {
+			if cond != "gitcompletion" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := os.Stat(gitCompletion)
+			return err == nil, nil
+		},
 	})
 }
 
@@ -98,6 +107,9 @@ func pathWithout(path, name string) string {
 	}
 	return strings.Join(keep, string(filepath.ListSeparator))
 }
+
+// gitCompletion is where Debian's git package (and bash-completion elsewhere) keeps git's completion script.
+const gitCompletion = "/usr/share/bash-completion/completions/git"
 
 // exitcode N PROGRAM ARGS… runs PROGRAM and fails unless its exit code is N.
 func exitcode(ts *testscript.TestScript, neg bool, args []string) {

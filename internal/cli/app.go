@@ -142,5 +142,7 @@ func commands() []*ucli.Command {
 		logCommand(),
 		viewCommand(),
 		verifyPageCommand(),
+		completionCommand(),
+		completeCommand(),
 	}
 }

@@ -1,0 +1,39 @@
+package discover
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+)
+
+// IndexedWords returns, sorted, the words of the ticket index (IndexWords: lower-cased, with a digit) that start
+// with prefix, ignoring case, at most max of them; nil when there is no usable index. Shell completion uses it to
+// offer the ticket ids history names without walking it: it only reads the index file, never writes or rebuilds
+// it, so it is as quick as reading one file.
+func IndexedWords(r *gitext.Repo, prefix string, max int) []string {
+	ix, err := loadIndex(r)
+	if err != nil || ix == nil {
+		return nil
+	}
+	prefix = strings.ToLower(prefix)
+	var out []string
+	d := &decoder{b: ix.words}
+	nw := d.uv()
+	for k := uint64(0); k < nw && d.err == nil; k++ {
+		w := string(d.take(int(d.uv())))
+		d.uv()              // posting count
+		d.take(int(d.uv())) // postings
+		if d.err != nil {
+			return nil
+		}
+		if strings.HasPrefix(w, prefix) {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
