@@ -109,6 +109,18 @@ func TestBrowserPages(t *testing.T) {
 			if got := tb.eval(`getComputedStyle(document.querySelector(".banner")).borderTopStyle`); got != "solid" {
 				t.Errorf("view page unstyled (border %v): the CSP refused its style", got)
 			}
+			if tc.name == "signed" {
+				// Where each change landed: the demo's rate limit fix is on main (first released in v1.1) and
+				// was backported to release/1.0 (v1.0.1); the backport's row is indented under the original.
+				grid := tb.eval(`Array.from(document.querySelectorAll("table.grid tr")).map((tr) => Array.from(tr.children).map((c) => c.textContent.trim()).join(" | ")).join("\n")`)
+				if g, _ := grid.(string); !strings.Contains(g, "Change | bugfix/eng-42-crash | main | release/1.0\n") ||
+					!strings.Contains(g, "Add rate limit (#17) | ✓ v1.1 | ✓ v1.1 | ✓ v1.0.1\n") {
+					t.Errorf("the change × branch grid reads:\n%v", grid)
+				}
+				if got := tb.eval(`getComputedStyle(document.querySelector("tr.backport td.subject")).paddingLeft`); got != "25.6px" {
+					t.Errorf("the backport row is not indented (padding-left %v)", got)
+				}
+			}
 			tb.screenshot(filepath.Join(shots, "view-"+tc.name+".png"))
 			tb.checkQuiet()
 

@@ -23,7 +23,26 @@
 //	 "details": [{"sha": "<sha>", "parents": ["<sha>", …],
 //	              "author": {"name": …, "email": …, "date": "<RFC 3339 in the commit's zone>"},
 //	              "committer": {…}, "subject": "<first paragraph on one line, as git's %s>",
-//	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …]}, …]}
+//	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …],
+//	              "patch_id": "<40 hex>" | null, "cherry_picked_from": ["<sha>", …],
+//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …]}}, …]}
+//
+// The last three fields say where the change landed (bundles made before them lack them; readers take both):
+//   - patch_id: `git show <sha> | git patch-id --stable` (builtin/patch-id.c of git 2.39: whitespace removed, index
+//     lines and hunk headers not hashed, a binary file hashed by the ids of its index line as git show shortens
+//     them, one hash per file summed so file order does not matter), over our own diff against the first parent
+//     (gitext/patch: renames and copies per diff.renames, drivers per attributes); null for merges, for commits
+//     that change nothing (git prints no id) and at a shallow boundary. Clean backports and rebases share it.
+//   - cherry_picked_from: the shas of "(cherry picked from commit X)" lines (git cherry-pick -x), in order, each
+//     once; [] when none. A backport that needed a conflict fix has another patch id but still names its original.
+//   - landed_on: the local branches (short names) and remote-tracking branches ("remotes/origin/main") whose tip
+//     contains the commit, as `git branch -a --contains` lists them minus symbolic refs; and the first tags that
+//     contain it: a containing tag counts only when no other containing tag at another commit is its ancestor.
+//     Each sorted by ref name. gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass
+//     in topological order, skipping commits whose generation number is below the lowest tied commit's.
+//
+// Changes groups details into changes (same patch id, or linked by cherry_picked_from), for `commits` and the
+// report.
 //
 // # Ticket index
 //

@@ -28,6 +28,7 @@ type page struct {
 	PRs         []prView
 	Commits     []commitRow
 	CommitsNote string
+	Changes     *changeGrid      // which change reached which branch, and the first tag there
 	Attribution []attributionRow // who wrote each file of the commits (lineage v1), with the lineage check only
 	Patches     []patchView
 	Transcripts []transcriptView
@@ -101,6 +102,7 @@ func build(b *Bundle, version string) *page {
 	}
 	if c := byName["git/commits.json"]; c != nil {
 		p.Commits, p.CommitsNote = commitRows(c)
+		_, p.Changes = changesFrom(c)
 	}
 	p.Attribution = attributionRows(r)
 	if d := byName["git/diff.patch"]; d != nil {
@@ -195,6 +197,9 @@ func rawView(mb *Member) memberView {
 // commitRow is one line of the commits table.
 type commitRow struct {
 	SHA, Author, Date, Subject, MatchedBy string
+	// Branches and Tags are where it landed (landed_on); Backport indents it under its change's original.
+	Branches, Tags string
+	Backport       bool
 }
 
 // commitRows reads git/commits.json: ours carries per-commit details; upstream's only the SHA list.
@@ -207,6 +212,9 @@ func commitRows(mb *Member) ([]commitRow, string) {
 		return nil, fmt.Sprintf("git/commits.json is not the commits document (%v)", err)
 	}
 	var rows []commitRow
+	if grouped, _ := changesFrom(mb); grouped != nil {
+		return grouped, ""
+	}
 	if len(doc.Details) > 0 {
 		for _, d := range doc.Details {
 			author := d.Author.Name

@@ -34,11 +34,13 @@ git checkout -q main
 tick
 git merge -q --no-ff -m "Merge branch 'feature/ENG-42-login'" feature/ENG-42-login
 git branch -q -D feature/ENG-42-login
+release=$(git rev-parse HEAD)
 
 printf 'limit = 10\n' > src/ratelimit.conf
 commit "Add rate limit (#17)
 
 Fixes: eng-42"
+ratelimit=$(git rev-parse HEAD)
 
 printf 'Notes for ENG-420 only\n' > NOTES.md
 commit "Document ENG-420 follow-up"
@@ -60,6 +62,16 @@ git merge -q --no-ff -m "Merge pull request #18 from acme/ENG-42-audit
 
 Audit logging" acme-ENG-42-audit
 git branch -q -D acme-ENG-42-audit
+
+# A release line: 1.0 from the login merge, the rate limit backported to it with `cherry-pick -x` (commits
+# groups the two, and the report's grid shows the fix on main and on release/1.0 with the first tag of each).
+git tag -a -m "Release 1.1" v1.1
+git checkout -q -b release/1.0 "$release"
+git tag -a -m "Release 1.0" v1.0
+tick
+git cherry-pick -x "$ratelimit" >/dev/null
+git tag -a -m "Release 1.0.1" v1.0.1
+git checkout -q main
 
 git checkout -q -b bugfix/eng-42-crash
 printf 'def login():\n    if ok: check()\n' > src/login.py
