@@ -51,7 +51,7 @@ func main() {
 	bin := flag.String("bin", "bin/git-bernstein", "the git-bernstein binary to measure")
 	out := flag.String("out", "BENCHMARKS.md", "report to write")
 	realCommits := flag.Int("real-commits", 70000, "commits in the real-history-shaped repository")
-	only := flag.String("only", "", "comma list of the comparisons to run: commits, bundle, patch (default all)")
+	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch (default all)")
 	rss := flag.String("rss-of", "", "internal: run this command line and print its peak RSS")
 	flag.Parse()
 	if *rss != "" {
@@ -171,6 +171,11 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 		rows = append(rows, row{name: "commits, incremental (100 new commits)", ours: commitsCmd, theirs: gitLog, oursT: incr.wall, theirsT: gl.wall})
 	}
 
+	if want("landed") {
+		if err := measureLanded(cache, realCommits, bin, &rows, measureIn); err != nil {
+			return err
+		}
+	}
 	if want("bundle") {
 		archive := filepath.Join(work, sddTicket+".tar.gz")
 		bundleCmd := fmt.Sprintf("%s bundle --no-pr --created-at 2026-01-01T00:00:00Z --sdd %s --out %s %s", q(bin), q(sdd), q(archive), sddTicket)
