@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/cli"
 )
 
@@ -121,6 +123,7 @@ func TestBrowserPages(t *testing.T) {
 					t.Errorf("the backport row is not indented (padding-left %v)", got)
 				}
 			}
+			checkPictures(tb, tc.verdict)
 			tb.screenshot(filepath.Join(shots, "view-"+tc.name+".png"))
 			tb.checkQuiet()
 
@@ -131,6 +134,10 @@ func TestBrowserPages(t *testing.T) {
 			tb.waitFor(`document.body.dataset.ready || document.getElementById("status").textContent.includes("could not start") && "failed"`, 30*time.Second)
 			if got := tb.eval(`document.body.dataset.ready || document.getElementById("status").textContent`); got != "1" {
 				t.Fatalf("the verifier did not start: %v", got)
+			}
+			// The page names the same build as the CLI that wrote it (git bernstein --version).
+			if got, want := tb.eval(`document.querySelector(".sub").textContent`), "git-bernstein's verifier ("+buildinfo.Version()+")"; !strings.Contains(fmt.Sprint(got), want) {
+				t.Errorf("verify page says %q, want %q", got, want)
 			}
 			tb.setFiles("#cards", filepath.Join(work, "demo-2026.card.json"))
 			if tc.sig != "" {

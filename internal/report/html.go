@@ -17,6 +17,17 @@ var style string
 //go:embed report.html.tmpl
 var pageTemplate string
 
+// The pictures (pictures.go) keep their templates and style in files of their own.
+var (
+	//go:embed pictures.html.tmpl
+	picturesTemplate string
+	//go:embed pictures.css
+	picturesStyle string
+)
+
+// pageStyle is the page's one style sheet, whose hash the CSP allows.
+func pageStyle() string { return style + picturesStyle }
+
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"short": func(s string) string {
 		if len(s) > 12 {
@@ -24,14 +35,16 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return s
 	},
-	"deref": func(p *int) int { return *p },
-}).Parse(pageTemplate))
+	"deref":    func(p *int) int { return *p },
+	"add":      func(a, b int) int { return a + b },
+	"barwidth": func() int { return picBarWidth },
+}).Parse(pageTemplate + picturesTemplate))
 
 // Policy is the page's Content Security Policy: nothing may load or be sent (default-src 'none', and the
 // directives that do not fall back to it), and the one inline style is allowed by its hash, not by
 // 'unsafe-inline'. The page has no script at all.
 func Policy() string {
-	return "default-src 'none'; style-src " + csp.Hash(style) + "; img-src 'none'; base-uri 'none'; form-action 'none'"
+	return "default-src 'none'; style-src " + csp.Hash(pageStyle()) + "; img-src 'none'; base-uri 'none'; form-action 'none'"
 }
 
 // Write renders the bundle's page to w. version names the git-bernstein that made it.
@@ -41,7 +54,8 @@ func Write(w io.Writer, b *Bundle, version string) error {
 		CSP   string
 		Style template.CSS
 		P     *page
-	}{Policy(), template.CSS(style), build(b, version)})
+		Pics  *pictures
+	}{Policy(), template.CSS(pageStyle()), build(b, version), buildPictures(b)})
 	if err != nil {
 		return err
 	}

@@ -186,7 +186,7 @@ func TestHostileText(t *testing.T) {
 	}
 	// Every tag in the page is one of the template's.
 	allowed := map[string]bool{}
-	for _, tag := range regexp.MustCompile(`</?([a-z0-9]+)`).FindAllStringSubmatch(pageTemplate, -1) {
+	for _, tag := range regexp.MustCompile(`</?([a-z0-9]+)`).FindAllStringSubmatch(pageTemplate+picturesTemplate, -1) {
 		allowed[tag[1]] = true
 	}
 	for _, tag := range regexp.MustCompile(`</?([a-zA-Z0-9]+)`).FindAllStringSubmatch(out, -1) {

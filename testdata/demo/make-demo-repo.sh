@@ -81,16 +81,18 @@ git checkout -q main
 # The orchestrator's artefacts: what the agents saw and did.
 mkdir -p .sdd/transcripts .sdd/traces .sdd/lineage .sdd/audit
 cat > .sdd/transcripts/coder-s1.jsonl <<'J'
-{"role":"user","content":"Implement login for ENG-42","ticket":{"tracker":"github","id":"ENG-42"}}
-{"role":"assistant","content":"Added src/login.py"}
+{"role":"user","content":"Implement login for ENG-42","ticket":{"tracker":"github","id":"ENG-42"},"ts":"2026-01-01T01:10:00Z"}
+{"role":"assistant","content":"Added src/login.py","ts":"2026-01-01T01:40:00Z"}
+{"role":"user","content":"Also rate-limit ENG-42's login","ts":"2026-01-01T05:05:00Z"}
+{"role":"assistant","content":"Added src/ratelimit.conf","ts":"2026-01-01T05:30:00Z"}
 J
 printf '{"role":"user","content":"Fix ENG-420"}\n' > .sdd/transcripts/coder-s2.jsonl
-printf '{"span":"plan","task":"ENG-42","ms":120}\n{"span":"edit","task":"ENG-42","ms":640}\n' > .sdd/traces/ENG-42-trace.jsonl
+printf '{"span":"plan","task":"ENG-42","ms":120,"session":"coder-s1","ts":"2026-01-01T01:12:00Z"}\n{"span":"edit","task":"ENG-42","ms":640,"session":"coder-s1","ts":"2026-01-01T01:30:00Z"}\n{"span":"review","task":"ENG-42","ms":300,"session":"reviewer-s3","ts":"2026-01-01T08:20:00Z"}\n' > .sdd/traces/ENG-42-trace.jsonl
 printf '{"span":"plan","task":"ENG-420","ms":90}\n' > .sdd/traces/ENG-420-trace.jsonl
 cat > .sdd/lineage/tracker_audit.jsonl <<'J'
 {"event":"ticket.opened","tracker_name":"github","ticket_id":"ENG-42","ts":"2026-01-01T01:00:00Z"}
 {"event":"ticket.opened","tracker_name":"github","ticket_id":"ENG-420","ts":"2026-01-01T02:00:00Z"}
 {"event":"ticket.closed","tracker_name":"github","ticket_id":"ENG-42","ts":"2026-01-01T09:00:00Z"}
 J
-printf '{"seq":1,"actor":"coder","action":"write","meta":{"tracker":"github","ticket":"ENG-42"}}\n' > .sdd/audit/2026-01-01.jsonl
+printf '{"seq":1,"actor":"coder","action":"write","meta":{"tracker":"github","ticket":"ENG-42"},"ts":"2026-01-01T01:41:00Z"}\n' > .sdd/audit/2026-01-01.jsonl
 echo "demo repository ready: $dir"
