@@ -378,6 +378,13 @@ Notes from profiles (` + "`" + `go test -cpuprofile` + "`" + `), for the next pe
 - first run with a commit-graph: parents and dates come from the graph, messages are inflated by two workers;
   the index words are found there too. The rest is the serial part above.
 - cold ` + "`" + `commits` + "`" + ` without the index (bernstein.index=false): the same walk, no index written.
+- since commits.json gained patch_id and landed_on (issue 21), every ` + "`" + `commits` + "`" + ` run, first or warm, also diffs each
+  tied commit for its patch id: ENG-42 ties about 2,000 commits of the regular repository, so its first-run and warm
+  rows carry that too (warm went from 0.06 s to about 0.25 s). Without it (commit b4545d0, idle machine), a first
+  run without a commit-graph took 0.87 s against git's 0.85 s on the regular clone (1.0×; CPU 1.45 s / 0.82 s;
+  1.55 s before the parallel walk) and 1.0–1.5 s against 0.45 s on the real-shaped one (CPU 1.1 s / 0.42 s; 1.8 s
+  before). Its wall time often exceeds its CPU time: the index is fsynced (atomicfile) although its checksum
+  already makes a torn file a rebuild.
 - warm ` + "`" + `commits` + "`" + `: a third decoding the index's graph, a third reading and judging the ticket's commits.
 - ` + "`" + `bundle` + "`" + `: gzip (klauspost/compress, one core) dominates; files are read twice (hash, then pack), from the
   page cache the second time. Peak RSS does not grow with .sdd size (33 MiB with a one-commit repository and the
