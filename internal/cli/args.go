@@ -27,7 +27,7 @@ func positional(c *ucli.Context) ([]string, error) {
 		if fl == nil {
 			return nil, usageError("flag provided but not defined: %s; see 'git bernstein help %s'", a, c.Command.Name)
 		}
-		if _, isBool := fl.(*ucli.BoolFlag); isBool && !hasVal {
+		if isBoolFlag(fl) && !hasVal {
 			val = "true"
 		} else if !hasVal {
 			if i+1 >= len(args) {
@@ -41,6 +41,19 @@ func positional(c *ucli.Context) ([]string, error) {
 		}
 	}
 	return pos, nil
+}
+
+// isBoolFlag says whether a flag may stand alone: a BoolFlag, or a flag whose value says it is boolean to
+// the flag parser (--repo[=DIR]).
+func isBoolFlag(fl ucli.Flag) bool {
+	if _, ok := fl.(*ucli.BoolFlag); ok {
+		return true
+	}
+	if g, ok := fl.(*ucli.GenericFlag); ok {
+		b, ok := g.Value.(interface{ IsBoolFlag() bool })
+		return ok && b.IsBoolFlag()
+	}
+	return false
 }
 
 func lookupFlag(cmd *ucli.Command, name string) ucli.Flag {

@@ -37,6 +37,10 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
               archive's sha256 and manifest (else FAIL), signed under a keyid you gave a key for (else WARN)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
               manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
+   repository with --repo[=DIR] only: every commit of git/commits.json is in the repository (DIR, else
+              the one around the working folder) with the parents, author, committer and subject it lists,
+              and each part of git/diff.patch, applied in memory, turns its parent's tree into its
+              commit's tree (FAIL on any difference; unusable if a commit is not in the repository)
 Then the verdict, with what it means and what it does not.
 
 VERDICTS AND EXIT CODES:
@@ -78,6 +82,7 @@ func verifyFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
 		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
+		repoFlag(),
 		agentCardsFlag(),
 	}, limitFlags()...)
 }
@@ -120,6 +125,7 @@ func runVerify(c *ucli.Context) error {
 	if rev := c.String("rev"); rev != "" {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}
+	opts.Repository = repoCheck(c, envOf(c), wd)
 	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
 	if report == nil {
 		report = verifyFiles(wd, args, c.StringSlice("card"), opts)

@@ -55,10 +55,28 @@
 //
 // In this order, one line each: archive (above), manifest (strict JSON, schema_version 1, package manifest),
 // files (every listed file present with its size and sha256, nothing else), signature, trust, and, when asked,
-// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when the
-// bundle carries lineage/v2/checkpoint.json, lineage-v2 (the packed lineage v2 slice extends that checkpoint;
-// package lineage, "Checkpoints"). A failed archive
+// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when asked,
+// repository (below), and, when the bundle carries lineage/v2/checkpoint.json, lineage-v2 (the packed lineage v2
+// slice extends that checkpoint; package lineage, "Checkpoints"). A failed archive
 // or manifest check stops there; a failed files check does not stop the signature check.
+//
+// # Repository
+//
+// Options.Repository (verify --repo) holds the bundle's git section against a repository the user has. This
+// package reads no git (it also runs as WebAssembly in the browser page): it keeps git/commits.json and
+// git/diff.patch from its one read of the archive and hands them to RepoCheck.Check, which the CLI fills in
+// (package repocheck: every listed commit is in the repository with the parents, author, committer, subject
+// and cherry_picked_from it records; each part of diff.patch, applied in memory by gitext/patch/apply, turns
+// its commit's first parent's tree into the commit's tree; one part per listed non-merge commit that changes
+// its tree). The check runs on the bytes read, whether or not the files check passed.
+//
+//	PASS  every listed commit is there and everything matches
+//	FAIL  any difference, each listed (FAILED): what the bundle says of the code is not what the repository holds
+//	FAIL  (unusable, exit 2) a listed commit, or the parent a part needs, is not in the repository (a clone made
+//	      before the work, a history rewritten since): nothing can be said of it; also no repository, no
+//	      git/commits.json, or an object that cannot be read
+//
+// A difference outranks a missing commit: the check is then FAIL and lists both.
 //
 // # Signature
 //

@@ -19,6 +19,8 @@ type Options struct {
 	Strict bool
 	// Note, when set, adds the note check (see note.go).
 	Note *NoteCheck
+	// Repository, when set, adds the repository check (see repo.go).
+	Repository *RepoCheck
 	// Sink, when set, receives every member's bytes as they are read (see sink.go).
 	Sink Sink
 	// AgentCards, when set, checks the bundle's lineage v1 entries against them (lineagev1.go).
@@ -49,7 +51,13 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 
 	l2 := &lineageV2Collector{}
-	lv := &lineageV1Sink{next: sinks{opts.Sink, l2}}
+	next := sinks{opts.Sink, l2}
+	var git *repoCollector
+	if opts.Repository != nil {
+		git = &repoCollector{}
+		next = append(next, git)
+	}
+	lv := &lineageV1Sink{next: next}
 	c, fail := readArchive(archive, lim, lv)
 	if fail != nil {
 		r.add(Check{Check: CheckArchive, Status: Fail, Detail: fail.detail, unusable: fail.unusable})
@@ -86,6 +94,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
+	}
+	if git != nil {
+		r.add(checkRepository(*opts.Repository, git))
 	}
 	if chk, attr := lv.check(opts.AgentCards); chk != nil {
 		r.add(*chk)

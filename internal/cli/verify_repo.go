@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/repocheck"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// repoValue is --repo[=DIR]: alone it names the repository around the working folder, with a value the
+// repository at DIR. Like git's own optional-argument options it takes its value only after "=" (a following
+// argument is the archive), so it is a boolean flag to the flag parser (flag.Value's IsBoolFlag), which passes
+// "true" when it stands alone.
+type repoValue struct {
+	set bool
+	dir string
+}
+
+func (v *repoValue) Set(s string) error {
+	v.set, v.dir = true, s
+	if s == "true" {
+		v.dir = ""
+	}
+	return nil
+}
+
+func (v *repoValue) String() string   { return v.dir }
+func (v *repoValue) IsBoolFlag() bool { return true }
+
+func repoFlag() ucli.Flag {
+	return &ucli.GenericFlag{Name: "repo", Value: &repoValue{}, Usage: "also check the bundle's git section against the repository in `DIR` " +
+		"(--repo=DIR; --repo alone: the repository around the working folder): every commit of git/commits.json is there with the details it lists, " +
+		"and each part of git/diff.patch, applied in memory, turns its parent's tree into its commit's tree"}
+}
+
+// repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A
+// repository that cannot be opened goes into the check (unusable, exit 2), so --json still reports it.
+func repoCheck(c *ucli.Context, env *Env, wd string) *verify.RepoCheck {
+	v, ok := c.Generic("repo").(*repoValue)
+	if !ok || !v.set {
+		return nil
+	}
+	rc := &verify.RepoCheck{Dir: v.dir}
+	start := inDir(wd, v.dir)
+	repo, err := gitext.Discover(start, env.getenv)
+	if err != nil {
+		rc.Dir = start
+		if v.dir != "" {
+			rc.Dir = v.dir
+		}
+		rc.Err = fmt.Errorf("--repo needs a repository: %v", err)
+		return rc
+	}
+	if rc.Dir == "" {
+		rc.Dir = shownRepo(wd, repo)
+	}
+	repo.Notice = func(msg string) { fmt.Fprintf(os.Stderr, "notice: %s\n", msg) }
+	rc.Check = func(commitsJSON, diffPatch []byte) verify.RepoResult {
+		return repocheck.Check(repo, commitsJSON, diffPatch)
+	}
+	return rc
+}
+
+// shownRepo names the repository found around wd as the report shows it: its top folder relative to wd when
+// that is shorter.
+func shownRepo(wd string, repo *gitext.Repo) string {
+	top := repo.WorkTree
+	if top == "" {
+		top = repo.GitDir
+	}
+	if rel, err := filepath.Rel(wd, top); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return top
+}

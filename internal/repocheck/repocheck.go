@@ -1,0 +1,212 @@
+// Package repocheck holds a bundle's git section against a repository, for `verify --repo`: every commit
+// git/commits.json lists is in the repository with the details it records, and each part of git/diff.patch,
+// applied in memory, turns its commit's parent tree into the commit's tree. It is how an auditor who has the
+// repository confirms the code section without trusting whoever made the bundle. Package verify, which reads no
+// git, reports the answer as its repository check.
+package repocheck
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// Check compares commitsJSON and diffPatch (nil: the bundle has none) with r.
+//
+// Compared for each commit listed: that it exists, and, when the bundle has details, its parents, author,
+// committer (name, email, date in the commit's zone), subject and cherry_picked_from (when recorded).
+// patch_id, matched_by and landed_on are not: they depend on the configuration, the ticket and the refs of
+// the repository the bundle was made in. Every part must be for a listed non-merge commit, at most one each,
+// and must reproduce the commit's tree from its first parent's (package apply); every listed non-merge commit
+// that changes its tree must have a part.
+func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
+	var res verify.RepoResult
+	mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
+
+	var doc discover.Commits
+	if err := json.Unmarshal(commitsJSON, &doc); err != nil {
+		mismatch("git/commits.json is not what `git bernstein commits --json` writes: %v", err)
+		return res
+	}
+	details := map[string]*discover.CommitDetail{}
+	for i := range doc.Details {
+		d := &doc.Details[i]
+		details[d.SHA] = d
+		if !slices.Contains(doc.Commits, d.SHA) {
+			mismatch("%s: git/commits.json has details for it but does not list it in commits", short(d.SHA))
+		}
+	}
+
+	listed := map[string]bool{}
+	found := map[string]*object.Commit{}
+	for _, sha := range doc.Commits {
+		listed[sha] = true
+		if len(doc.Details) > 0 && details[sha] == nil {
+			mismatch("%s: git/commits.json lists it but has no details for it", short(sha))
+		}
+		c, err := readCommit(r, sha)
+		switch {
+		case errors.Is(err, errNotCommit), errors.Is(err, errNotID):
+			mismatch("%s: %v", short(sha), err)
+			continue
+		case errors.Is(err, plumbing.ErrObjectNotFound):
+			res.Missing = append(res.Missing, fmt.Sprintf("%s: not in the repository", sha))
+			continue
+		case err != nil:
+			res.Err = err
+			return res
+		}
+		found[sha] = c
+		res.Commits++
+		if d := details[sha]; d != nil {
+			compareDetail(d, discover.Recorded(c), mismatch)
+		}
+	}
+
+	// Parts: each for a listed commit, once, reproducing the commit's tree.
+	parted := map[string]bool{}
+	if diffPatch != nil {
+		parts, err := apply.ParseSeries(diffPatch)
+		if err != nil {
+			mismatch("git/diff.patch: %v", err)
+			return res
+		}
+		for _, p := range parts {
+			name := "git/diff.patch, part for " + short(p.Commit)
+			switch {
+			case parted[p.Commit]:
+				mismatch("%s: a second part for the same commit", name)
+				continue
+			case !listed[p.Commit]:
+				mismatch("%s: git/commits.json does not list that commit", name)
+				continue
+			case p.Err != nil:
+				mismatch("%s: %v", name, p.Err)
+				parted[p.Commit] = true
+				continue
+			}
+			parted[p.Commit] = true
+			c := found[p.Commit]
+			if c == nil {
+				continue // missing, or not a commit: said above
+			}
+			if len(c.ParentHashes) > 1 {
+				mismatch("%s: it is a merge, which a format-patch series has no part for", name)
+				continue
+			}
+			from, ok, err := parentTree(r, c)
+			if err != nil {
+				res.Err = err
+				return res
+			}
+			if !ok {
+				res.Missing = append(res.Missing, fmt.Sprintf("%s: its parent %s is not in the repository (a shallow clone?), so its part cannot be applied", c.Hash, c.ParentHashes[0]))
+				continue
+			}
+			problems, err := apply.CheckTrees(r.ReadObject, from, c.TreeHash, p.Files)
+			if err != nil {
+				res.Err = fmt.Errorf("apply the part for %s: %w", short(p.Commit), err)
+				return res
+			}
+			for _, pr := range problems {
+				mismatch("%s: %s", name, pr)
+			}
+			res.Parts++
+		}
+	}
+
+	// Every commit that changes its tree has a part (format-patch writes none for merges and empty commits).
+	for _, sha := range doc.Commits {
+		c := found[sha]
+		if c == nil || parted[sha] || len(c.ParentHashes) > 1 {
+			continue
+		}
+		from, ok, err := parentTree(r, c)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		if ok && from != c.TreeHash && !(from.IsZero() && c.TreeHash == emptyTree) {
+			mismatch("%s: it changes files, but git/diff.patch has no part for it", short(sha))
+		}
+	}
+	return res
+}
+
+var (
+	errNotID     = errors.New("not a full commit id")
+	errNotCommit = errors.New("the repository has this object, but it is not a commit")
+	emptyTree    = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+)
+
+func readCommit(r *gitext.Repo, sha string) (*object.Commit, error) {
+	if len(sha) != 40 || !plumbing.IsHash(sha) || strings.ToLower(sha) != sha {
+		return nil, errNotID
+	}
+	h := plumbing.NewHash(sha)
+	typ, _, err := r.ReadObject(h)
+	if err != nil {
+		return nil, err
+	}
+	if typ != plumbing.CommitObject {
+		return nil, fmt.Errorf("%w (a %s)", errNotCommit, typ)
+	}
+	return r.ReadCommit(h, "git/commits.json")
+}
+
+// parentTree is the tree a commit's part starts from: its first parent's, or the zero hash (the empty tree)
+// for a root commit. ok is false when the parent is not in the repository.
+func parentTree(r *gitext.Repo, c *object.Commit) (plumbing.Hash, bool, error) {
+	if len(c.ParentHashes) == 0 {
+		return plumbing.ZeroHash, true, nil
+	}
+	p, err := r.ReadCommit(c.ParentHashes[0], "the parent of "+c.Hash.String())
+	if errors.Is(err, plumbing.ErrObjectNotFound) || r.Shallow[c.Hash] {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	return p.TreeHash, true, nil
+}
+
+// compareDetail reports each field of the bundle's detail that differs from the commit's own.
+func compareDetail(got *discover.CommitDetail, want discover.CommitDetail, mismatch func(string, ...any)) {
+	sha := short(want.SHA)
+	if !slices.Equal(got.Parents, want.Parents) {
+		mismatch("%s: git/commits.json says its parents are [%s], the repository has [%s]", sha, strings.Join(got.Parents, " "), strings.Join(want.Parents, " "))
+	}
+	for _, p := range []struct {
+		role      string
+		got, want discover.Person
+	}{{"author", got.Author, want.Author}, {"committer", got.Committer, want.Committer}} {
+		if p.got != p.want {
+			mismatch("%s: git/commits.json says its %s is %s, the repository has %s", sha, p.role, person(p.got), person(p.want))
+		}
+	}
+	if got.Subject != want.Subject {
+		mismatch("%s: git/commits.json says its subject is %q, the repository has %q", sha, got.Subject, want.Subject)
+	}
+	if got.CherryPickedFrom != nil && !slices.Equal(got.CherryPickedFrom, want.CherryPickedFrom) {
+		mismatch("%s: git/commits.json says it was cherry-picked from [%s], its message names [%s]", sha, strings.Join(got.CherryPickedFrom, " "), strings.Join(want.CherryPickedFrom, " "))
+	}
+}
+
+func person(p discover.Person) string { return fmt.Sprintf("%s <%s> %s", p.Name, p.Email, p.Date) }
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}

@@ -1,0 +1,94 @@
+package verify
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/git-bernstein/git-bernstein/internal/plural"
+)
+
+// CheckRepository is the check of the bundle's git section against a clone (`verify --repo`): it runs when the
+// caller asks for it, after the note check.
+const CheckRepository = "repository"
+
+const (
+	memberCommits = "git/commits.json"
+	memberPatch   = "git/diff.patch"
+)
+
+// RepoCheck is what the caller gives for the repository check. The verifier reads no git itself (it also runs
+// in the browser): Check, filled in by the CLI, holds the bundle's git/commits.json and git/diff.patch, as this
+// verification read them, against the repository.
+type RepoCheck struct {
+	Dir string // the repository, as the report names it
+	// Err is set when the repository could not be opened: the check is then unusable (exit 2), not failed.
+	Err error
+	// Check compares the members with the repository. diffPatch is nil when the bundle has no git/diff.patch.
+	Check func(commitsJSON, diffPatch []byte) RepoResult
+}
+
+// RepoResult is what Check found.
+type RepoResult struct {
+	Commits int // commits of commits.json found in the repository and compared
+	Parts   int // parts of diff.patch applied to their parent's tree
+	// Mismatches are differences between the bundle and the repository: each makes the check FAIL.
+	Mismatches []string
+	// Missing are commits (or parents a part needs) the repository does not have: nothing can be said of
+	// them, so the check is unusable (UNVERIFIABLE, exit 2) unless something else failed.
+	Missing []string
+	// Err is set when the repository could not be read (a corrupt object, a partial clone offline).
+	Err error
+}
+
+// repoCollector keeps, from the one read of the archive, the two members the repository check needs.
+type repoCollector struct {
+	commits, patch *bytes.Buffer
+}
+
+func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
+	switch name {
+	case memberCommits:
+		c.commits = &bytes.Buffer{}
+		return c.commits, nil
+	case memberPatch:
+		c.patch = &bytes.Buffer{}
+		return c.patch, nil
+	}
+	return nil, nil
+}
+
+func checkRepository(rc RepoCheck, c *repoCollector) Check {
+	chk := Check{Check: CheckRepository}
+	switch {
+	case rc.Err != nil:
+		chk.Status, chk.Detail, chk.unusable = Fail, rc.Err.Error(), true
+		return chk
+	case c.commits == nil:
+		chk.Status, chk.Detail, chk.unusable = Fail, "the bundle has no git/commits.json to hold against "+rc.Dir, true
+		return chk
+	}
+	var patch []byte
+	if c.patch != nil {
+		patch = c.patch.Bytes()
+	}
+	res := rc.Check(c.commits.Bytes(), patch)
+	found := fmt.Sprintf("%s of git/commits.json found in %s", plural.Count(res.Commits, "commit"), rc.Dir)
+	switch {
+	case len(res.Mismatches) > 0:
+		chk.Status, chk.Problems = Fail, append(res.Mismatches, res.Missing...)
+		chk.Detail = fmt.Sprintf("the git section disagrees with %s in %s (below): it is not what the repository holds; %s, %s not",
+			rc.Dir, plural.Count(len(res.Mismatches), "place"), found, plural.Count(len(res.Missing), "commit"))
+	case res.Err != nil:
+		chk.Status, chk.Detail, chk.unusable = Fail, fmt.Sprintf("could not read %s: %v", rc.Dir, res.Err), true
+	case len(res.Missing) > 0:
+		chk.Status, chk.Problems, chk.unusable = Fail, res.Missing, true
+		chk.Detail = fmt.Sprintf("%s not in %s (below), so the git section could not be checked in full; what is there matches (%s, %s applied). Fetch them, or give a clone that has them",
+			plural.Count(len(res.Missing), "commit"), rc.Dir, found, plural.Count(res.Parts, "part"))
+	default:
+		chk.Status = Pass
+		chk.Detail = fmt.Sprintf("%s, each with the parents, author, committer and subject it lists; %s of git/diff.patch applied in memory: each turns its parent's tree into its commit's tree",
+			found, plural.Count(res.Parts, "part"))
+	}
+	return chk
+}
