@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
 // LandedOn is where a commit landed: the local and remote-tracking branches whose tip contains it, named as
@@ -143,9 +144,15 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		}
 		return abbrev.Short(plumbing.NewHash(hexID))
 	}
+	cache := loadPatchIDCache(r, coreAbbrev)
+	defer cache.save()
 	var buf bytes.Buffer
 	for i, h := range hashes {
 		if merge[i] {
+			continue
+		}
+		if id, ok := cache.get(h); ok {
+			out[i] = id
 			continue
 		}
 		if differ == nil {
@@ -159,21 +166,19 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 			}
 			continue
 		}
+		// A binary file's patch id hashes its abbreviated object names, whose length depends on how many objects
+		// the repository has: such ids are not cached.
+		binary := bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
 		if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
 			out[i] = &id
+		}
+		if !binary {
+			cache.put(h, out[i])
 		}
 	}
 	if failed > 0 {
 		// One line, not one a commit: offline, a partial clone lacks the blobs of every one of them.
-		return out, []string{fmt.Sprintf("no patch id for %d %s (patch_id is null): %v", failed,
-			pluralWord(failed, "commit", "commits"), firstErr)}
+		return out, []string{fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr)}
 	}
 	return out, nil
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -211,4 +212,41 @@ func gitFirstTagsContaining(t *testing.T, r *gittest.Repo, sha string) []string 
 		}
 	}
 	return out
+}
+
+// TestPatchIDCache: a second run reads patch ids from <common dir>/bernstein/patch-ids instead of diffing again and
+// gives the same ids; a damaged cache is ignored and rewritten, never believed.
+func TestPatchIDCache(t *testing.T) {
+	t.Parallel()
+	b := newBackports(t)
+	s := &scenario{r: b.r}
+	ids := func() map[string]string {
+		out := map[string]string{}
+		for _, d := range s.find(t, b.r.Dir, "ENG-42").Details {
+			out[d.SHA] = str(d.PatchID)
+		}
+		return out
+	}
+	first := ids()
+	path := filepath.Join(b.r.Dir, ".git", "bernstein", "patch-ids")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	if want := len(patchIDCacheMagic) + strings.Index(string(data[len(patchIDCacheMagic):]), "\n") + 1 + 3*patchIDRecord; len(data) != want {
+		t.Errorf("cache is %d bytes, want %d (header and three records)", len(data), want)
+	}
+	if second := ids(); !reflect.DeepEqual(first, second) {
+		t.Errorf("from the cache %v, computed %v", second, first)
+	}
+	// A damaged cache (cut mid-record) is not read.
+	if err := os.WriteFile(path, data[:len(data)-7], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if third := ids(); !reflect.DeepEqual(first, third) {
+		t.Errorf("after damage %v, want %v", third, first)
+	}
+	if again, _ := os.ReadFile(path); len(again) != len(data) {
+		t.Errorf("damaged cache not rewritten: %d bytes, want %d", len(again), len(data))
+	}
 }
