@@ -3,7 +3,6 @@ package gitext
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"math/bits"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
 // Abbrev shortens object ids the way git's porcelain does by default (object-name.c, find_unique_abbrev_r with
@@ -21,9 +22,9 @@ import (
 // such ids on its diff's index lines, and `git patch-id` hashes them for binary files, so a patch id computed
 // without git must shorten them the same way.
 type Abbrev struct {
-	base    int      // the length before uniqueness: 7 or more, or 40 for core.abbrev=no
-	idx     [][]byte // mapped version 2 pack indexes
-	objDirs []string // objects folders: the repository's, then its alternates'
+	base    int            // the length before uniqueness: 7 or more, or 40 for core.abbrev=no
+	idx     []*odb.IndexV2 // mapped version 2 pack indexes
+	objDirs []string       // objects folders: the repository's, then its alternates'
 }
 
 // NewAbbrev reads the repository's pack indexes; core is core.abbrev ("" when unset). Close releases them.
@@ -55,16 +56,12 @@ func (r *Repo) NewAbbrev(core string) *Abbrev {
 			if _, err := os.Stat(filepath.Join(d, "pack", strings.TrimSuffix(e.Name(), ".idx")+".pack")); err != nil {
 				continue // git does not use an index without its pack
 			}
-			data, err := mapFile(filepath.Join(d, "pack", e.Name()))
-			if err != nil {
+			ix, ok := odb.MapIndexV2(filepath.Join(d, "pack", e.Name()))
+			if !ok {
 				continue
 			}
-			if _, ok := newIndexV2(data); !ok {
-				unmapFile(data)
-				continue
-			}
-			count += uint64(binary.BigEndian.Uint32(data[8+255*4:]))
-			a.idx = append(a.idx, data)
+			count += uint64(ix.Len())
+			a.idx = append(a.idx, ix)
 		}
 	}
 	a.base = max(7, (bits.Len64(count)+1)/2)
@@ -82,8 +79,8 @@ func (r *Repo) NewAbbrev(core string) *Abbrev {
 
 // Close unmaps the pack indexes.
 func (a *Abbrev) Close() {
-	for _, d := range a.idx {
-		unmapFile(d)
+	for _, ix := range a.idx {
+		ix.Close()
 	}
 	a.idx = nil
 }
@@ -96,8 +93,8 @@ func (a *Abbrev) Short(h plumbing.Hash) string {
 		return full
 	}
 	longest := 0 // the longest prefix h shares with another object
-	for _, data := range a.idx {
-		longest = max(longest, packNeighbours(data, h))
+	for _, ix := range a.idx {
+		longest = max(longest, packNeighbours(ix, h))
 	}
 	for _, d := range a.objDirs {
 		ents, _ := os.ReadDir(filepath.Join(d, full[:2]))
@@ -114,11 +111,9 @@ func (a *Abbrev) Short(h plumbing.Hash) string {
 
 // packNeighbours is the longest hex prefix h shares with an object of the index other than itself: only the
 // objects next to where h sorts can share the most.
-func packNeighbours(data []byte, h plumbing.Hash) int {
-	const header = 8
-	n := int(binary.BigEndian.Uint32(data[header+255*4:]))
-	ids := header + 256*4
-	at := func(i int) []byte { return data[ids+i*20 : ids+i*20+20] }
+func packNeighbours(ix *odb.IndexV2, h plumbing.Hash) int {
+	n := ix.Len()
+	at := ix.ID
 	lo, hi := 0, n
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)

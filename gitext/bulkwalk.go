@@ -1,13 +1,13 @@
 package gitext
 
 import (
-	"encoding/binary"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
 // A repository as `git clone` leaves it has no commit-graph, so a walk learns a commit's parents only by
@@ -23,57 +23,6 @@ import (
 // commit, as before, so memory stays bounded whatever the pack's order.
 const maxBulkBytes = 1 << 30
 
-// commitEntry is a commit's entry in a mapped pack.
-type commitEntry struct {
-	pack *mappedPack
-	off  int64
-	hash plumbing.Hash
-}
-
-// commitEntries lists the undeltified commit entries of every version 2 pack, in pack order, and their total
-// inflated size.
-func (pr *packReader) commitEntries() ([]commitEntry, uint64) {
-	var out []commitEntry
-	var total uint64
-	for _, p := range pr.packs {
-		ix, ok := p.idx.(*indexV2)
-		if !ok {
-			continue
-		}
-		start := len(out)
-		for i := 0; i < ix.n; i++ {
-			off := int64(binary.BigEndian.Uint32(ix.data[ix.offsets+i*4:]))
-			if off&0x80000000 != 0 {
-				pos := ix.largeOffsets + int(off&0x7fffffff)*8
-				if pos+8 > len(ix.data) {
-					continue
-				}
-				off = int64(binary.BigEndian.Uint64(ix.data[pos:]))
-			}
-			if off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
-				continue
-			}
-			e := commitEntry{pack: p, off: off}
-			copy(e.hash[:], ix.data[ix.ids+i*20:])
-			out = append(out, e)
-			total += entrySize(p.data[off:])
-		}
-		slices.SortFunc(out[start:], func(a, b commitEntry) int { return int(a.off - b.off) })
-	}
-	return out, total
-}
-
-// entrySize is the inflated size in a pack entry's header.
-func entrySize(b []byte) uint64 {
-	size := uint64(b[0] & 15)
-	shift := uint(4)
-	for i := 1; b[i-1]&0x80 != 0 && i < len(b) && shift < 60; i++ {
-		size |= uint64(b[i]&0x7f) << shift
-		shift += 7
-	}
-	return size
-}
-
 // bulkSlot is what the bulk walk knows of one commit.
 type bulkSlot struct {
 	c       *WalkCommit // parsed and not yet visited
@@ -85,8 +34,8 @@ type bulkSlot struct {
 
 // bulkWalk is WalkWith for a fresh walk of a repository without a commit-graph; ok is false when it does not
 // apply (no version 2 pack, or commits too large in all to hold), and the caller walks commit by commit.
-func (r *Repo) bulkWalk(pr *packReader, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
-	entries, total := pr.commitEntries()
+func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
+	entries, total := pr.CommitEntries()
 	if len(entries) == 0 || total > maxBulkBytes {
 		return nil, false, nil
 	}
@@ -166,7 +115,7 @@ func (r *Repo) bulkWalk(pr *packReader, tips []Tip, prep func(*WalkCommit) any, 
 				if s.visited || s.c != nil {
 					continue
 				}
-				if !all && pr.inPacks(h) {
+				if !all && pr.Contains(h) {
 					keep = append(keep, h)
 					continue
 				}
@@ -225,15 +174,15 @@ func (r *Repo) bulkWalk(pr *packReader, tips []Tip, prep func(*WalkCommit) any, 
 				end := min(at+chunk, len(entries))
 				res := result{at: at, commits: make([]*WalkCommit, 0, end-at)}
 				for _, e := range entries[at:end] {
-					_, raw, ok := pr.entryAt(e.pack, e.off, false, 0)
+					raw, ok := pr.ReadCommitEntry(e)
 					if !ok {
 						continue // read alone later, with git's error if it is broken
 					}
-					hdr, err := parseCommitHeader(raw)
+					hdr, err := odb.ParseCommitHeader(raw)
 					if err != nil {
 						continue
 					}
-					c := &WalkCommit{Hash: e.hash, Parents: hdr.Parents, Message: string(hdr.Message), when: hdr.When}
+					c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, Message: string(hdr.Message), when: hdr.When}
 					if prep != nil {
 						c.Prepared = prep(c)
 					}
@@ -286,14 +235,4 @@ func (r *Repo) bulkWalk(pr *packReader, tips []Tip, prep func(*WalkCommit) any, 
 		}
 	}
 	return g, true, nil
-}
-
-// inPacks says whether some pack's index lists h.
-func (pr *packReader) inPacks(h plumbing.Hash) bool {
-	for _, p := range pr.packs {
-		if _, err := p.idx.FindOffset(h); err == nil {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
 // Graph is the commit graph of the walked history, held in memory so that every question after the walk
@@ -20,7 +22,7 @@ type Graph struct {
 	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
 	byHash []uint32
 	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
-	cg      *commitGraph
+	cg      *odb.CommitGraph
 	posNode []int32
 	// Rank is each node's position in TopoOrder; Gen its generation number (1 for roots, else 1 + the
 	// largest of its parents'). Both are filled by Finish.
@@ -168,7 +170,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 		}
 	}
 	g := &Graph{index: map[plumbing.Hash]int{}}
-	var cg *commitGraph
+	var cg *odb.CommitGraph
 	if base != nil {
 		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
 		g.Nodes = append(make([]Node, 0, len(base.Nodes)), base.Nodes...)
@@ -177,7 +179,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 		}
 	} else if cg = r.graphFile(); cg != nil {
 		g.cg = cg
-		g.posNode = make([]int32, cg.total)
+		g.posNode = make([]int32, cg.Len())
 	}
 	type pending struct {
 		hash plumbing.Hash
@@ -200,7 +202,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 				continue
 			}
 			if cg != nil {
-				if pos, ok := cg.find(p.hash); ok {
+				if pos, ok := cg.Find(p.hash); ok {
 					p.pos = pos
 				}
 			}
@@ -213,13 +215,13 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			if g.posNode[p.pos] != 0 {
 				continue
 			}
-			ps, when, ok := cg.commit(p.pos, buf[:0])
+			ps, when, ok := cg.Commit(p.pos, buf[:0])
 			if !ok {
 				return nil, fmt.Errorf("commit-graph entry %d is corrupt; run `git commit-graph write --reachable`", p.pos)
 			}
 			buf = ps
 			g.posNode[p.pos] = int32(i + 1)
-			h := cg.hash(p.pos)
+			h := cg.Hash(p.pos)
 			n := Node{Hash: h, When: when, Shallow: r.Shallow[h]}
 			g.Nodes = append(g.Nodes, n)
 			if visit != nil {
@@ -281,7 +283,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 }
 
 // readMessages reads the messages of the given nodes with one worker per CPU and calls visit for each, serially.
-func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, prep func(*WalkCommit) any, visit func(*WalkCommit) error) error {
+func (r *Repo) readMessages(pr *odb.Packs, g *Graph, nodes []int, prep func(*WalkCommit) any, visit func(*WalkCommit) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	type result struct {
 		c   *WalkCommit
@@ -343,8 +345,8 @@ func (r *Repo) readMessages(pr *packReader, g *Graph, nodes []int, prep func(*Wa
 }
 
 // rawCommit reads commit h; from says who pointed at it, for the error message.
-func (r *Repo) rawCommit(pr *packReader, h plumbing.Hash, from string) ([]byte, error) {
-	raw, err := pr.rawCommit(h)
+func (r *Repo) rawCommit(pr *odb.Packs, h plumbing.Hash, from string) ([]byte, error) {
+	raw, err := pr.RawCommit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return nil, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
 			h, from, ErrMissingObject)
@@ -356,14 +358,14 @@ func (r *Repo) rawCommit(pr *packReader, h plumbing.Hash, from string) ([]byte, 
 }
 
 // readHeader reads and parses one commit through the fast pack reader.
-func (r *Repo) readHeader(pr *packReader, h plumbing.Hash, from string) (commitHeader, error) {
+func (r *Repo) readHeader(pr *odb.Packs, h plumbing.Hash, from string) (odb.CommitHeader, error) {
 	raw, err := r.rawCommit(pr, h, from)
 	if err != nil {
-		return commitHeader{}, err
+		return odb.CommitHeader{}, err
 	}
-	hdr, err := parseCommitHeader(raw)
+	hdr, err := odb.ParseCommitHeader(raw)
 	if err != nil {
-		return commitHeader{}, fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
+		return odb.CommitHeader{}, fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
 	}
 	return hdr, nil
 }
@@ -425,7 +427,7 @@ func (g *Graph) Index(h plumbing.Hash) (int, bool) {
 			return i, ok
 		}
 		if g.cg != nil {
-			if pos, ok := g.cg.find(h); ok && g.posNode[pos] != 0 {
+			if pos, ok := g.cg.Find(h); ok && g.posNode[pos] != 0 {
 				return int(g.posNode[pos]) - 1, true
 			}
 		}

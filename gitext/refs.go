@@ -56,7 +56,7 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 		return h, false, err
 	}
 	for depth := 0; depth < 16; depth++ {
-		typ, data, err := pr.rawObject(h)
+		typ, data, err := pr.RawObject(h)
 		if err != nil {
 			return h, false, fmt.Errorf("object %s: %w", h, err)
 		}

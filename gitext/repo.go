@@ -16,6 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
 // ErrNotRepository is returned by Discover when no repository encloses the start folder.
@@ -41,23 +43,10 @@ type Repo struct {
 	format repoFormat
 
 	packOnce sync.Once
-	pack     *packReader
+	pack     *odb.Packs
 	packErr  error
 	cgOnce   sync.Once
-	cg       *commitGraph
-}
-
-// graphFile returns the repository's commit-graph, opened once and kept mapped for the process; nil if none.
-func (r *Repo) graphFile() *commitGraph {
-	r.cgOnce.Do(func() { r.cg = r.openGraph() })
-	return r.cg
-}
-
-// packs returns the repository's fast commit reader, opened once: its pack files stay mapped for the life of
-// the process, which is one command.
-func (r *Repo) packs() (*packReader, error) {
-	r.packOnce.Do(func() { r.pack, r.packErr = r.newPackReader() })
-	return r.pack, r.packErr
+	cg       *odb.CommitGraph
 }
 
 // Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gitext
+package odb
 
 import "os"
 

@@ -1,4 +1,4 @@
-package gitext
+package odb
 
 import (
 	"bufio"
@@ -12,10 +12,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// commitGraph reads git's commit-graph files (gitformat-commit-graph: a single file or a chain of layers) in
+// CommitGraph reads git's commit-graph files (gitformat-commit-graph: a single file or a chain of layers) in
 // place from mapped memory. Walks use it for parents and dates: commits it covers are never read, and graph
 // positions index plain arrays instead of a hash map.
-type commitGraph struct {
+type CommitGraph struct {
 	layers []cgLayer // base first; positions are global across the chain
 	total  int
 }
@@ -35,10 +35,10 @@ const (
 	cgHeaderSize = 8
 )
 
-// openGraph opens the repository's commit-graph; nil when there is none or any layer does not check out (then
-// walks read commit objects instead, which is always right).
-func (r *Repo) openGraph() *commitGraph {
-	info := filepath.Join(r.CommonDir, "objects", "info")
+// OpenCommitGraph opens the commit-graph of info (a repository's objects/info folder): the commit-graph file, else
+// the layers commit-graphs/commit-graph-chain lists. It is nil when there is none or any layer does not check out
+// (then walks read commit objects instead, which is always right). The layers stay mapped until Close.
+func OpenCommitGraph(info string) *CommitGraph {
 	var paths []string
 	if _, err := os.Stat(filepath.Join(info, "commit-graph")); err == nil {
 		paths = []string{filepath.Join(info, "commit-graph")}
@@ -54,17 +54,17 @@ func (r *Repo) openGraph() *commitGraph {
 	if len(paths) == 0 {
 		return nil
 	}
-	cg := &commitGraph{}
+	cg := &CommitGraph{}
 	for _, p := range paths {
 		data, err := mapFile(p)
 		if err != nil {
-			cg.close()
+			cg.Close()
 			return nil
 		}
 		l, err := parseLayer(data, cg.total)
 		if err != nil {
 			unmapFile(data)
-			cg.close()
+			cg.Close()
 			return nil
 		}
 		cg.layers = append(cg.layers, l)
@@ -73,7 +73,8 @@ func (r *Repo) openGraph() *commitGraph {
 	return cg
 }
 
-func (cg *commitGraph) close() {
+// Close unmaps the layers.
+func (cg *CommitGraph) Close() {
 	for _, l := range cg.layers {
 		unmapFile(l.data)
 	}
@@ -118,8 +119,8 @@ func parseLayer(data []byte, start int) (cgLayer, error) {
 	return l, nil
 }
 
-// find returns the global position of h.
-func (cg *commitGraph) find(h plumbing.Hash) (int, bool) {
+// Find returns the global position of h: positions number the commits of every layer, base first.
+func (cg *CommitGraph) Find(h plumbing.Hash) (int, bool) {
 	for k := len(cg.layers) - 1; k >= 0; k-- {
 		l := &cg.layers[k]
 		lo := 0
@@ -146,7 +147,10 @@ func (cg *commitGraph) find(h plumbing.Hash) (int, bool) {
 	return 0, false
 }
 
-func (cg *commitGraph) layer(pos int) (*cgLayer, int) {
+// Len is the number of commits the graph holds: positions run from 0 to Len()-1.
+func (cg *CommitGraph) Len() int { return cg.total }
+
+func (cg *CommitGraph) layer(pos int) (*cgLayer, int) {
 	for k := len(cg.layers) - 1; k >= 0; k-- {
 		if pos >= cg.layers[k].start {
 			return &cg.layers[k], pos - cg.layers[k].start
@@ -155,16 +159,17 @@ func (cg *commitGraph) layer(pos int) (*cgLayer, int) {
 	return &cg.layers[0], pos
 }
 
-func (cg *commitGraph) hash(pos int) plumbing.Hash {
+// Hash is the id of the commit at pos.
+func (cg *CommitGraph) Hash(pos int) plumbing.Hash {
 	l, i := cg.layer(pos)
 	var h plumbing.Hash
 	copy(h[:], l.data[l.oidl+i*20:])
 	return h
 }
 
-// commit appends pos's parent positions to buf and returns them with the commit time; ok is false when the
+// Commit appends pos's parent positions to buf and returns them with the commit time; ok is false when the
 // entry points outside the graph (a corrupt file).
-func (cg *commitGraph) commit(pos int, buf []int) ([]int, int64, bool) {
+func (cg *CommitGraph) Commit(pos int, buf []int) ([]int, int64, bool) {
 	l, i := cg.layer(pos)
 	d := l.data[l.cdat+i*cgDataSize:]
 	p1 := binary.BigEndian.Uint32(d[20:])

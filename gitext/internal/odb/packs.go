@@ -1,4 +1,4 @@
-package gitext
+package odb
 
 import (
 	"bytes"
@@ -17,15 +17,16 @@ import (
 	"github.com/klauspost/compress/zlib"
 )
 
-// packReader reads raw commit objects straight from the repository's pack files: an idx lookup, one slice of
-// the mmapped pack, and a pooled inflater. go-git's object storage stats the loose-object path, seeks and
-// allocates a decoder per object, which made a walk of 200,000 commits five times slower than `git log`.
-// Anything it cannot read this way (loose objects, deltas, alternates) goes to go-git. Safe for concurrent use.
-type packReader struct {
-	packs []*mappedPack
-	repo  *Repo
-	pool  sync.Pool // of *inflater
-	goGit sync.Mutex
+// Packs reads raw objects straight from a repository's pack files: an idx lookup, one slice of the mmapped
+// pack, and a pooled inflater. go-git's object storage stats the loose-object path, seeks and allocates a
+// decoder per object, which made a walk of 200,000 commits five times slower than `git log`. Anything it cannot
+// read this way (loose objects, odd entries, alternates, a partial clone's missing objects) goes to the fallback
+// given to OpenPacks. Safe for concurrent use.
+type Packs struct {
+	packs    []*mappedPack
+	fallback func(plumbing.Hash) (plumbing.EncodedObject, error)
+	pool     sync.Pool // of *inflater
+	goGit    sync.Mutex
 
 	cacheMu    sync.Mutex
 	cache      map[baseKey]cachedBase
@@ -48,9 +49,12 @@ type inflater struct {
 	buf bytes.Buffer
 }
 
-func (r *Repo) newPackReader() (*packReader, error) {
-	pr := &packReader{repo: r}
-	dir := filepath.Join(r.CommonDir, "objects", "pack")
+// OpenPacks maps every pack of dir (a repository's objects/pack folder; a missing folder holds no pack).
+// fallback reads what the packs do not give: the caller's object storage (gitext passes go-git's, which also
+// fetches a partial clone's missing objects from its promisor remote); OpenPacks calls it one object at a
+// time, since go-git's storage shares its open pack files between callers. The packs stay mapped until Close.
+func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject, error)) (*Packs, error) {
+	pr := &Packs{fallback: fallback}
 	ents, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
@@ -62,7 +66,7 @@ func (r *Repo) newPackReader() (*packReader, error) {
 		}
 		p, err := openPack(filepath.Join(dir, name), filepath.Join(dir, strings.TrimSuffix(name, ".idx")+".pack"))
 		if err != nil {
-			pr.close()
+			pr.Close()
 			return nil, err
 		}
 		if p != nil {
@@ -79,7 +83,7 @@ func openPack(idxPath, packPath string) (*mappedPack, error) {
 	}
 	data, err := mapFile(packPath)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil // an idx without its pack: a repack in progress; go-git will find the objects elsewhere
+		return nil, nil // an idx without its pack: a repack in progress; the fallback will find the objects elsewhere
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", packPath, err)
@@ -110,21 +114,21 @@ func openIndex(path string) (packIndex, error) {
 	return mem, nil
 }
 
-// indexV2 is a mapped pack index, version 2 (gitformat-pack): fanout, sorted ids, CRCs, 31-bit offsets, then
+// IndexV2 is a mapped pack index, version 2 (gitformat-pack): fanout, sorted ids, CRCs, 31-bit offsets, then
 // 64-bit offsets for the entries whose 31-bit offset has its high bit set.
-type indexV2 struct {
+type IndexV2 struct {
 	data                       []byte
 	n                          int
 	ids, offsets, largeOffsets int // byte positions of the tables
 }
 
-func newIndexV2(data []byte) (*indexV2, bool) {
+func newIndexV2(data []byte) (*IndexV2, bool) {
 	const header = 8
 	if len(data) < header+256*4 || !bytes.Equal(data[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
 		return nil, false
 	}
 	n := int(binary.BigEndian.Uint32(data[header+255*4:]))
-	ix := &indexV2{data: data, n: n, ids: header + 256*4}
+	ix := &IndexV2{data: data, n: n, ids: header + 256*4}
 	ix.offsets = ix.ids + n*20 + n*4
 	ix.largeOffsets = ix.offsets + n*4
 	if n < 0 || ix.largeOffsets+40 > len(data) {
@@ -133,7 +137,33 @@ func newIndexV2(data []byte) (*indexV2, bool) {
 	return ix, true
 }
 
-func (ix *indexV2) FindOffset(h plumbing.Hash) (int64, error) {
+// MapIndexV2 maps the version 2 pack index at path; ok is false, and nothing stays mapped, when it cannot be
+// read or is another version. Close unmaps it.
+func MapIndexV2(path string) (*IndexV2, bool) {
+	data, err := mapFile(path)
+	if err != nil {
+		return nil, false
+	}
+	ix, ok := newIndexV2(data)
+	if !ok {
+		unmapFile(data)
+		return nil, false
+	}
+	return ix, true
+}
+
+// Len is the number of objects the index lists.
+func (ix *IndexV2) Len() int { return ix.n }
+
+// ID is the i-th object id of the index, in sorted order (0 <= i < Len()).
+func (ix *IndexV2) ID(i int) []byte { return ix.data[ix.ids+i*20 : ix.ids+i*20+20] }
+
+// Close unmaps the index.
+func (ix *IndexV2) Close() { unmapFile(ix.data) }
+
+// FindOffset returns h's offset in the index's pack; an error wrapping plumbing.ErrObjectNotFound when the
+// index does not list it.
+func (ix *IndexV2) FindOffset(h plumbing.Hash) (int64, error) {
 	const header = 8
 	lo := 0
 	if h[0] > 0 {
@@ -166,19 +196,20 @@ func (ix *indexV2) FindOffset(h plumbing.Hash) (int64, error) {
 	return 0, plumbing.ErrObjectNotFound
 }
 
-func (pr *packReader) close() {
+// Close unmaps the packs and their indexes.
+func (pr *Packs) Close() {
 	for _, p := range pr.packs {
 		unmapFile(p.data)
-		if ix, ok := p.idx.(*indexV2); ok {
-			unmapFile(ix.data)
+		if ix, ok := p.idx.(*IndexV2); ok {
+			ix.Close()
 		}
 	}
 	pr.packs = nil
 }
 
-// rawCommit returns the content of commit h (the bytes after git's "commit <size>\0" header).
-func (pr *packReader) rawCommit(h plumbing.Hash) ([]byte, error) {
-	typ, data, err := pr.rawObject(h)
+// RawCommit returns the content of commit h (the bytes after git's "commit <size>\0" header).
+func (pr *Packs) RawCommit(h plumbing.Hash) ([]byte, error) {
+	typ, data, err := pr.RawObject(h)
 	if err != nil {
 		return nil, err
 	}
@@ -188,13 +219,13 @@ func (pr *packReader) rawCommit(h plumbing.Hash) ([]byte, error) {
 	return data, nil
 }
 
-// rawObject returns the type and content of a commit or tag; other types come back with no content.
-func (pr *packReader) rawObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+// RawObject returns the type and content of a commit or tag; other types come back with no content.
+func (pr *Packs) RawObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	return pr.object(h, false)
 }
 
-// object reads h from the mapped packs, else through go-git; all asks for the content of trees and blobs too.
-func (pr *packReader) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
+// object reads h from the mapped packs, else through the fallback; all asks for the content of trees and blobs too.
+func (pr *Packs) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
 	for _, p := range pr.packs {
 		off, err := p.idx.FindOffset(h)
 		if err != nil {
@@ -203,9 +234,9 @@ func (pr *packReader) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []
 		if typ, data, ok := pr.entryAt(p, off, all, 0); ok {
 			return typ, data, nil
 		}
-		break // an odd entry: let go-git say what is wrong with it
+		break // an odd entry: let the fallback (go-git) say what is wrong with it
 	}
-	return pr.viaGoGit(h, all)
+	return pr.viaFallback(h, all)
 }
 
 // maxDeltaDepth bounds delta chains (git's own limit for aggressive repacks is 250), so a corrupt pack whose
@@ -215,7 +246,7 @@ const maxDeltaDepth = 512
 // entryAt reads the pack entry at off, resolving offset and reference deltas. Commits and tags (and any delta
 // base, or anything when all is set) come back with their content; trees and blobs otherwise by type only.
 // ok is false for anything unreadable.
-func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbing.ObjectType, []byte, bool) {
+func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbing.ObjectType, []byte, bool) {
 	if off < 0 || off >= int64(len(p.data)) || depth > maxDeltaDepth {
 		return 0, nil, false
 	}
@@ -301,7 +332,7 @@ func (pr *packReader) entryAt(p *mappedPack, off int64, all bool, depth int) (pl
 
 // deltaBase reads a delta's base through a small cache: chains share their bases, and without it every object
 // of a deep chain would inflate the whole chain again.
-func (pr *packReader) deltaBase(p *mappedPack, off int64, depth int) (plumbing.ObjectType, []byte, bool) {
+func (pr *Packs) deltaBase(p *mappedPack, off int64, depth int) (plumbing.ObjectType, []byte, bool) {
 	key := baseKey{p, off}
 	pr.cacheMu.Lock()
 	if e, ok := pr.cache[key]; ok {
@@ -340,7 +371,7 @@ type cachedBase struct {
 }
 
 // inflate decompresses exactly size bytes of the zlib stream at the start of src with a pooled reader.
-func (pr *packReader) inflate(src []byte, size uint64) ([]byte, bool) {
+func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 	inf, _ := pr.pool.Get().(*inflater)
 	if inf == nil {
 		inf = &inflater{src: bytes.NewReader(nil)}
@@ -363,21 +394,17 @@ func (pr *packReader) inflate(src []byte, size uint64) ([]byte, bool) {
 	return out, true
 }
 
-// ReadObject returns the type and whole content of any object, from the mapped packs where it can (deltas
-// resolved), else through go-git. Other packages use it where go-git's object decoding is the bottleneck.
-func (r *Repo) ReadObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	pr, err := r.packs()
-	if err != nil {
-		return 0, nil, err
-	}
+// Object returns the type and whole content of any object, from the mapped packs where it can (deltas
+// resolved), else through the fallback.
+func (pr *Packs) Object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	return pr.object(h, true)
 }
 
-func (pr *packReader) viaGoGit(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
+func (pr *Packs) viaFallback(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte, error) {
 	// go-git's object storage shares open pack files between callers: one reader at a time.
 	pr.goGit.Lock()
 	defer pr.goGit.Unlock()
-	obj, err := pr.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+	obj, err := pr.fallback(h)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -393,17 +420,17 @@ func (pr *packReader) viaGoGit(h plumbing.Hash, all bool) (plumbing.ObjectType, 
 	return obj.Type(), data, err
 }
 
-// commitHeader is what a history walk needs of a commit: parents, committer time and the message.
-type commitHeader struct {
+// CommitHeader is what a history walk needs of a commit: parents, committer time and the message.
+type CommitHeader struct {
 	Parents []plumbing.Hash
 	When    int64
 	Message []byte
 }
 
-// parseCommitHeader reads the header lines git writes (tree, parent…, author, committer, then optional
+// ParseCommitHeader reads the header lines git writes (tree, parent…, author, committer, then optional
 // encoding, gpgsig and mergetag with continuation lines) and the message after the first blank line.
-func parseCommitHeader(data []byte) (commitHeader, error) {
-	var c commitHeader
+func ParseCommitHeader(data []byte) (CommitHeader, error) {
+	var c CommitHeader
 	sawCommitter := false
 	for len(data) > 0 {
 		nl := bytes.IndexByte(data, '\n')

@@ -1,7 +1,8 @@
-package gitext
+package odb
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,14 +21,14 @@ func TestPackReaderMatchesCatFile(t *testing.T) {
 	}
 	r.Git("tag", "-a", "-m", "release "+pad, "v1")
 	r.Git("gc", "-q", "--aggressive")
-	repo, err := Discover(r.Dir, r.Getenv)
+	pr, err := OpenPacks(filepath.Join(r.Dir, ".git", "objects", "pack"), func(h plumbing.Hash) (plumbing.EncodedObject, error) {
+		t.Errorf("object %s read through the fallback, not from the packs", h)
+		return nil, plumbing.ErrObjectNotFound
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := repo.packs()
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer pr.Close()
 	deltas := 0
 	for _, line := range strings.Split(r.Git("cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype) %(deltabase)"), "\n") {
 		f := strings.Fields(line)
@@ -37,7 +38,7 @@ func TestPackReaderMatchesCatFile(t *testing.T) {
 		if f[2] != strings.Repeat("0", 40) {
 			deltas++
 		}
-		typ, data, err := pr.rawObject(plumbing.NewHash(f[0]))
+		typ, data, err := pr.RawObject(plumbing.NewHash(f[0]))
 		if err != nil {
 			t.Fatal(err)
 		}
