@@ -99,8 +99,9 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 		}
 		os.WriteFile(filepath.Join(sdd, ".done"), nil, 0o644)
 	}
-	// Start from the generated state: no index, no incremental branch.
+	// Start from the generated state: no index, no patch-id cache, no incremental branch.
 	os.Remove(filepath.Join(repo, ".git", "bernstein", "index"))
+	os.Remove(filepath.Join(repo, ".git", "bernstein", "patch-ids"))
 	exec.Command("git", "-C", repo, "branch", "-q", "-D", "bench/incremental").Run()
 	work := filepath.Join(cache, "work")
 	os.RemoveAll(work)
@@ -143,7 +144,8 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 		if err := measureFirstRuns(cache, real, fmt.Sprintf("%d real-shaped commits", realCommits), bin, gitLog, &rows, measureIn); err != nil {
 			return err
 		}
-		if _, _, err := measure("commits, cold (no index)", commitsCmd, gitLog, noIndex, 1.0, ""); err != nil {
+		coldCmd := fmt.Sprintf("rm -f '%s' && %s", filepath.Join(repo, ".git", "bernstein", "patch-ids"), commitsCmd)
+		if _, _, err := measure("commits, cold (no index)", coldCmd, gitLog, noIndex, 1.0, "no ticket index and no patch-id cache"); err != nil {
 			return err
 		}
 		rows[len(rows)-1].why = whyCold
@@ -228,10 +230,12 @@ func measureFirstRuns(cache, src, what, bin, gitLog string, rows *[]row,
 	graph := filepath.Join(clone, ".git", "objects", "info", "commit-graph")
 	os.Remove(graph)
 	os.RemoveAll(filepath.Join(clone, ".git", "objects", "info", "commit-graphs"))
+	// A first run in a fresh clone has neither the ticket index nor the patch-id cache.
 	index := filepath.Join(clone, ".git", "bernstein", "index")
-	first := fmt.Sprintf("rm -f '%s' && '%s' commits --match trailer,message ENG-42", index, bin)
+	patchIDs := filepath.Join(clone, ".git", "bernstein", "patch-ids")
+	first := fmt.Sprintf("rm -f '%s' '%s' && '%s' commits --match trailer,message ENG-42", index, patchIDs, bin)
 	cmd := fmt.Sprintf("'%s' commits --match trailer,message ENG-42", bin)
-	note := "a fresh clone; each run starts with no ticket index and writes it"
+	note := "a fresh clone; each run starts with no ticket index and no patch-id cache, and writes both"
 	if _, _, err := measureIn(clone, "commits, first run, no commit-graph ("+what+")", first, gitLog, nil, 1.0, note); err != nil {
 		return err
 	}
