@@ -1,6 +1,8 @@
 package lineage
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -106,9 +108,9 @@ func (s *Store) lock() (func(), error) {
 	if err := os.MkdirAll(filepath.Join(s.Root, childrenDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create lineage store %s: %w", s.Root, err)
 	}
-	f, err := os.OpenFile(s.ParentPath(), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openStoreFile(s.ParentPath(), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", s.ParentPath(), err)
+		return nil, err
 	}
 	for {
 		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
@@ -158,10 +160,10 @@ func appendLine(path string, canonical func() ([]byte, error), mode os.FileMode)
 	if err != nil {
 		return fmt.Errorf("encode record for %s: %w", path, err)
 	}
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, mode)
+	_, statErr := os.Lstat(path)
+	f, err := openStoreFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, mode)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+		return err
 	}
 	if _, err := f.Write(append(bytes.Clone(line), '\n')); err != nil {
 		f.Close()
@@ -181,4 +183,26 @@ func appendLine(path string, canonical func() ([]byte, error), mode os.FileMode)
 		}
 	}
 	return nil
+}
+
+// openStoreFile opens a store file for writing the way the readers read it: never through a symlink, never
+// blocking (a FIFO put in the store would hold an append forever), and only when it is a regular file.
+func openStoreFile(path string, flag int, mode os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK, mode)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, fmt.Errorf("open %s: it is a symbolic link; the store's files are never written through one", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is %s, not a regular file: %w; remove it and append again", path, regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
+	}
+	return f, nil
 }

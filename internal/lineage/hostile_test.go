@@ -59,3 +59,57 @@ func TestStoreRefusesFilesThatAreNotRegular(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendRefusesFIFOAndSymlink: a FIFO or a symlink in place of parent.jsonl or a child file makes append fail
+// at once, naming the file, instead of blocking or writing through the link.
+func TestAppendRefusesFIFOAndSymlink(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"fifo", "symlink", "child-fifo"} {
+		root := t.TempDir()
+		st := Open(root, PublicKey())
+		if err := os.MkdirAll(filepath.Join(root, "children"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		want := "parent.jsonl"
+		switch kind {
+		case "child-fifo":
+			_, body := refRecords()
+			sha, err := body.ChildSHA()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path, err := st.ChildPath(sha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			want = filepath.Base(path)
+		case "fifo":
+			if err := syscall.Mkfifo(st.ParentPath(), 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+		case "symlink":
+			target := filepath.Join(t.TempDir(), "elsewhere.jsonl")
+			os.WriteFile(target, nil, 0o600)
+			if err := os.Symlink(target, st.ParentPath()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		done := make(chan error, 1)
+		go func() {
+			ref, body := refRecords()
+			_, _, err := st.Append(ref, body)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: append = %v, want an error naming %s", kind, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: append blocks", kind)
+		}
+	}
+}
