@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Differ writes the diffs of single commits, reading the repository's diff settings once.
@@ -40,7 +39,7 @@ func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
 	if err != nil {
 		return fmt.Errorf("read tree of commit %s: %w", h, err)
 	}
-	var parentTree *object.Tree
+	var parentTree *treeList
 	if c.NumParents() == 1 {
 		p, err := src.commit(c.ParentHashes[0])
 		if err != nil {
@@ -49,7 +48,7 @@ func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
 		if parentTree, err = getTree(src, p.TreeHash); err != nil {
 			return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
 		}
-		if parentTree.Hash == tree.Hash {
+		if parentTree.hash == tree.hash {
 			return nil
 		}
 	}

@@ -27,14 +27,17 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 	}
 	type part struct {
 		commit       *object.Commit
-		parent, tree *object.Tree
+		parent, tree *treeList
 	}
 	var parts []part
+	// A series is mostly a chain: each commit's parent is the commit before it, read already.
+	treeOf := make(map[plumbing.Hash]plumbing.Hash, len(commits))
 	for _, h := range commits {
 		c, err := src.commit(h)
 		if err != nil {
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
+		treeOf[h] = c.TreeHash
 		if c.NumParents() > 1 {
 			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, c.NumParents())
 		}
@@ -42,30 +45,37 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 		if err != nil {
 			return fmt.Errorf("read tree of commit %s: %w", h, err)
 		}
-		var parentTree *object.Tree
+		var parentTree *treeList
 		if c.NumParents() == 1 {
-			p, err := src.commit(c.ParentHashes[0])
-			if err != nil {
-				return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+			ph := c.ParentHashes[0]
+			pt, ok := treeOf[ph]
+			if !ok {
+				p, err := src.commit(ph)
+				if err != nil {
+					return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", ph, h, err)
+				}
+				pt = p.TreeHash
 			}
-			if parentTree, err = getTree(src, p.TreeHash); err != nil {
-				return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+			if parentTree, err = getTree(src, pt); err != nil {
+				return fmt.Errorf("read tree of commit %s: %w", ph, err)
 			}
-			if parentTree.Hash == tree.Hash {
+			if parentTree.hash == tree.hash {
 				continue
 			}
-		} else if len(tree.Entries) == 0 {
+		} else if len(tree.data) == 0 {
 			continue
 		}
 		parts = append(parts, part{commit: c, parent: parentTree, tree: tree})
 	}
 
+	sig := "-- \ngit-bernstein " + buildinfo.Version() + "\n\n"
 	bw := bufio.NewWriterSize(w, 64<<10)
+	var body partBody
 	for i, p := range parts {
 		if i > 0 {
 			bw.WriteString("\n") // format-patch separates messages with an empty line
 		}
-		if err := writePart(bw, src, p.commit, p.parent, p.tree, i+1, len(parts)); err != nil {
+		if err := writePart(bw, &body, src, p.commit, p.parent, p.tree, i+1, len(parts), sig); err != nil {
 			return err
 		}
 		// Flushing per part stops a series whose destination failed instead of diffing on for nothing.
@@ -76,7 +86,13 @@ func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opt
 	return nil
 }
 
-func writePart(w *bufio.Writer, src objectSource, c *object.Commit, parent, tree *object.Tree, nr, total int) error {
+// partBody holds a part's file sections while its diffstat is worked out; a series reuses one for every part.
+type partBody struct {
+	buf bytes.Buffer
+	w   *bufio.Writer
+}
+
+func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList, nr, total int, sig string) error {
 	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
@@ -86,8 +102,11 @@ func writePart(w *bufio.Writer, src objectSource, c *object.Commit, parent, tree
 		return fmt.Errorf("diff commit %s: find renames: %w", c.Hash, err)
 	}
 	// The diffstat comes first but needs every pair's counts: the sections are written to a buffer meanwhile.
-	var body bytes.Buffer
-	bw := bufio.NewWriter(&body)
+	body.buf.Reset()
+	if body.w == nil {
+		body.w = bufio.NewWriter(&body.buf)
+	}
+	bw := body.w
 	stats := make([]pairStat, 0, len(queue))
 	for _, p := range queue {
 		st, err := writeQueuePair(bw, src, p)
@@ -103,8 +122,8 @@ func writePart(w *bufio.Writer, src objectSource, c *object.Commit, parent, tree
 	writeDiffstat(w, queue, stats)
 	writeSummary(w, queue)
 	w.WriteString("\n")
-	w.Write(body.Bytes())
-	fmt.Fprintf(w, "-- \ngit-bernstein %s\n\n", buildinfo.Version())
+	w.Write(body.buf.Bytes())
+	w.WriteString(sig)
 	return nil
 }
 
@@ -114,5 +133,5 @@ type Option func(*objectSource)
 // WithObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
 // object store; objects it cannot read still go through go-git.
 func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
-	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*object.Tree{}} }
+	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
 }

@@ -37,9 +37,10 @@ const (
 	whyFirst = "Profile: see the notes below."
 	whyWarm  = "Profile: about a third is decoding the index's graph (a node per commit, needed for branch and merge " +
 		"ties and ordering), a third reading and judging the ticket's commits, the rest process start-up and refs."
-	whyPatch = "Profile: about 35% reading tree objects (two to four a commit, parsed from the mapped pack; recently " +
-		"read trees are reused), 15% decoding commits, 15% the line diff (go-git's Myers via diffmatchpatch), the rest " +
-		"headers and hunks. git format-patch does the same work in C."
+	whyPatch = "Profile: about 45% reading objects from the mapped pack (trees, commits and blobs about equally; a " +
+		"fifth of it the index lookups' cache misses, the rest inflating), 8% looking up .gitattributes, the rest " +
+		"the tree walk, the line diff, headers and hunks. Trees are walked raw, side by side, and each tree is read " +
+		"once for a commit and its child. git format-patch does the same work in C."
 )
 
 func main() {
@@ -280,7 +281,7 @@ func measurePatch(repo string, runs int, rows *[]row) error {
 		return err
 	}
 	*rows = append(*rows, row{name: fmt.Sprintf("diff.patch of %d commits", len(hashes)), ours: "patch.WriteSeries (in-process)",
-		theirs: "git format-patch --stdout --full-index main..perf/PERF-1-patches", oursT: ours, theirsT: theirs.wall, target: 1.5,
+		theirs: "git format-patch --stdout --full-index main..perf/PERF-1-patches", oursT: ours, theirsT: theirs.wall, target: 1.0,
 		note: "ours is timed in-process (median of warm runs), git as a process", why: whyPatch})
 	return nil
 }

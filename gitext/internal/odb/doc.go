@@ -10,7 +10,9 @@
 //
 // OpenPacks maps every objects/pack/*.idx and its .pack. A version 2 index (magic "\377tOc", version 2: fanout
 // table, sorted ids, CRCs, 31-bit offsets, then 64-bit offsets for entries whose high bit is set) is searched
-// where it lies; an index of another version is decoded by go-git's idxfile. An index without its .pack (a
+// where it lies: the fanout range of the id's first byte, narrowed around the place its next bytes predict
+// (ids are uniform), then a binary search, so that a lookup touches one or two pages of a large index rather
+// than one per step; an index of another version is decoded by go-git's idxfile. An index without its .pack (a
 // repack in progress) is skipped. An entry is read from its header (type and inflated size, at most 256 MiB)
 // and inflated with a pooled zlib reader. Commits and tags come back with their content; trees and blobs by type
 // only, unless the whole object is asked for (Packs.Object).

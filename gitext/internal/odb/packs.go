@@ -173,20 +173,37 @@ func (ix *IndexV2) FindOffset(h plumbing.Hash) (int64, error) {
 	if hi > ix.n || lo > hi {
 		return 0, plumbing.ErrObjectNotFound
 	}
+	// Ids are uniform, so the next bytes of h say about where in its fanout range it lies: two probes
+	// around that guess narrow the search to a few hundred bytes of the index. A plain binary search touches
+	// a new page of a large index at almost every step, and those misses were a sixth of a patch series' time.
+	// The probes only narrow the range; when the guess is off, the search goes on in what is left.
+	if n := hi - lo; n > 4*interpolationWindow {
+		guess := lo + int(uint64(n)*(binary.BigEndian.Uint64(h[1:9])>>32)>>32)
+		a, b := max(lo, guess-interpolationWindow), min(hi-1, guess+interpolationWindow)
+		switch c := ix.compareAt(a, h); {
+		case c == 0:
+			return ix.offsetAt(a)
+		case c > 0:
+			hi = a
+		default:
+			lo = a + 1
+		}
+		if b >= lo && b < hi {
+			switch c := ix.compareAt(b, h); {
+			case c == 0:
+				return ix.offsetAt(b)
+			case c < 0:
+				lo = b + 1
+			default:
+				hi = b
+			}
+		}
+	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		c := bytes.Compare(ix.data[ix.ids+mid*20:ix.ids+mid*20+20], h[:])
-		switch {
+		switch c := ix.compareAt(mid, h); {
 		case c == 0:
-			off := binary.BigEndian.Uint32(ix.data[ix.offsets+mid*4:])
-			if off&0x80000000 == 0 {
-				return int64(off), nil
-			}
-			pos := ix.largeOffsets + int(off&0x7fffffff)*8
-			if pos+8 > len(ix.data) {
-				return 0, plumbing.ErrObjectNotFound
-			}
-			return int64(binary.BigEndian.Uint64(ix.data[pos:])), nil
+			return ix.offsetAt(mid)
 		case c < 0:
 			lo = mid + 1
 		default:
@@ -194,6 +211,36 @@ func (ix *IndexV2) FindOffset(h plumbing.Hash) (int64, error) {
 		}
 	}
 	return 0, plumbing.ErrObjectNotFound
+}
+
+// interpolationWindow is how many entries either side of its interpolated place FindOffset expects an id:
+// about two standard deviations of that place for a fanout range of 4,000 entries (a pack of a million objects).
+const interpolationWindow = 64
+
+// compareAt compares the i-th id of the index with h, its first 8 bytes as one number.
+func (ix *IndexV2) compareAt(i int, h plumbing.Hash) int {
+	id := ix.data[ix.ids+i*20 : ix.ids+i*20+20]
+	k, key := binary.BigEndian.Uint64(id[:8]), binary.BigEndian.Uint64(h[:8])
+	switch {
+	case k < key:
+		return -1
+	case k > key:
+		return 1
+	}
+	return bytes.Compare(id[8:], h[8:])
+}
+
+// offsetAt is the pack offset of the index's i-th object.
+func (ix *IndexV2) offsetAt(i int) (int64, error) {
+	off := binary.BigEndian.Uint32(ix.data[ix.offsets+i*4:])
+	if off&0x80000000 == 0 {
+		return int64(off), nil
+	}
+	pos := ix.largeOffsets + int(off&0x7fffffff)*8
+	if pos+8 > len(ix.data) {
+		return 0, plumbing.ErrObjectNotFound
+	}
+	return int64(binary.BigEndian.Uint64(ix.data[pos:])), nil
 }
 
 // Close unmaps the packs and their indexes.
