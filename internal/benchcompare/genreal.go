@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -27,32 +24,7 @@ type realSpec struct {
 
 // genReal writes the repository with git fast-import.
 func genReal(dir string, spec realSpec) error {
-	if err := runIn(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
-		return err
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = dir
-	cmd.Env = benchGitEnv()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(stdin, 1<<20)
-	if err := writeRealStream(w, spec); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git fast-import: %w", err)
-	}
-	return runIn(dir, "git", "reset", "-q", "--hard", "main")
+	return fastImport(dir, func(w *bufio.Writer) error { return writeRealStream(w, spec) })
 }
 
 var realWords = strings.Fields(`the a to of and in for is that this with on be it as by are not when from

@@ -26,6 +26,11 @@ const benchEpoch = 1700000000
 
 // genRepo writes a git fast-import stream for spec into dir's new repository and runs git fast-import.
 func genRepo(dir string, spec repoSpec) error {
+	return fastImport(dir, func(w *bufio.Writer) error { return writeStream(w, spec) })
+}
+
+// fastImport makes a new repository at dir from the fast-import stream write produces, and checks out main.
+func fastImport(dir string, write func(*bufio.Writer) error) error {
 	if err := runIn(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
 		return err
 	}
@@ -41,7 +46,7 @@ func genRepo(dir string, spec repoSpec) error {
 		return err
 	}
 	w := bufio.NewWriterSize(stdin, 1<<20)
-	if err := writeStream(w, spec); err != nil {
+	if err := write(w); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -51,10 +56,7 @@ func genRepo(dir string, spec repoSpec) error {
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("git fast-import: %w", err)
 	}
-	if err := runIn(dir, "git", "reset", "-q", "--hard", "main"); err != nil {
-		return err
-	}
-	return nil
+	return runIn(dir, "git", "reset", "-q", "--hard", "main")
 }
 
 type streamWriter struct {
