@@ -44,9 +44,9 @@ func lineageRootFlag() ucli.Flag {
 
 func lineageKeyFlag() ucli.Flag {
 	return &ucli.StringFlag{
-		Name:    "key-file",
-		EnvVars: []string{lineage.KeyFileEnv},
-		Usage:   "`FILE` holding the secret HMAC key (its bytes, one trailing newline ignored); default: Bernstein's public key " + lineage.DefaultKey,
+		Name: "key-file",
+		// Not EnvVars: urfave would read the process's environment; lineage.ResolveKey reads the run's (Env).
+		Usage: "`FILE` holding the secret HMAC key (its bytes, one trailing newline ignored); default: $" + lineage.KeyFileEnv + ", else Bernstein's public key " + lineage.DefaultKey,
 	}
 }
 
@@ -179,8 +179,18 @@ func noLineageArgs(c *ucli.Context) error {
 	return nil
 }
 
-func lineageKey(c *ucli.Context) (lineage.Key, error) {
-	return lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+// lineageStore is the store --root (or the default root) names, under the key --key-file or
+// $BERNSTEIN_LINEAGE_V2_KEY_FILE gives (else the public key).
+func lineageStore(c *ucli.Context) (*lineage.Store, error) {
+	root, err := lineageRoot(c)
+	if err != nil {
+		return nil, err
+	}
+	key, err := lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+	if err != nil {
+		return nil, err
+	}
+	return lineage.Open(root, key), nil
 }
 
 func runLineageShow(c *ucli.Context) error {
@@ -236,15 +246,12 @@ func runLineageVerify(c *ucli.Context) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	root, err := lineageRoot(c)
+	store, err := lineageStore(c)
 	if err != nil {
 		return err
 	}
-	key, err := lineageKey(c)
-	if err != nil {
-		return err
-	}
-	res := lineage.Open(root, key).Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
+	key := store.Key
+	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
 	w := c.App.Writer
 	if c.Bool("output-json") {
 		if err := printJSON(c, struct {
@@ -351,15 +358,10 @@ func runLineageAppend(c *ucli.Context) error {
 	if !ok {
 		return usageError("--payload must be a JSON object, like {\"tool\":\"grep\"}")
 	}
-	root, err := lineageRoot(c)
+	store, err := lineageStore(c)
 	if err != nil {
 		return err
 	}
-	key, err := lineageKey(c)
-	if err != nil {
-		return err
-	}
-	store := lineage.Open(root, key)
 	body := lineage.ChildBody{
 		V: lineage.Version, TaskID: c.String("task"), ChildRunID: c.String("run"), Kind: c.String("kind"),
 		Payload: payload, TsNs: envOf(c).now().UnixNano(),

@@ -55,19 +55,15 @@ func runLineageCheckpoint(c *ucli.Context) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	root, err := lineageRoot(c)
-	if err != nil {
-		return err
-	}
-	key, err := lineageKey(c)
+	store, err := lineageStore(c)
 	if err != nil {
 		return err
 	}
 	env := envOf(c)
-	cp, res, err := lineage.Open(root, key).TakeCheckpoint(env.now())
+	cp, res, err := store.TakeCheckpoint(env.now())
 	if err != nil {
 		if errors.Is(err, lineage.ErrStoreFails) {
-			printVerify(c.App.ErrWriter, res, key)
+			printVerify(c.App.ErrWriter, res, store.Key)
 			return exitWith(ExitError, "no checkpoint: the store does not verify (above)")
 		}
 		return err
@@ -81,6 +77,13 @@ func runLineageCheckpoint(c *ucli.Context) error {
 		return err
 	}
 	out := c.String("out")
+	if out != "" {
+		wd, err := env.getwd()
+		if err != nil {
+			return err
+		}
+		out = inDir(wd, out) // relative to the folder the command runs in, like every file flag
+	}
 	if out == "" {
 		if signer != nil {
 			return usageError("signing a checkpoint needs --out FILE: the signature goes to FILE.jws")
@@ -110,7 +113,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 		signed = "signed -> " + out + ".jws, kid " + kid
 	}
 	fmt.Fprintf(c.App.Writer, "Checkpoint of %s written to %s (%s; %s key; sha256 %s; %s).\n",
-		termtext.Clean(root), termtext.Clean(out), cp.Summary(), cp.KeyClass, hex.EncodeToString(sum[:]), termtext.Clean(signed))
+		termtext.Clean(store.Root), termtext.Clean(c.String("out")), cp.Summary(), cp.KeyClass, hex.EncodeToString(sum[:]), termtext.Clean(signed))
 	return nil
 }
 
@@ -192,34 +195,21 @@ func runLineageVerifyCheckpoints(c *ucli.Context) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	root, err := lineageRoot(c)
+	store, err := lineageStore(c)
 	if err != nil {
 		return err
 	}
-	key, err := lineageKey(c)
-	if err != nil {
-		return err
-	}
+	key := store.Key
 	// Relative paths are from the folder the command runs in (Env.Dir in tests), like every other file flag.
 	wd, err := envOf(c).getwd()
 	if err != nil {
 		return err
 	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(wd, p)
+	abs := func(p string) string { return inDir(wd, p) }
+	keys, err := trustedCards(wd, c.StringSlice("card"))
+	if err != nil {
+		return exitWith(ExitUsage, "%v", err)
 	}
-	var keys []sign.TrustedKey
-	for _, card := range c.StringSlice("card") {
-		k, err := sign.LoadCard(abs(card))
-		if err != nil {
-			return exitWith(ExitUsage, "%v", err)
-		}
-		keys = append(keys, k...)
-	}
-	store := lineage.Open(root, key)
 	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
 	var checked []checkedCheckpoint
 	fail := func(msg string) { res.Failures = append(res.Failures, lineage.Failure{Record: -1, Message: msg}) }

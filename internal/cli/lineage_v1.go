@@ -117,22 +117,26 @@ func loadLineageCards(c *ucli.Context, flag string) (*logv1.Cards, error) {
 	return &cards, nil
 }
 
-// readLineageV1 opens the root and reads its log: a missing log is unusable input, not an empty pass, so a
-// wrong --root cannot look like a clean log.
-func readLineageV1(root string) (*logv1.Root, *logv1.Log, error) {
+// readLineageV1 opens the root --root names (or the default) and reads its log: a missing log is unusable
+// input, not an empty pass, so a wrong --root cannot look like a clean log.
+func readLineageV1(c *ucli.Context) (string, *logv1.Root, *logv1.Log, error) {
+	root, err := lineageV1Root(c)
+	if err != nil {
+		return "", nil, nil, err
+	}
 	r, err := logv1.OpenRoot(root)
 	if err != nil {
-		return nil, nil, exitWith(ExitUsage, "lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
+		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
 	}
 	data, err := r.ReadLog()
 	if err != nil {
 		r.Close()
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, exitWith(ExitUsage, "lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
+			return "", nil, nil, exitWith(ExitUsage, "lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
 		}
-		return nil, nil, exitWith(ExitUsage, "lineage v1: %v", err)
+		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v", err)
 	}
-	return r, logv1.Parse(data), nil
+	return root, r, logv1.Parse(data), nil
 }
 
 // readOperatorKey reads the HMAC secret: the file's bytes less one trailing "\n" or "\r\n", not empty.
@@ -179,11 +183,7 @@ func runLineageV1Verify(c *ucli.Context) error {
 			return err
 		}
 	}
-	root, err := lineageV1Root(c)
-	if err != nil {
-		return err
-	}
-	r, log, err := readLineageV1(root)
+	root, r, log, err := readLineageV1(c)
 	if err != nil {
 		return err
 	}
@@ -261,11 +261,7 @@ func runLineageV1Log(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	root, err := lineageV1Root(c)
-	if err != nil {
-		return err
-	}
-	r, log, err := readLineageV1(root)
+	root, r, log, err := readLineageV1(c)
 	if err != nil {
 		return err
 	}

@@ -190,17 +190,11 @@ type verifyInputs struct {
 // --json still prints one.
 func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.Report) {
 	in := &verifyInputs{}
-	var trust sign.TrustSet
-	for _, p := range cards {
-		k, err := sign.LoadCardAs(inDir(wd, p), p)
-		if err != nil {
-			return nil, verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check the --card path and that it is the signer's agent card", err))
-		}
-		if err := trust.Add(k); err != nil {
-			return nil, verify.Unusable(verify.CheckTrust, err.Error())
-		}
+	keys, err := trustedCards(wd, cards)
+	if err != nil {
+		return nil, verify.Unusable(verify.CheckTrust, err.Error())
 	}
-	in.keys = trust.Keys()
+	in.keys = keys
 	archivePath := inDir(wd, args[0])
 	sigPath := archivePath + ".jws"
 	if len(args) == 2 {
@@ -221,6 +215,22 @@ func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.R
 	}
 	in.archive = f
 	return in, nil
+}
+
+// trustedCards reads the --card files (relative to wd, named in reports as the user wrote them) into one set of
+// trusted keys: one kid must name one key across all of them (sign.TrustSet).
+func trustedCards(wd string, cards []string) ([]sign.TrustedKey, error) {
+	var trust sign.TrustSet
+	for _, p := range cards {
+		k, err := sign.LoadCardAs(inDir(wd, p), p)
+		if err != nil {
+			return nil, fmt.Errorf("%w; check the --card path and that it is the signer's agent card", err)
+		}
+		if err := trust.Add(k); err != nil {
+			return nil, err
+		}
+	}
+	return trust.Keys(), nil
 }
 
 // readSignature reads a .jws: bounded, and an empty file is an empty (malformed) signature, not a missing one.
