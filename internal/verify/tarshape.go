@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -25,7 +26,7 @@ const (
 
 // errShape is what shapeReader returns to archive/tar once the archive has left the shape; the reason is in
 // shapeReader.fail.
-var errShape = fmt.Errorf("archive outside the bundle shape")
+var errShape = errors.New("archive outside the bundle shape")
 
 type shapeState int
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 )
 
@@ -217,8 +218,8 @@ func CheckChildren(cp *Checkpoint, head Head, want func(hex string) bool) []Prob
 		hmacs, ok := head.Children[hex]
 		if !ok {
 			t := cp.Children[hex]
-			out = append(out, Problem{File: file, Record: 0, Message: fmt.Sprintf("%s is missing; the checkpoint of %s counted %d bod%s ending in hmac %s",
-				file, cp.CreatedAt.Format(time.RFC3339), t.Count, plural(t.Count, "y", "ies"), short(t.LastHMAC))})
+			out = append(out, Problem{File: file, Record: 0, Message: fmt.Sprintf("%s is missing; the checkpoint of %s counted %s ending in hmac %s",
+				file, cp.CreatedAt.Format(time.RFC3339), plural.Count(t.Count, "body"), short(t.LastHMAC))})
 			continue
 		}
 		if p, ok := checkTip(file, "body", "bodies", cp.Children[hex], hmacs); !ok {
@@ -241,13 +242,6 @@ func checkTip(file, what, whats string, t Tip, hmacs []string) (Problem, bool) {
 			file, what, t.Count-1, short(hmacs[t.Count-1]), short(t.LastHMAC))}, false
 	}
 	return Problem{}, true
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func short(h string) string {
