@@ -39,19 +39,24 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	if len(entries) == 0 || total > maxBulkBytes {
 		return nil, false, nil
 	}
-	g := &Graph{index: make(map[plumbing.Hash]int, len(entries))}
-	slots := make(map[plumbing.Hash]*bulkSlot, len(entries))
+	g := &Graph{index: make(map[plumbing.Hash]int, len(entries)), Nodes: make([]Node, 0, len(entries))}
+	// The slots live in one slice, found by hash through a map of positions: one allocation for them all
+	// rather than one a commit. A *bulkSlot is good until the next slot is added, and no caller keeps one
+	// longer than that.
+	slotAt := make(map[plumbing.Hash]int32, len(entries))
+	slab := make([]bulkSlot, 0, len(entries)+len(tips))
 	slot := func(h plumbing.Hash) *bulkSlot {
-		s := slots[h]
-		if s == nil {
-			s = &bulkSlot{}
-			slots[h] = s
+		i, ok := slotAt[h]
+		if !ok {
+			i = int32(len(slab))
+			slab = append(slab, bulkSlot{})
+			slotAt[h] = i
 		}
-		return s
+		return &slab[i]
 	}
-	var parents [][]plumbing.Hash // by node
-	var ready []*WalkCommit       // marked and parsed: to visit
-	var alone []plumbing.Hash     // marked, and no pack entry read it yet
+	parents := make([][]plumbing.Hash, 0, len(entries)) // by node
+	var ready []*WalkCommit                             // marked and parsed: to visit
+	var alone []plumbing.Hash                           // marked, and no pack entry read it yet
 	mark := func(h plumbing.Hash, ref string, child plumbing.Hash) {
 		s := slot(h)
 		if s.marked {
@@ -70,7 +75,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		for len(ready) > 0 {
 			c := ready[len(ready)-1]
 			ready = ready[:len(ready)-1]
-			s := slots[c.Hash]
+			s := slot(c.Hash)
 			if s.visited {
 				continue
 			}
@@ -111,7 +116,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			batch := alone
 			alone = nil
 			for _, h := range batch {
-				s := slots[h]
+				s := slot(h)
 				if s.visited || s.c != nil {
 					continue
 				}

@@ -164,7 +164,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	if err != nil {
 		return nil, err
 	}
-	if base == nil && r.graphFile() == nil {
+	if base == nil && (r.graphFile() == nil || visit != nil) {
 		if g, ok, err := r.bulkWalk(pr, tips, prep, visit); ok || err != nil {
 			return g, err
 		}

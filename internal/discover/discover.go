@@ -146,11 +146,13 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 			return nil
 		}
 	}
-	graph, warnings, err := history(r, opts, tips, visit)
+	graph, saving, err := history(r, opts, tips, visit)
 	if err != nil {
 		return nil, err
 	}
-	out.Warnings = append(out.Warnings, warnings...)
+	// The ticket index is written while the rest is worked out; an early return still waits for it, so that
+	// the process never exits with the file half-written.
+	defer saving.wait()
 
 	if use[SourceBranch] {
 		warnings, err := tieBranches(r, graph, tips, opts, addReason)
@@ -198,13 +200,14 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Details[k].LandedOn = &landed[k]
 		out.Details[k].PatchID = ids[k]
 	}
+	out.Warnings = append(out.Warnings, saving.wait()...)
 	return out, nil
 }
 
 // history returns the graph of all history, having called visit for every commit whose message could name the
 // ticket (visit nil: messages are not needed). With the ticket index it visits only the commits of the
 // ticket's words and the commits added since the index was written; without it, every commit.
-func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, []string, error) {
+func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, *indexWrite, error) {
 	words := ticketWords(opts.Ticket.ID)
 	if visit == nil || !opts.UseIndex || len(words) == 0 {
 		g, err := r.Walk(tips, visit)
@@ -221,7 +224,7 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	if ix != nil {
 		g, saved, ok, err := useIndex(r, ix, tips, words, visit)
 		if err != nil || ok {
-			return g, saved, err
+			return g, written(saved), err
 		}
 	}
 	// No usable index: walk everything once, and build it on the way. A message's words are found on every
@@ -245,7 +248,7 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 		return nil, nil, err
 	}
 	g.Finish()
-	return g, saveIndexOrWarn(r, g, tips, postings), nil
+	return g, saveInBackground(r, g, tips, postings), nil
 }
 
 // useIndex answers from the index. ok is false when the index must be rebuilt (history was rewritten).
@@ -339,6 +342,38 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		IndexWords(c.Message, func(w string) { all[w] = append(all[w], uint32(c.Node)) })
 	}
 	return g, saveIndexOrWarn(r, g, tips, all), true, nil
+}
+
+// indexWrite is the ticket index being written while the command goes on; nil is nothing to wait for.
+type indexWrite struct {
+	done     chan struct{}
+	warnings []string
+}
+
+// saveInBackground writes the index on its own goroutine. g and postings must not change until wait returns.
+func saveInBackground(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) *indexWrite {
+	w := &indexWrite{done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.warnings = saveIndexOrWarn(r, g, tips, postings)
+	}()
+	return w
+}
+
+// written is an indexWrite already finished with these warnings.
+func written(warnings []string) *indexWrite {
+	w := &indexWrite{done: make(chan struct{}), warnings: warnings}
+	close(w.done)
+	return w
+}
+
+// wait returns once the index is written (or failed to be), with the warnings saying why not.
+func (w *indexWrite) wait() []string {
+	if w == nil {
+		return nil
+	}
+	<-w.done
+	return w.warnings
 }
 
 func saveIndexOrWarn(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) []string {

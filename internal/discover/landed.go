@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -127,26 +130,13 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 
 // patchIDs computes each non-merge commit's `git patch-id --stable` from our own diff (patch.Differ); merges
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
-// whose diff cannot be made gets none and a warning.
+// whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
+// ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
 func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string) ([]*string, []string) {
 	out := make([]*string, len(hashes))
-	failed, firstErr := 0, error(nil)
-	var differ *patch.Differ
-	var abbrev *gitext.Abbrev
-	defer func() {
-		if abbrev != nil {
-			abbrev.Close()
-		}
-	}()
-	short := func(hexID string) string {
-		if abbrev == nil {
-			abbrev = r.NewAbbrev(coreAbbrev)
-		}
-		return abbrev.Short(plumbing.NewHash(hexID))
-	}
 	cache := loadPatchIDCache(r, coreAbbrev)
 	defer cache.save()
-	var buf bytes.Buffer
+	var todo []int
 	for i, h := range hashes {
 		if merge[i] {
 			continue
@@ -155,25 +145,68 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 			out[i] = id
 			continue
 		}
-		if differ == nil {
-			differ = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+		todo = append(todo, i)
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	// A binary file's patch id hashes its abbreviated object names; the abbreviator is shared, so one at a time.
+	var abbrevMu sync.Mutex
+	var abbrev *gitext.Abbrev
+	defer func() {
+		if abbrev != nil {
+			abbrev.Close()
 		}
-		buf.Reset()
-		if err := differ.WriteDiff(&buf, h); err != nil {
+	}()
+	short := func(hexID string) string {
+		abbrevMu.Lock()
+		defer abbrevMu.Unlock()
+		if abbrev == nil {
+			abbrev = r.NewAbbrev(coreAbbrev)
+		}
+		return abbrev.Short(plumbing.NewHash(hexID))
+	}
+	errs := make([]error, len(hashes))
+	binary := make([]bool, len(hashes))
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			differ := patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+			var buf bytes.Buffer
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				buf.Reset()
+				if err := differ.WriteDiff(&buf, hashes[i]); err != nil {
+					errs[i] = err
+					continue
+				}
+				// Such ids depend on how many objects the repository has, so they are not cached.
+				binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
+				if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
+					out[i] = &id
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	failed, firstErr := 0, error(nil)
+	for _, i := range todo {
+		switch {
+		case errs[i] != nil:
 			failed++
 			if firstErr == nil {
-				firstErr = fmt.Errorf("commit %s: %w", h, err)
+				firstErr = fmt.Errorf("commit %s: %w", hashes[i], errs[i])
 			}
-			continue
-		}
-		// A binary file's patch id hashes its abbreviated object names, whose length depends on how many objects
-		// the repository has: such ids are not cached.
-		binary := bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
-		if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
-			out[i] = &id
-		}
-		if !binary {
-			cache.put(h, out[i])
+		case !binary[i]:
+			cache.put(hashes[i], out[i])
 		}
 	}
 	if failed > 0 {

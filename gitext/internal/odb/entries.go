@@ -1,6 +1,7 @@
 package odb
 
 import (
+	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -20,12 +21,19 @@ type CommitEntry struct {
 func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
 	var out []CommitEntry
 	var total uint64
+	// Sorting small (offset, index position) pairs and building the entries after is several times quicker
+	// than sorting the entries themselves, hash and all.
+	type at struct {
+		off int64
+		pos uint32
+	}
+	var found []at
 	for _, p := range pr.packs {
 		ix, ok := p.idx.(*IndexV2)
 		if !ok {
 			continue
 		}
-		start := len(out)
+		found = found[:0]
 		for i := 0; i < ix.n; i++ {
 			off := int64(binary.BigEndian.Uint32(ix.data[ix.offsets+i*4:]))
 			if off&0x80000000 != 0 {
@@ -38,12 +46,16 @@ func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
 			if off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
 				continue
 			}
-			e := CommitEntry{pack: p, off: off}
-			copy(e.Hash[:], ix.data[ix.ids+i*20:])
-			out = append(out, e)
+			found = append(found, at{off, uint32(i)})
 			total += entrySize(p.data[off:])
 		}
-		slices.SortFunc(out[start:], func(a, b CommitEntry) int { return int(a.off - b.off) })
+		slices.SortFunc(found, func(a, b at) int { return cmp.Compare(a.off, b.off) })
+		out = slices.Grow(out, len(found))
+		for _, f := range found {
+			e := CommitEntry{pack: p, off: f.off}
+			copy(e.Hash[:], ix.data[ix.ids+int(f.pos)*20:])
+			out = append(out, e)
+		}
 	}
 	return out, total
 }
