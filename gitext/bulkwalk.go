@@ -32,8 +32,8 @@ type bulkSlot struct {
 	child   plumbing.Hash // the commit whose parent it is: who pointed at it, for an error when read alone
 }
 
-// bulkWalk is WalkWith for a fresh walk of a repository without a commit-graph; ok is false when it does not
-// apply (no version 2 pack, or commits too large in all to hold), and the caller walks commit by commit.
+// bulkWalk is WalkWith for a fresh walk of a repository without a commit-graph, or of any repository when every
+// message is wanted; ok is false when it does not apply (no version 2 pack, or commits too large in all to hold), and the caller walks commit by commit.
 func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
 	entries, total := pr.CommitEntries()
 	if len(entries) == 0 || total > maxBulkBytes {

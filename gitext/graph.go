@@ -142,10 +142,11 @@ type WalkCommit struct {
 }
 
 // Walk reads every commit reachable from tips once and returns the graph. With a visitor, each commit's message
-// is read and visit is called once per commit (never concurrently, in no particular order). Parents and dates
-// come from the commit-graph file where git wrote one, so a walk without visitor reads no commit object the
-// graph covers, and messages are then read by two workers at once. A commit listed in the shallow file is read
-// but its parents are not followed.
+// is read and visit is called once per commit (never concurrently, in no particular order). A walk without
+// visitor takes parents and dates from the commit-graph file where git wrote one and reads no commit object the
+// graph covers. A fresh walk with a visitor reads every commit object anyway, so it inflates them in pack order
+// on every core (bulkWalk) whether or not there is a commit-graph: that beats reading them one by one through
+// the pack index. A commit listed in the shallow file is read but its parents are not followed.
 func (r *Repo) Walk(tips []Tip, visit func(*WalkCommit) error) (*Graph, error) {
 	return r.WalkFrom(nil, tips, visit)
 }

@@ -46,12 +46,15 @@
 //
 // # Ticket index
 //
-// <git common dir>/bernstein/index caches the commit graph and, for every word of a commit message that holds a
-// digit, the commits whose message has it, so that a query reads only its ticket's commits (and applies the
-// exact rules to them: the index narrows the search, it never decides a match). Layout, integers as unsigned
-// (u) or zig-zag signed (s) varints:
+// <git common dir>/bernstein/index caches the commit graph and, for every word of a commit message made of digits
+// only (a maximal run of letters, digits and '_' with no letter or '_', at most 32 bytes: "42" in ENG-42 and #42,
+// never "abc123"), the commits whose message has it, so that a query reads only the commits of its ticket's
+// numbers (and applies the exact rules to them: the index narrows the search, it never decides a match). A ticket
+// id without such a word is answered by a full walk. Layout, integers as unsigned (u) or zig-zag signed (s)
+// varints:
 //
-//	magic    "git-bernstein ticket index 1\n"
+//	magic    "git-bernstein ticket index 2\n" (version 1 also kept words mixing letters and digits; such a file
+//	         is rebuilt)
 //	u        n, the number of commits
 //	n ×      20-byte hash, s committer time, u flags (parent count << 1 | shallow), u distance back to each parent
 //	         (commits in topological order, parents first)

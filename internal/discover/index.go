@@ -24,13 +24,13 @@ import (
 )
 
 // The ticket index, <common dir>/bernstein/index, lets `commits` answer without reading history again: the
-// commit graph in topological order, and for every word of a commit message that holds a digit (ticket ids
-// always do: ENG-42, #123) the commits whose message has it. A query reads only the commits of its ticket's
+// commit graph in topological order, and for every word of a commit message made of digits only (every ticket id
+// holds one: ENG-42, #123) the commits whose message has it. A query reads only the commits of its ticket's
 // words and applies the exact rules to them, so the index narrows the search but never decides a match.
 // It records the tips it was built from: new commits are added from there, and if a tip it knew is no longer
 // reachable (history was rewritten) it is rebuilt. A file that does not check out (magic, checksum, bounds) is
 // rebuilt too. It is written atomically, so concurrent writers each leave a whole file.
-const indexMagic = "git-bernstein ticket index 1\n"
+const indexMagic = "git-bernstein ticket index 2\n"
 
 // IndexPath is where the ticket index lives.
 func IndexPath(r *gitext.Repo) string { return filepath.Join(r.CommonDir, "bernstein", "index") }
@@ -42,63 +42,70 @@ type ticketIndex struct {
 	words []byte // the encoded word section
 }
 
-// IndexWords returns the words of text the index keys on: lower-cased runs of letters, digits and '_' that
-// contain a digit, of at most maxIndexWord bytes. A ticket id named in a text as a token always leaves its digit
-// words whole in that text. Longer words (Gerrit's Change-Id, full commit ids) are not ticket ids; leaving them
-// out keeps the index small, and a query still reads every commit whose message holds all the id's short words
-// (an id with no short word is answered by a full walk).
+// IndexWords returns the words of text the index keys on: runs of letters, digits and '_' that are digits only,
+// of at most maxIndexWord bytes. Every ticket id holds a number (ENG-42, #123, Launchpad's 2161868), and an id
+// named in a text as a token leaves its numbers whole in that text, so the commits of its numbers are all the
+// commits that can name it. Words that mix letters and digits (abbreviated commit ids, "py3", "v2") are left
+// out: on a long-lived project's history they are nearly half the distinct words and seldom ticket words. An
+// id whose words are all mixed, and longer words (Gerrit's Change-Id, full commit ids), are answered by a full
+// walk.
 func IndexWords(text string, emit func(string)) {
-	start, hasDigit, fold := -1, false, false
-	flush := func(end int) {
-		if start >= 0 && hasDigit && end-start <= maxIndexWord {
-			w := text[start:end]
-			if fold {
-				w = strings.ToLower(w)
-			}
-			emit(w)
-		}
-		start = -1
-	}
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf { // ASCII, nearly all of every message: no decoding, no table lookups
-			switch {
-			case c-'0' < 10:
-				if start < 0 {
-					start, hasDigit, fold = i, false, false
-				}
-				hasDigit = true
-			case c-'a' < 26 || c == '_':
-				if start < 0 {
-					start, hasDigit, fold = i, false, false
-				}
-			case c-'A' < 26:
-				if start < 0 {
-					start, hasDigit, fold = i, false, false
-				}
-				fold = true
-			default:
-				flush(i)
-			}
+		// Most of a message is letters, spaces and punctuation: pass over them a byte at a time, stopping only at
+		// a digit or a non-ASCII byte, the only places a word of digits can begin.
+		for i < len(text) && passOver[text[i]] {
 			i++
+		}
+		if i == len(text) {
+			return
+		}
+		// A digit right after a letter or '_' that was passed over is inside a word that mixes them.
+		digitsOnly := i == 0 || !asciiWordByte(text[i-1])
+		j := i
+		for j < len(text) {
+			if c := text[j]; c < utf8.RuneSelf {
+				if c-'0' < 10 {
+					j++
+					continue
+				}
+				if !asciiWordByte(c) {
+					break
+				}
+				digitsOnly = false
+				j++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !ticket.IsWordRune(r) {
+				break
+			}
+			if !unicode.IsDigit(r) {
+				digitsOnly = false
+			}
+			j += size
+		}
+		if j == i { // a non-ASCII rune that is not a word rune
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if ticket.IsWordRune(r) {
-			if start < 0 {
-				start, hasDigit = i, false
-			}
-			if unicode.IsDigit(r) {
-				hasDigit = true
-			}
-			fold = true
-		} else {
-			flush(i)
+		if digitsOnly && j-i <= maxIndexWord {
+			emit(text[i:j])
 		}
-		i += size
+		i = j
 	}
-	flush(len(text))
 }
+
+// asciiWordByte says whether an ASCII byte is a word character other than a digit: a letter or '_'.
+func asciiWordByte(c byte) bool { return c-'a' < 26 || c-'A' < 26 || c == '_' }
+
+// passOver marks the bytes IndexWords passes over without looking further: every ASCII byte but the digits.
+var passOver = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = c < '0' || c > '9'
+	}
+	return t
+}()
 
 // maxIndexWord is the longest word the index keeps, in bytes.
 const maxIndexWord = 32
@@ -140,12 +147,17 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 	}
 	// The word section is most of the work of a first run's index (a real history has hundreds of thousands of
 	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two halves, one a core.
-	words := make([]string, 0, len(postings))
-	for w := range postings {
-		words = append(words, w)
+	type posting struct {
+		word  string
+		nodes []uint32
 	}
-	inHalves(len(words), func(lo, hi int) { slices.Sort(words[lo:hi]) })
-	words = mergeSorted(words, len(words)/2)
+	words := make([]posting, 0, len(postings))
+	for w, nodes := range postings {
+		words = append(words, posting{w, nodes})
+	}
+	byWord := func(a, c posting) int { return strings.Compare(a.word, c.word) }
+	inHalves(len(words), func(lo, hi int) { slices.SortFunc(words[lo:hi], byWord) })
+	words = mergeSorted(words, len(words)/2, byWord)
 	uv(uint64(len(words)))
 	var parts [2]bytes.Buffer
 	inHalves(len(words), func(lo, hi int) {
@@ -156,9 +168,9 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 		var tmp [binary.MaxVarintLen64]byte
 		var list bytes.Buffer
 		var ranks []uint32
-		for _, w := range words[lo:hi] {
+		for _, p := range words[lo:hi] {
 			ranks = ranks[:0]
-			for _, old := range postings[w] {
+			for _, old := range p.nodes {
 				ranks = append(ranks, g.Rank[old])
 			}
 			slices.Sort(ranks)
@@ -169,8 +181,8 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 				list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
 				prev = uint64(r)
 			}
-			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(w)))])
-			out.WriteString(w)
+			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(p.word)))])
+			out.WriteString(p.word)
 			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(ranks)))])
 			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(list.Len()))])
 			out.Write(list.Bytes())
@@ -218,11 +230,11 @@ func inHalves(n int, f func(lo, hi int)) {
 }
 
 // mergeSorted merges the sorted runs s[:mid] and s[mid:].
-func mergeSorted(s []string, mid int) []string {
-	out := make([]string, 0, len(s))
+func mergeSorted[T any](s []T, mid int, compare func(a, b T) int) []T {
+	out := make([]T, 0, len(s))
 	a, c := s[:mid], s[mid:]
 	for len(a) > 0 && len(c) > 0 {
-		if a[0] <= c[0] {
+		if compare(a[0], c[0]) <= 0 {
 			out, a = append(out, a[0]), a[1:]
 		} else {
 			out, c = append(out, c[0]), c[1:]

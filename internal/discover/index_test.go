@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -119,10 +120,38 @@ func TestIndexConcurrentWriters(t *testing.T) {
 func TestIndexWords(t *testing.T) {
 	t.Parallel()
 	var got []string
-	IndexWords("Fix ENG-42: see #123, ABC123 and ÉX9 in feature/eng-42-login; no digits here", func(w string) { got = append(got, w) })
-	want := []string{"42", "123", "abc123", "éx9", "42"}
+	IndexWords("Fix ENG-42: see #123, ABC123, 7_8 and ÉX9 in feature/eng-42-login, ١٢٣; no digits here", func(w string) { got = append(got, w) })
+	want := []string{"42", "123", "42", "١٢٣"} // words mixing letters or '_' with digits are not kept
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// An id with no word of digits only has nothing to look up in the index: it is answered by a full walk, before
+// and after the index exists.
+func TestIndexMixedWordTicket(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("Fix SEC2X: token leak", nil)
+	r.Commit("Refs ENG-42", nil)
+	r.Commit("Mention sec2x again, and SEC2XY", nil)
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ENG-42", "SEC2X", "SEC2X"} { // the first run writes the index
+		tk, _ := ticket.Parse("jira", id)
+		res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{"ENG-42": 1, "SEC2X": 2}[id]
+		if len(res.Commits) != want {
+			t.Errorf("%s: %d commits, want %d", id, len(res.Commits), want)
+		}
+	}
+	if _, err := os.Stat(IndexPath(repo)); err != nil {
+		t.Fatalf("no index written: %v", err)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
-// IndexedWords returns, sorted, the words of the ticket index (IndexWords: lower-cased, with a digit) that start
+// IndexedWords returns, sorted, the words of the ticket index (IndexWords: digits only) that start
 // with prefix, ignoring case, at most max of them; nil when there is no usable index. Shell completion uses it to
 // offer the ticket ids history names without walking it: it only reads the index file, never writes or rebuilds
 // it, so it is as quick as reading one file.
