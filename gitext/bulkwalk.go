@@ -24,75 +24,83 @@ import (
 // commit, as before, so memory stays bounded whatever the pack's order.
 const maxBulkBytes = 1 << 30
 
-// bulkSlot is what the bulk walk knows of one commit.
-type bulkSlot struct {
-	c       *WalkCommit // parsed and not yet visited
-	marked  bool        // reachable from a tip
-	visited bool
-	ref     string        // the tip's ref, or
-	child   plumbing.Hash // the commit whose parent it is: who pointed at it, for an error when read alone
+// aloneItem is a commit marked reachable before any pack entry gave it: it may still come in the bulk read, or
+// be read alone after it; ref or child say who pointed at it, for the error if it is missing.
+type aloneItem struct {
+	node  int32
+	ref   string
+	child plumbing.Hash
 }
 
 // bulkWalk is WalkWith for a fresh walk of a repository without a commit-graph, or of any repository when every
-// message is wanted; ok is false when it does not apply (no version 2 pack, or commits too large in all to hold), and the caller walks commit by commit.
+// message is wanted; ok is false when it does not apply (no version 2 pack, or commits too large in all to
+// hold), and the caller walks commit by commit.
+//
+// A commit gets its node number when it is first known reachable (a tip, or a parent of a visited commit), so
+// one map, at, serves the whole walk and becomes the graph's index: a commit read before anything marked it
+// waits in early, and at holds minus one less than its place there. Each commit then costs about two map
+// operations (marked as a parent, then arriving) where a map of per-commit slots and a separate index took five.
 func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
 	entries, total := pr.CommitEntries()
 	if len(entries) == 0 || total > maxBulkBytes {
 		return nil, false, nil
 	}
-	g := &Graph{index: make(map[plumbing.Hash]int, len(entries)), Nodes: make([]Node, 0, len(entries))}
-	// The slots live in one slice, found by hash through a map of positions: one allocation for them all
-	// rather than one a commit. A *bulkSlot is good until the next slot is added, and no caller keeps one
-	// longer than that.
-	slotAt := make(map[plumbing.Hash]int32, len(entries))
-	slab := make([]bulkSlot, 0, len(entries)+len(tips))
-	slot := func(h plumbing.Hash) *bulkSlot {
-		i, ok := slotAt[h]
-		if !ok {
-			i = int32(len(slab))
-			slab = append(slab, bulkSlot{})
-			slotAt[h] = i
-		}
-		return &slab[i]
-	}
+	g := &Graph{Nodes: make([]Node, 0, len(entries))}
+	at := make(map[plumbing.Hash]int32, len(entries))
+	var early []*WalkCommit                             // read before marked
+	waiting := make([]*WalkCommit, 0, len(entries))     // by node: read, marked and not yet visited
+	visited := make([]bool, 0, len(entries))            // by node
 	parents := make([][]plumbing.Hash, 0, len(entries)) // by node
-	var ready []*WalkCommit                             // marked and parsed: to visit
-	var alone []plumbing.Hash                           // marked, and no pack entry read it yet
+	var ready []int32                                   // nodes read and marked: to visit
+	var alone []aloneItem                               // marked before any pack entry gave them
+	seen := 0                                           // visited nodes, for progress
 	mark := func(h plumbing.Hash, ref string, child plumbing.Hash) {
-		s := slot(h)
-		if s.marked {
+		v, known := at[h]
+		if known && v >= 0 {
 			return
 		}
-		s.marked = true
-		if s.c != nil {
-			ready = append(ready, s.c)
+		n := int32(len(g.Nodes))
+		g.Nodes = append(g.Nodes, Node{Hash: h})
+		waiting, visited, parents = append(waiting, nil), append(visited, false), append(parents, nil)
+		at[h] = n
+		if known {
+			waiting[n], early[-v-1] = early[-v-1], nil
+			ready = append(ready, n)
 		} else {
-			s.ref, s.child = ref, child
-			alone = append(alone, h)
+			alone = append(alone, aloneItem{n, ref, child})
 		}
+	}
+	// arrive takes a commit read from a pack entry.
+	arrive := func(c *WalkCommit) {
+		v, known := at[c.Hash]
+		switch {
+		case !known:
+			early = append(early, c)
+			at[c.Hash] = -int32(len(early))
+		case v >= 0 && !visited[v] && waiting[v] == nil:
+			waiting[v] = c
+			ready = append(ready, v)
+		} // else the same commit again, from another pack
 	}
 	// drain visits every ready commit and marks its parents, which may make more ready.
 	drain := func() error {
 		for len(ready) > 0 {
-			c := ready[len(ready)-1]
+			n := ready[len(ready)-1]
 			ready = ready[:len(ready)-1]
-			s := slot(c.Hash)
-			if s.visited {
+			if visited[n] {
 				continue
 			}
-			s.visited, s.c = true, nil
-			i := len(g.Nodes)
-			if r.Progress != nil && i&4095 == 0 {
-				r.Progress(i)
+			c := waiting[n]
+			visited[n], waiting[n] = true, nil
+			if r.Progress != nil && seen&4095 == 0 {
+				r.Progress(seen)
 			}
-			c.Node = i
+			seen++
+			c.Node = int(n)
 			shallow := r.Shallow[c.Hash]
-			g.Nodes = append(g.Nodes, Node{Hash: c.Hash, When: c.when, Shallow: shallow})
-			g.index[c.Hash] = i
-			if shallow {
-				parents = append(parents, nil)
-			} else {
-				parents = append(parents, c.Parents)
+			g.Nodes[n].When, g.Nodes[n].Shallow = c.when, shallow
+			if !shallow {
+				parents[n] = c.Parents
 			}
 			if visit != nil {
 				if err := visit(c); err != nil {
@@ -113,21 +121,21 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	// pack's commits arrive.
 	readAlone := func(all bool) error {
 		for len(alone) > 0 {
-			var keep []plumbing.Hash
+			var keep []aloneItem
 			batch := alone
 			alone = nil
-			for _, h := range batch {
-				s := slot(h)
-				if s.visited || s.c != nil {
+			for _, a := range batch {
+				if visited[a.node] || waiting[a.node] != nil {
 					continue
 				}
+				h := g.Nodes[a.node].Hash
 				if !all && pr.Contains(h) {
-					keep = append(keep, h)
+					keep = append(keep, a)
 					continue
 				}
-				from := s.ref
+				from := a.ref
 				if from == "" {
-					from = "parent of commit " + s.child.String()
+					from = "parent of commit " + a.child.String()
 				}
 				hdr, err := r.readHeader(pr, h, from)
 				if err != nil {
@@ -137,8 +145,8 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 				if prep != nil {
 					c.Prepared = prep(c)
 				}
-				s.c = c
-				ready = append(ready, c)
+				waiting[a.node] = c
+				ready = append(ready, a.node)
 				if err := drain(); err != nil {
 					return err
 				}
@@ -218,30 +226,40 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	go func() { wg.Wait(); close(results) }()
 	for res := range results {
 		for _, c := range res.commits {
-			s := slot(c.Hash)
-			if s.visited || s.c != nil {
-				continue // the same commit in another pack
-			}
-			s.c = c
-			if s.marked {
-				ready = append(ready, c)
-				if err := drain(); err != nil {
-					return nil, true, err
-				}
+			arrive(c)
+			if err := drain(); err != nil {
+				return nil, true, err
 			}
 		}
 	}
 	if err := readAlone(true); err != nil {
 		return nil, true, err
 	}
-	for i, ps := range parents {
-		for _, h := range ps {
-			j, ok := g.index[h]
-			if !ok {
-				return nil, true, fmt.Errorf("commit %s: parent %s was not read", g.Nodes[i].Hash, h)
-			}
-			g.Nodes[i].Parents = append(g.Nodes[i].Parents, j)
+	// Commits read but never reached (unreachable, or reached only beyond a shallow boundary) leave the index.
+	for _, c := range early {
+		if c != nil {
+			delete(at, c.Hash)
 		}
 	}
+	edges := 0
+	for _, ps := range parents {
+		edges += len(ps)
+	}
+	all := make([]int, 0, edges) // every node's parents, in one allocation
+	for i, ps := range parents {
+		if len(ps) == 0 {
+			continue
+		}
+		start := len(all)
+		for _, h := range ps {
+			j, ok := at[h]
+			if !ok || j < 0 {
+				return nil, true, fmt.Errorf("commit %s: parent %s was not read", g.Nodes[i].Hash, h)
+			}
+			all = append(all, int(j))
+		}
+		g.Nodes[i].Parents = all[start:len(all):len(all)]
+	}
+	g.index = at
 	return g, true, nil
 }

@@ -2,6 +2,7 @@ package gitext_test
 
 import (
 	"fmt"
+	"github.com/go-git/go-git/v5/plumbing"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,7 +18,18 @@ import (
 // every core. It must see exactly the commits `git rev-list --all` lists, with their parents: not the pack's
 // unreachable commits, and also the loose commits made since the clone.
 func TestWalkPackedWithoutCommitGraph(t *testing.T) {
+	testBulkWalk(t, false)
+}
+
+// With a commit-graph, a walk that reads every message takes the same bulk path, and must give the same.
+func TestWalkPackedWithCommitGraph(t *testing.T) {
+	testBulkWalk(t, true)
+}
+
+func testBulkWalk(t *testing.T, commitGraph bool) {
+	t.Parallel()
 	r := gittest.New(t)
+	var unreachable []string
 	r.Commit("Initial commit", map[string]string{"a.txt": "a\n"})
 	for i := 0; i < 30; i++ {
 		branch := fmt.Sprintf("feature/ENG-%d", i)
@@ -27,7 +39,7 @@ func TestWalkPackedWithoutCommitGraph(t *testing.T) {
 		}
 		r.Git("checkout", "-q", "main")
 		if i%5 == 4 {
-			r.Git("branch", "-q", "-D", branch) // never merged, then deleted: unreachable once packed
+			unreachable = append(unreachable, branch) // never merged, and deleted once packed
 			continue
 		}
 		r.Git("merge", "-q", "--no-ff", "-m", "Merge branch '"+branch+"'", branch)
@@ -36,15 +48,23 @@ func TestWalkPackedWithoutCommitGraph(t *testing.T) {
 		}
 	}
 	r.Git("tag", "-a", "-m", "release", "v1", "HEAD~3")
-	r.Git("reflog", "expire", "--expire=now", "--all")
-	r.Git("-c", "gc.writeCommitGraph=false", "repack", "-adq", "--keep-unreachable")
+	r.Git("-c", "gc.writeCommitGraph=false", "repack", "-adq")
 	r.Git("prune-packed")
+	// Branches deleted after packing leave their commits in the pack, unreachable: read, never reached.
+	for i, branch := range unreachable {
+		unreachable[i] = r.Git("rev-parse", branch)
+		r.Git("branch", "-q", "-D", branch)
+	}
+	r.Git("reflog", "expire", "--expire=now", "--all")
 	// Loose commits on top, after the pack: a branch the pack lacks.
 	r.Git("checkout", "-q", "-b", "local")
 	r.Commit("Local work\n\nRefs: ENG-99", map[string]string{"local.txt": "x\n"})
 	r.Commit("More local work", nil)
-	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "objects", "info", "commit-graph")); err == nil {
-		t.Fatal("the repository has a commit-graph; this test is about walks without one")
+	if commitGraph {
+		r.Git("commit-graph", "write", "--reachable")
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "objects", "info", "commit-graph")); (err == nil) != commitGraph {
+		t.Fatalf("commit-graph present: %v, want %v", err == nil, commitGraph)
 	}
 
 	repo, err := gitext.Discover(r.Dir, r.Getenv)
@@ -101,10 +121,19 @@ func TestWalkPackedWithoutCommitGraph(t *testing.T) {
 			t.Errorf("commit %s: message %q, git says %q", h, msg, body)
 		}
 	}
-	// Node numbers are the graph's: each visited commit's number names it.
+	// Node numbers are the graph's: each visited commit's number names it, and the pack's unreachable commits,
+	// read but never reached, have none.
 	for i, n := range g.Nodes {
 		if j, ok := g.Index(n.Hash); !ok || j != i {
 			t.Errorf("node %d: Index gives %d, %v", i, j, ok)
+		}
+	}
+	if len(unreachable) == 0 {
+		t.Fatal("no unreachable commit made")
+	}
+	for _, h := range unreachable {
+		if j, ok := g.Index(plumbing.NewHash(h)); ok {
+			t.Errorf("unreachable commit %s has node %d", h, j)
 		}
 	}
 }

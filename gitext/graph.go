@@ -18,7 +18,7 @@ import (
 // (reachability from a branch, from a merge's side, ordering) is answered without reading objects again.
 type Graph struct {
 	Nodes []Node
-	index map[plumbing.Hash]int
+	index map[plumbing.Hash]int32
 	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
 	byHash []uint32
 	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
@@ -170,13 +170,13 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			return g, err
 		}
 	}
-	g := &Graph{index: map[plumbing.Hash]int{}}
+	g := &Graph{index: map[plumbing.Hash]int32{}}
 	var cg *odb.CommitGraph
 	if base != nil {
 		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
 		g.Nodes = append(make([]Node, 0, len(base.Nodes)), base.Nodes...)
 		for i, n := range base.Nodes {
-			g.index[n.Hash] = i
+			g.index[n.Hash] = int32(i)
 		}
 	} else if cg = r.graphFile(); cg != nil {
 		g.cg = cg
@@ -244,7 +244,7 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 		if err != nil {
 			return nil, err
 		}
-		g.index[p.hash] = i
+		g.index[p.hash] = int32(i)
 		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.Shallow[p.hash]}
 		g.Nodes = append(g.Nodes, n)
 		if visit != nil {
@@ -425,7 +425,7 @@ func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 func (g *Graph) Index(h plumbing.Hash) (int, bool) {
 	if g.index != nil {
 		if i, ok := g.index[h]; ok {
-			return i, ok
+			return int(i), ok
 		}
 		if g.cg != nil {
 			if pos, ok := g.cg.Find(h); ok && g.posNode[pos] != 0 {
