@@ -31,9 +31,9 @@ type row struct {
 
 // Where the time goes, from `go test -cpuprofile` runs on these inputs; shown for a missed target.
 const (
-	whyCold = "Profile: about 60% of the CPU time is inflating the 200,000 commit objects (Go's inflate is slower " +
-		"than zlib's C code; two workers share it), 15% reading the commit-graph and building the graph. git log " +
-		"--grep does the same inflating single-threaded in C."
+	whyCold = "Profile: about half the CPU time is inflating the 200,000 commit objects (Go's inflate is slower " +
+		"than zlib's C code on small objects; both cores share it), the rest the join of the walk and the patch ids " +
+		"of the tied commits. git log --grep does the same inflating single-threaded in C. See the notes below."
 	whyFirst = "Profile: see the notes below."
 	whyWarm  = "Profile: about a third is decoding the index's graph (a node per commit, needed for branch and merge " +
 		"ties and ordering), a third reading and judging the ticket's commits, the rest process start-up and refs."
@@ -373,23 +373,28 @@ func render(rows []row, commits, realCommits, sddFiles int, sddSize int64) strin
 const profileNotes = `
 Notes from profiles (` + "`" + `go test -cpuprofile` + "`" + `), for the next person who moves these numbers:
 
-- first run of ` + "`" + `commits` + "`" + ` without a commit-graph (a fresh clone): the pack's commit entries are listed from its
-  index and inflated on every core in pack order (git writes commits newest first, so each is known reachable as
-  it arrives and its message is dropped at once); each message's index words are found on the same cores. What
-  stays serial: adding words to the postings, and encoding the index (sorted and encoded in two halves). About
-  half the CPU is inflating (klauspost/compress; zlib's C is faster per byte). Was 1.7× (regular) and 2.7×
-  (real-shaped) git when one goroutine walked commit by commit. git log uses one core: on a loaded machine our
-  lead shrinks.
-- first run with a commit-graph: parents and dates come from the graph, messages are inflated by two workers;
-  the index words are found there too. The rest is the serial part above.
+- first run of ` + "`" + `commits` + "`" + `, with or without a commit-graph: the pack's commit entries are listed from its index
+  (both halves of the index at once: reading each entry's type byte faults in the whole pack) and inflated on
+  every core in pack order (git writes commits newest first, so each is known reachable as it arrives and its
+  message is dropped at once); each message's index words are found on the same cores. A commit-graph does not
+  help: every message is needed for the index, and reading commits one by one through the pack index in graph
+  order was slower than the bulk read. The one goroutine that joins the workers' output does about two map
+  operations a commit and adds the words to the postings. After the walk the index is encoded and written on its
+  own goroutines while the tied commits are read, placed on branches and tags, and diffed for their patch ids
+  on every core.
+- the floor: inflating the commits alone takes about 0.56 s of CPU for the 200,000 regular commits and 0.40 s for
+  the 70,000 real-shaped ones with klauspost/compress (a third of it building each object's Huffman tables,
+  since commits are small), against 0.72 s and 0.41 s for the whole of git log --grep. With both cores on it
+  that is 0.28 s and 0.20 s before anything else is done, while the with-commit-graph targets (0.7× git) are
+  0.50 s and 0.25 s: out of reach in pure Go on two cores. zlib through cgo is not used (the build stays pure
+  Go); skipping zlib's framing to hand the deflate stream to flate directly gained under 4% and was not kept.
+- tried and not kept: GOGC=300 took 7% off the first run's CPU but raised bundle's peak RSS from 58 MB to 99 MB.
 - cold ` + "`" + `commits` + "`" + ` without the index (bernstein.index=false): the same walk, no index written.
 - since commits.json gained patch_id and landed_on (issue 21), every ` + "`" + `commits` + "`" + ` run, first or warm, also diffs each
-  tied commit for its patch id: ENG-42 ties about 2,000 commits of the regular repository, so its first-run and warm
-  rows carry that too (warm went from 0.06 s to about 0.25 s). Without it (commit b4545d0, idle machine), a first
-  run without a commit-graph took 0.87 s against git's 0.85 s on the regular clone (1.0×; CPU 1.45 s / 0.82 s;
-  1.55 s before the parallel walk) and 1.0–1.5 s against 0.45 s on the real-shaped one (CPU 1.1 s / 0.42 s; 1.8 s
-  before). Its wall time often exceeds its CPU time: the index is fsynced (atomicfile) although its checksum
-  already makes a torn file a rebuild.
+  tied commit for its patch id (cached in .git/bernstein/patch-ids): ENG-42 ties about 1,200 commits of the
+  regular repository, about 80 ms of a first run on both cores.
+- the ticket index keeps only words of digits (version 2): on the real-shaped history that left out 45% of the
+  distinct words (abbreviated commit ids and the like), and the index went from 5.2 MB to 3.75 MB.
 - warm ` + "`" + `commits` + "`" + `: a third decoding the index's graph, a third reading and judging the ticket's commits.
 - ` + "`" + `bundle` + "`" + `: gzip (klauspost/compress, one core) dominates; files are read twice (hash, then pack), from the
   page cache the second time. Peak RSS does not grow with .sdd size (33 MiB with a one-commit repository and the
