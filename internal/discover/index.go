@@ -246,68 +246,116 @@ func mergeSorted[T any](s []T, mid int, compare func(a, b T) int) []T {
 var errBadIndex = errors.New("ticket index is corrupt")
 
 // decodeIndex checks and loads an index file. Any inconsistency is errBadIndex: the caller rebuilds.
+//
+// It is the warm path's largest fixed cost (a node per commit of history), so the sha256 of the body is summed
+// on another core while the graph is decoded, and the answer waits for both: a file that fails its checksum is
+// never used, only looked at first. The decoding is bounded on its own (every count is checked against the
+// bytes left, every parent against the nodes before it), so reading a torn or hostile file before its checksum
+// is known does no harm.
 func decodeIndex(data []byte) (*ticketIndex, error) {
 	if len(data) < len(indexMagic)+sha256.Size || string(data[:len(indexMagic)]) != indexMagic {
 		return nil, errBadIndex
 	}
 	body := data[:len(data)-sha256.Size]
-	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(body):]) {
+	summed := make(chan bool, 1)
+	go func() {
+		sum := sha256.Sum256(body)
+		summed <- bytes.Equal(sum[:], data[len(body):])
+	}()
+	ix, ok := decodeIndexBody(body[len(indexMagic):])
+	if sumOK := <-summed; !sumOK || !ok {
 		return nil, errBadIndex
 	}
-	d := &decoder{b: body[len(indexMagic):]}
-	n := d.uv()
-	if d.err != nil || n > uint64(len(d.b))/21 {
-		return nil, errBadIndex
+	return ix, nil
+}
+
+// decodeIndexBody decodes what follows the magic; false when it is not a well-formed index.
+func decodeIndexBody(b []byte) (*ticketIndex, bool) {
+	pos := 0
+	// uv and sv read a varint at pos; ok turns false for good at the first one that is cut short or too long.
+	ok := true
+	uv := func() uint64 {
+		if pos < len(b) && b[pos] < 0x80 { // one byte: nearly every flag and parent distance
+			pos++
+			return uint64(b[pos-1])
+		}
+		x, k := binary.Uvarint(b[min(pos, len(b)):])
+		if k <= 0 {
+			ok = false
+			return 0
+		}
+		pos += k
+		return x
+	}
+	sv := func() int64 {
+		x, k := binary.Varint(b[min(pos, len(b)):])
+		if k <= 0 {
+			ok = false
+			return 0
+		}
+		pos += k
+		return x
+	}
+	n := uv()
+	// Each node takes at least 22 bytes (hash, time, flags) and 4 more in the hash table.
+	if !ok || n > uint64(len(b)-pos)/26 {
+		return nil, false
 	}
 	nodes := make([]gitext.Node, n)
+	// All parent lists share one array: one allocation, not one a commit. Each list's capacity is its length,
+	// so a walk that grows the graph copies instead of writing into its neighbour's list.
+	parents := make([]int, 0, n+n/4+1)
 	for i := range nodes {
 		nd := &nodes[i]
-		copy(nd.Hash[:], d.take(20))
-		nd.When = d.sv()
-		flags := d.uv()
+		if len(b)-pos < 20 {
+			return nil, false
+		}
+		copy(nd.Hash[:], b[pos:pos+20])
+		pos += 20
+		nd.When = sv()
+		flags := uv()
 		nd.Shallow = flags&1 == 1
 		np := flags >> 1
 		if np > 0 {
-			if np > 1<<16 {
-				return nil, errBadIndex
+			if np > uint64(len(b)-pos) { // each distance takes a byte at least
+				return nil, false
 			}
-			nd.Parents = make([]int, np)
-			for j := range nd.Parents {
-				dist := d.uv()
+			start := len(parents)
+			for range np {
+				dist := uv()
 				if dist == 0 || dist > uint64(i) {
-					return nil, errBadIndex
+					return nil, false
 				}
-				nd.Parents[j] = i - int(dist)
+				parents = append(parents, i-int(dist))
 			}
+			nd.Parents = parents[start:len(parents):len(parents)]
 		}
-		if d.err != nil {
-			return nil, errBadIndex
+		if !ok {
+			return nil, false
 		}
 	}
-	raw := d.take(4 * int(n))
-	if d.err != nil {
-		return nil, errBadIndex
+	if uint64(len(b)-pos)/4 < n {
+		return nil, false
 	}
 	byHash := make([]uint32, n)
 	for i := range byHash {
-		byHash[i] = binary.LittleEndian.Uint32(raw[4*i:])
+		byHash[i] = binary.LittleEndian.Uint32(b[pos+4*i:])
 	}
-	g, ok := gitext.NewGraph(nodes, byHash)
-	if !ok {
-		return nil, errBadIndex
+	pos += 4 * int(n)
+	g, valid := gitext.NewGraph(nodes, byHash)
+	if !valid {
+		return nil, false
 	}
-	nt := d.uv()
-	if d.err != nil || nt > uint64(len(d.b))/20 {
-		return nil, errBadIndex
+	nt := uv()
+	if !ok || nt > uint64(len(b)-pos)/20 {
+		return nil, false
 	}
 	tips := make([]plumbing.Hash, nt)
 	for i := range tips {
-		copy(tips[i][:], d.take(20))
+		copy(tips[i][:], b[pos:pos+20])
+		pos += 20
 	}
-	if d.err != nil {
-		return nil, errBadIndex
-	}
-	return &ticketIndex{g: g, tips: tips, words: d.b}, nil
+	return &ticketIndex{g: g, tips: tips, words: b[pos:]}, true
 }
 
 // postings returns the sorted node numbers whose message has word; ok is false when the word section is corrupt.
