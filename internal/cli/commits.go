@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -73,7 +74,11 @@ func runCommits(c *ucli.Context) error {
 
 // printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
 // date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
-func printChanges(w io.Writer, details []discover.CommitDetail) {
+func printChanges(out io.Writer, details []discover.CommitDetail) {
+	// One write for the lot, not a system call a line: a commit on hundreds of branches prints a long line,
+	// and a ticket can have thousands.
+	w := bufio.NewWriter(out)
+	defer w.Flush()
 	for _, ch := range discover.Changes(details) {
 		first := details[ch.Commits[0]]
 		fmt.Fprintln(w, termtext.Clean(first.Subject))

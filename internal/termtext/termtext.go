@@ -14,6 +14,9 @@ func Clean(s string) string { return clean(s, false) }
 func CleanText(s string) string { return clean(s, true) }
 
 func clean(s string, lines bool) string {
+	if printableASCII(s) {
+		return s // nearly every line `commits` prints (a line per commit, hundreds of branch names): no copy
+	}
 	return strings.Map(func(r rune) rune {
 		switch {
 		case lines && (r == '\n' || r == '\t'):
@@ -30,4 +33,14 @@ func clean(s string, lines bool) string {
 // isBidi reports the explicit direction formatting characters used in "Trojan Source" attacks.
 func isBidi(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// printableASCII says whether s is only printable ASCII (space to '~'), which clean leaves as it is.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

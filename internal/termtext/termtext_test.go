@@ -6,6 +6,8 @@ func TestClean(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":                     "plain",
+		" ~printable ASCII!":        " ~printable ASCII!",
+		"del\x7f":                   "del",
 		"a\x1b[2Jb":                 "a[2Jb",
 		"tab\there":                 "tab here",
 		"new\nline\r":               "newline",
