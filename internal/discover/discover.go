@@ -302,17 +302,13 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		}
 	}
 	// The commits the index names for every word of the ticket, read again and judged by the exact rules.
-	var cand []int
-	for k, w := range words {
-		list, ok := ix.postings(w)
-		if !ok {
-			return nil, nil, false, nil
-		}
-		if k == 0 {
-			cand = list
-		} else {
-			cand = intersectSorted(cand, list)
-		}
+	lists, ok := ix.postings(words...)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	cand := lists[0]
+	for _, list := range lists[1:] {
+		cand = intersectSorted(cand, list)
 	}
 	for _, i := range cand {
 		c, err := r.ReadWalkCommit(i, g.Nodes[i].Hash, "named by the ticket index")

@@ -358,37 +358,56 @@ func decodeIndexBody(b []byte) (*ticketIndex, bool) {
 	return &ticketIndex{g: g, tips: tips, words: b[pos:]}, true
 }
 
-// postings returns the sorted node numbers whose message has word; ok is false when the word section is corrupt.
-func (ix *ticketIndex) postings(word string) ([]int, bool) {
+// postings returns, for each of words, the sorted node numbers whose message has it (nil for a word the index
+// lacks); ok is false when the word section is corrupt. It is one pass over the section for all the words, with
+// no copy of the words it passes, and it stops after the last word asked about: the words are sorted, which it
+// checks as far as it reads (a file out of order there is corrupt). Past that point only a forged file, one
+// with a valid checksum, could hide a word, as it could by leaving a commit out of a posting list.
+func (ix *ticketIndex) postings(words ...string) ([][]int, bool) {
+	out := make([][]int, len(words))
+	want := map[string][]int{} // word → its positions in words (an id may repeat one: 42-42)
+	last := ""
+	for k, w := range words {
+		want[w] = append(want[w], k)
+		last = max(last, w)
+	}
 	d := &decoder{b: ix.words}
 	nw := d.uv()
-	for k := uint64(0); k < nw && d.err == nil; k++ {
-		w := string(d.take(int(d.uv())))
+	var prev []byte
+	for k := uint64(0); k < nw && d.err == nil && len(want) > 0; k++ {
+		w := d.take(int(d.uv()))
 		count := d.uv()
-		size := d.uv()
-		list := d.take(int(size))
-		if d.err != nil {
+		list := d.take(int(d.uv()))
+		if d.err != nil || (k > 0 && bytes.Compare(prev, w) >= 0) {
 			return nil, false
 		}
-		if w != word {
+		prev = w
+		at, ok := want[string(w)] // no allocation: the conversion is only a map key
+		if !ok {
+			if string(w) > last {
+				break
+			}
 			continue
 		}
+		delete(want, string(w))
 		if count > uint64(len(list)) { // each posting takes at least one byte
 			return nil, false
 		}
 		ld := &decoder{b: list}
-		out := make([]int, 0, count)
-		prev := uint64(0)
+		ns := make([]int, 0, count)
+		p := uint64(0)
 		for c := uint64(0); c < count; c++ {
-			prev += ld.uv()
-			if ld.err != nil || prev >= uint64(len(ix.g.Nodes)) {
+			p += ld.uv()
+			if ld.err != nil || p >= uint64(len(ix.g.Nodes)) {
 				return nil, false
 			}
-			out = append(out, int(prev))
+			ns = append(ns, int(p))
 		}
-		return out, true
+		for _, k := range at {
+			out[k] = ns
+		}
 	}
-	return nil, d.err == nil
+	return out, d.err == nil
 }
 
 type decoder struct {
