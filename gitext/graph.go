@@ -504,15 +504,17 @@ func (g *Graph) TopoOrder() []int {
 }
 
 // ReadCommit reads one whole commit, for the few commits whose details are reported; from says who pointed at
-// it, for the error message.
+// it, for the error message. A commit ReadWalkCommits just read is not read again.
 func (r *Repo) ReadCommit(h plumbing.Hash, from string) (*object.Commit, error) {
-	pr, err := r.packs()
-	if err != nil {
-		return nil, err
-	}
-	raw, err := r.rawCommit(pr, h, from)
-	if err != nil {
-		return nil, err
+	raw, ok := r.takeRaw(h)
+	if !ok {
+		pr, err := r.packs()
+		if err != nil {
+			return nil, err
+		}
+		if raw, err = r.rawCommit(pr, h, from); err != nil {
+			return nil, err
+		}
 	}
 	obj := &plumbing.MemoryObject{}
 	obj.SetType(plumbing.CommitObject)

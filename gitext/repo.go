@@ -47,6 +47,7 @@ type Repo struct {
 	packErr  error
 	cgOnce   sync.Once
 	cg       *odb.CommitGraph
+	kept     rawKept // commits ReadWalkCommits read, for ReadCommit
 }
 
 // Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set

@@ -310,14 +310,14 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 	for _, list := range lists[1:] {
 		cand = intersectSorted(cand, list)
 	}
-	for _, i := range cand {
-		c, err := r.ReadWalkCommit(i, g.Nodes[i].Hash, "named by the ticket index")
-		if err != nil {
-			if errors.Is(err, gitext.ErrMissingObject) {
-				return nil, nil, false, nil // gone after a rewrite and gc: rebuild
-			}
-			return nil, nil, false, err
+	read, err := r.ReadWalkCommits(g, cand, "named by the ticket index")
+	if err != nil {
+		if errors.Is(err, gitext.ErrMissingObject) {
+			return nil, nil, false, nil // gone after a rewrite and gc: rebuild
 		}
+		return nil, nil, false, err
+	}
+	for _, c := range read {
 		if err := visit(c); err != nil {
 			return nil, nil, false, err
 		}

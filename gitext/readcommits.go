@@ -1,0 +1,105 @@
+package gitext
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
+)
+
+// ReadWalkCommits is ReadWalkCommit for many nodes of g at once, read on every core and returned in the order
+// asked: a query answered from the ticket index reads only its candidates, and inflating them is most of its
+// work. The first error in that order is returned (a missing commit wraps ErrMissingObject).
+//
+// The raw commits are also kept (up to maxKeptRaw bytes) for ReadCommit, which takes them: `commits` judges its
+// candidates from these and then reads the tied ones whole, and each should be inflated once.
+func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommit, error) {
+	pr, err := r.packs()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*WalkCommit, len(nodes))
+	errs := make([]error, len(nodes))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), 1+len(nodes)/32) // a few commits are not worth a goroutine
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				k := int(next.Add(1) - 1)
+				if k >= len(nodes) {
+					return
+				}
+				i := nodes[k]
+				h := g.Nodes[i].Hash
+				raw, err := r.rawCommit(pr, h, from)
+				if err != nil {
+					errs[k] = err
+					failed.Store(true)
+					return
+				}
+				hdr, err := odb.ParseCommitHeader(raw)
+				if err != nil {
+					errs[k] = fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
+					failed.Store(true)
+					return
+				}
+				r.keepRaw(h, raw)
+				out[k] = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// maxKeptRaw bounds the raw commits ReadWalkCommits keeps for ReadCommit: beyond it they are read again.
+const maxKeptRaw = 16 << 20
+
+// rawKept holds raw commits read by ReadWalkCommits until ReadCommit takes them.
+type rawKept struct {
+	mu    sync.Mutex
+	raw   map[plumbing.Hash][]byte
+	bytes int
+}
+
+func (r *Repo) keepRaw(h plumbing.Hash, raw []byte) {
+	k := &r.kept
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.bytes+len(raw) > maxKeptRaw {
+		return
+	}
+	if k.raw == nil {
+		k.raw = map[plumbing.Hash][]byte{}
+	}
+	if _, ok := k.raw[h]; !ok {
+		k.raw[h] = raw
+		k.bytes += len(raw)
+	}
+}
+
+// takeRaw returns and forgets a raw commit ReadWalkCommits kept.
+func (r *Repo) takeRaw(h plumbing.Hash) ([]byte, bool) {
+	k := &r.kept
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	raw, ok := k.raw[h]
+	if ok {
+		delete(k.raw, h)
+		k.bytes -= len(raw)
+	}
+	return raw, ok
+}

@@ -1,0 +1,66 @@
+package gitext_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// ReadWalkCommits reads on every core but must hand back what ReadWalkCommit reads, in the order asked; a
+// missing commit is ErrMissingObject; and ReadCommit of a commit it kept reads the same commit.
+func TestReadWalkCommits(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	for i := 0; i < 120; i++ {
+		r.Commit(fmt.Sprintf("Change %d\n\nRefs: ENG-%d", i, i%7), map[string]string{"f.txt": fmt.Sprint(i)})
+	}
+	r.Git("gc", "-q")
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tips, err := repo.HistoryTips()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := repo.Walk(tips, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []int
+	for i := len(g.Nodes) - 1; i >= 0; i -= 2 { // not in node order
+		nodes = append(nodes, i)
+	}
+	got, err := repo.ReadWalkCommits(g, nodes, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, i := range nodes {
+		want, err := repo.ReadWalkCommit(i, g.Nodes[i].Hash, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[k], want) {
+			t.Fatalf("commit %d: got %+v, want %+v", k, got[k], want)
+		}
+		kept, err := repo.ReadCommit(g.Nodes[i].Hash, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.Hash != g.Nodes[i].Hash || kept.Message != want.Message {
+			t.Fatalf("ReadCommit after ReadWalkCommits: %s %q, want %s %q", kept.Hash, kept.Message, g.Nodes[i].Hash, want.Message)
+		}
+	}
+
+	missing := &gitext.Graph{Nodes: append(append([]gitext.Node(nil), g.Nodes...),
+		gitext.Node{Hash: plumbing.NewHash("1234567890123456789012345678901234567890")})}
+	if _, err := repo.ReadWalkCommits(missing, []int{0, len(g.Nodes), 1}, "test"); !errors.Is(err, gitext.ErrMissingObject) {
+		t.Errorf("missing commit: %v, want ErrMissingObject", err)
+	}
+}
