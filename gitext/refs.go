@@ -3,7 +3,10 @@ package gitext
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -18,8 +21,12 @@ type Tip struct {
 // HistoryTips returns the refs whose history counts as the repository's history: HEAD, local and
 // remote-tracking branches and tags (peeled to commits). Notes and the stash are not history: go-git's
 // Log(All) walks them too, which would tie a notes commit or a stash to a ticket.
+//
+// Peeling a ref reads its object only when the commit-graph does not list it (a commit-graph holds commits
+// alone): a repository with hundreds of review branches and tags otherwise inflates hundreds of commits just to
+// learn that they are commits. Those that must be read are read on every core.
 func (r *Repo) HistoryTips() ([]Tip, error) {
-	var tips []Tip
+	var tips, refs []Tip
 	if head, err := r.Head(); err == nil {
 		tips = append(tips, Tip{Name: plumbing.HEAD, Commit: head.Hash()})
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
@@ -37,16 +44,52 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 		if ref.Type() == plumbing.SymbolicReference {
 			return nil // origin/HEAD and friends point at a branch we list anyway
 		}
-		h, ok, err := r.peelToCommit(ref.Hash())
-		if err != nil {
-			return fmt.Errorf("ref %s: %w", name, err)
-		}
-		if ok {
-			tips = append(tips, Tip{Name: name, Commit: h})
-		}
+		refs = append(refs, Tip{Name: name, Commit: ref.Hash()})
 		return nil
 	})
-	return tips, err
+	if err != nil {
+		return nil, err
+	}
+	peeled := make([]bool, len(refs))
+	var read []int // refs whose object must be read
+	cg := r.graphFile()
+	for k, t := range refs {
+		if cg != nil {
+			if _, ok := cg.Find(t.Commit); ok {
+				peeled[k] = true
+				continue
+			}
+		}
+		read = append(read, k)
+	}
+	errs := make([]error, len(refs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 1+len(read)/32) { // a few refs are not worth a goroutine
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				j := int(next.Add(1) - 1)
+				if j >= len(read) {
+					return
+				}
+				k := read[j]
+				h, ok, err := r.peelToCommit(refs[k].Commit)
+				refs[k].Commit, peeled[k], errs[k] = h, ok, err
+			}
+		}()
+	}
+	wg.Wait()
+	for k, t := range refs {
+		if errs[k] != nil {
+			return nil, fmt.Errorf("ref %s: %w", t.Name, errs[k])
+		}
+		if peeled[k] {
+			tips = append(tips, t)
+		}
+	}
+	return tips, nil
 }
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.
