@@ -365,16 +365,15 @@ func decodeIndexBody(b []byte) (*ticketIndex, bool) {
 // with a valid checksum, could hide a word, as it could by leaving a commit out of a posting list.
 func (ix *ticketIndex) postings(words ...string) ([][]int, bool) {
 	out := make([][]int, len(words))
-	want := map[string][]int{} // word → its positions in words (an id may repeat one: 42-42)
-	last := ""
-	for k, w := range words {
-		want[w] = append(want[w], k)
-		last = max(last, w)
-	}
+	wanted := slices.Clone(words)
+	slices.Sort(wanted)
+	wanted = slices.Compact(wanted) // an id may repeat a word: 42-42
+	lists := make([][]int, len(wanted))
 	d := &decoder{b: ix.words}
 	nw := d.uv()
 	var prev []byte
-	for k := uint64(0); k < nw && d.err == nil && len(want) > 0; k++ {
+	next := 0 // the first wanted word not passed yet: the section and wanted are both sorted, so one merge
+	for k := uint64(0); k < nw && d.err == nil && next < len(wanted); k++ {
 		w := d.take(int(d.uv()))
 		count := d.uv()
 		list := d.take(int(d.uv()))
@@ -382,14 +381,12 @@ func (ix *ticketIndex) postings(words ...string) ([][]int, bool) {
 			return nil, false
 		}
 		prev = w
-		at, ok := want[string(w)] // no allocation: the conversion is only a map key
-		if !ok {
-			if string(w) > last {
-				break
-			}
+		for next < len(wanted) && wanted[next] < string(w) {
+			next++ // a word the index lacks
+		}
+		if next == len(wanted) || wanted[next] != string(w) {
 			continue
 		}
-		delete(want, string(w))
 		if count > uint64(len(list)) { // each posting takes at least one byte
 			return nil, false
 		}
@@ -403,11 +400,17 @@ func (ix *ticketIndex) postings(words ...string) ([][]int, bool) {
 			}
 			ns = append(ns, int(p))
 		}
-		for _, k := range at {
-			out[k] = ns
-		}
+		lists[next] = ns
+		next++
 	}
-	return out, d.err == nil
+	if d.err != nil {
+		return nil, false
+	}
+	for k, w := range words {
+		at, _ := slices.BinarySearch(wanted, w)
+		out[k] = lists[at]
+	}
+	return out, true
 }
 
 type decoder struct {
