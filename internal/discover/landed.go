@@ -33,6 +33,9 @@ var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit 
 // cherryPickedFrom lists the commits a message says it was cherry-picked from, in order, each once.
 func cherryPickedFrom(msg string) []string {
 	out := []string{}
+	if !strings.Contains(msg, "(cherry picked from commit ") {
+		return out // nearly every message: no regular expression to run
+	}
 	seen := map[string]bool{}
 	for _, m := range cherryPickLine.FindAllStringSubmatch(msg, -1) {
 		sha := strings.ToLower(m[1])

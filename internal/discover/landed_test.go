@@ -250,3 +250,23 @@ func TestPatchIDCache(t *testing.T) {
 		t.Errorf("damaged cache not rewritten: %d bytes, want %d", len(again), len(data))
 	}
 }
+
+func TestCherryPickedFrom(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		msg  string
+		want []string
+	}{
+		{"Fix\n\nRefs: ENG-42", []string{}},
+		{"Fix\n\n(cherry picked from commit ABCDEF1234567)\n", []string{"abcdef1234567"}},
+		{"Fix\n\n  (cherry picked from commit abcdef1)  \r\n(cherry picked from commit 1234567)\n(cherry picked from commit abcdef1)",
+			[]string{"abcdef1", "1234567"}},
+		{"Fix (cherry picked from commit abcdef1)", []string{}},    // not a line of its own
+		{"Fix\n\n(cherry picked from commit abc)", []string{}},     // too short to be a commit id
+		{"Fix\n\n(Cherry picked from commit abcdef1)", []string{}}, // git writes it in lower case
+	} {
+		if got := cherryPickedFrom(c.msg); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("cherryPickedFrom(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}
