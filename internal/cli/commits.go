@@ -75,38 +75,58 @@ func runCommits(c *ucli.Context) error {
 // printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
 // date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
 func printChanges(out io.Writer, details []discover.CommitDetail) {
-	// One write for the lot, not a system call a line: a commit on hundreds of branches prints a long line,
-	// and a ticket can have thousands.
+	// One write for the lot, not a system call a line, and each part written as it is rather than joined into
+	// a line first: a commit on hundreds of branches prints a long line, and a ticket can have thousands. Every
+	// part from the repository goes through termtext.Clean (between parts are only our own separators, so
+	// cleaning each part is cleaning the line).
 	w := bufio.NewWriter(out)
 	defer w.Flush()
+	clean := func(s string) { w.WriteString(termtext.Clean(s)) }
+	list := func(items []string) {
+		for k, s := range items {
+			if k > 0 {
+				w.WriteString(", ")
+			}
+			clean(s)
+		}
+	}
 	for _, ch := range discover.Changes(details) {
 		first := details[ch.Commits[0]]
-		fmt.Fprintln(w, termtext.Clean(first.Subject))
+		clean(first.Subject)
+		w.WriteByte('\n')
 		for _, i := range ch.Commits {
 			d := details[i]
 			date, _, _ := strings.Cut(d.Committer.Date, "T")
-			where := "on no branch"
-			var tags []string
-			if d.LandedOn != nil {
-				if len(d.LandedOn.Branches) > 0 {
-					where = "on " + strings.Join(d.LandedOn.Branches, ", ")
-				}
-				tags = d.LandedOn.Tags
+			w.WriteString("  ")
+			clean(d.SHA[:7])
+			w.WriteByte(' ')
+			clean(date)
+			if d.LandedOn != nil && len(d.LandedOn.Branches) > 0 {
+				w.WriteString(" on ")
+				list(d.LandedOn.Branches)
+			} else {
+				w.WriteString(" on no branch")
 			}
-			if len(tags) > 0 {
-				where += " [" + strings.Join(tags, ", ") + "]"
+			if d.LandedOn != nil && len(d.LandedOn.Tags) > 0 {
+				w.WriteString(" [")
+				list(d.LandedOn.Tags)
+				w.WriteString("]")
 			}
-			line := fmt.Sprintf("  %s %s %s (%s)", d.SHA[:7], date, where, strings.Join(d.MatchedBy, ", "))
+			w.WriteString(" (")
+			list(d.MatchedBy)
+			w.WriteString(")")
 			if d.Subject != first.Subject {
-				line += " " + d.Subject
+				w.WriteByte(' ')
+				clean(d.Subject)
 			}
 			for _, from := range d.CherryPickedFrom {
-				line += " cherry-picked from " + from[:min(7, len(from))]
+				w.WriteString(" cherry-picked from ")
+				clean(from[:min(7, len(from))])
 				if d.PatchID == nil || first.PatchID == nil || *d.PatchID != *first.PatchID {
-					line += ", another patch"
+					w.WriteString(", another patch")
 				}
 			}
-			fmt.Fprintln(w, termtext.Clean(line))
+			w.WriteByte('\n')
 		}
 	}
 }
