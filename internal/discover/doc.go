@@ -50,11 +50,12 @@
 // only (a maximal run of letters, digits and '_' with no letter or '_', at most 32 bytes: "42" in ENG-42 and #42,
 // never "abc123"), the commits whose message has it, so that a query reads only the commits of its ticket's
 // numbers (and applies the exact rules to them: the index narrows the search, it never decides a match). A ticket
-// id without such a word is answered by a full walk. Layout, integers as unsigned (u) or zig-zag signed (s)
-// varints:
+// id without such a word is answered by a full walk. A word of digits right after a word without digits and one
+// '-' also gives a pair word, folded ("land-7" of LAND-7; IndexWords): a ticket's pairs narrow it further where
+// its number alone is common. Layout, integers as unsigned (u) or zig-zag signed (s) varints:
 //
-//	magic    "git-bernstein ticket index 2\n" (version 1 also kept words mixing letters and digits; such a file
-//	         is rebuilt)
+//	magic    "git-bernstein ticket index 3\n" (version 2 had no pair words, version 1 also kept words mixing
+//	         letters and digits; such a file is rebuilt)
 //	u        n, the number of commits
 //	n ×      20-byte hash, s committer time, u flags (parent count << 1 | shallow), u distance back to each parent
 //	         (commits in topological order, parents first)

@@ -25,12 +25,14 @@ import (
 
 // The ticket index, <common dir>/bernstein/index, lets `commits` answer without reading history again: the
 // commit graph in topological order, and for every word of a commit message made of digits only (every ticket id
-// holds one: ENG-42, #123) the commits whose message has it. A query reads only the commits of its ticket's
-// words and applies the exact rules to them, so the index narrows the search but never decides a match.
+// holds one: ENG-42, #123), and every pair word ("eng-42", IndexWords), the commits whose message has it. A query
+// reads only the commits of its ticket's words and applies the exact rules to them, so the index narrows the
+// search but never decides a match. Version 3 added the pair words: an older file lacks them, so its magic no
+// longer matches and it is rebuilt.
 // It records the tips it was built from: new commits are added from there, and if a tip it knew is no longer
 // reachable (history was rewritten) it is rebuilt. A file that does not check out (magic, checksum, bounds) is
 // rebuilt too. It is written atomically, so concurrent writers each leave a whole file.
-const indexMagic = "git-bernstein ticket index 2\n"
+const indexMagic = "git-bernstein ticket index 3\n"
 
 // IndexPath is where the ticket index lives.
 func IndexPath(r *gitext.Repo) string { return filepath.Join(r.CommonDir, "bernstein", "index") }
@@ -49,6 +51,14 @@ type ticketIndex struct {
 // out: on a long-lived project's history they are nearly half the distinct words and seldom ticket words. An
 // id whose words are all mixed, and longer words (Gerrit's Change-Id, full commit ids), are answered by a full
 // walk.
+//
+// A word of digits right after a word without digits and one '-' also gives a pair word, the two with the '-'
+// between, folded: "land-7" of "Refs: LAND-7". A tracker id is usually such a pair, and its number alone is a
+// poor key: "7" is in a fifth of a real-shaped history's messages (versions, counts, dates), so LAND-7 would read
+// all of them where "land-7" reads the thirty that name it. A text that names the id as a token holds the id's
+// pairs whole too (no word rune stands beside the token, so its first and last runs are whole runs of the text).
+// A pair is folded rune by rune (foldPair) because the token rule compares case-insensitively; pairs longer than
+// maxIndexWord once folded are left out, as long words are.
 func IndexWords(text string, emit func(string)) {
 	for i := 0; i < len(text); {
 		// Most of a message is letters, spaces and punctuation: pass over them a byte at a time, stopping only at
@@ -91,9 +101,80 @@ func IndexWords(text string, emit func(string)) {
 		}
 		if digitsOnly && j-i <= maxIndexWord {
 			emit(text[i:j])
+			if i >= 2 && text[i-1] == '-' {
+				if w := pairBefore(text, i-1, j); w != "" {
+					emit(w)
+				}
+			}
 		}
 		i = j
 	}
+}
+
+// pairBefore is the folded pair word of the word of digits text[dash+1:end] and the word that ends at the '-' at
+// dash; "" when that word is empty or has a digit, or the pair is too long.
+func pairBefore(text string, dash, end int) string {
+	start := dash
+	for start > 0 {
+		if dash-start > maxPairBytes {
+			return "" // the pair would be too long once folded: no need to find where the word starts
+		}
+		c := text[start-1]
+		if c < utf8.RuneSelf {
+			if c-'0' < 10 {
+				return ""
+			}
+			if !asciiWordByte(c) {
+				break
+			}
+			start--
+			continue
+		}
+		r, size := utf8.DecodeLastRuneInString(text[:start])
+		if !ticket.IsWordRune(r) {
+			break
+		}
+		if unicode.IsDigit(r) {
+			return ""
+		}
+		start -= size
+	}
+	if start == dash || end-start > maxPairBytes {
+		return ""
+	}
+	return foldPair(text[start:end])
+}
+
+// maxPairBytes bounds a pair word before folding: folding shortens a pair by at most two bytes a rune (the
+// Kelvin sign, three bytes, folds to k), so every pair whose folded form fits maxIndexWord is looked at.
+const maxPairBytes = 3 * maxIndexWord
+
+// foldPair folds a pair word: ASCII by lower-casing; any other rune to the lower case of the smallest rune of its
+// case-folding orbit, so that runes strings.EqualFold calls equal fold alike (lower-casing alone does not: the
+// Kelvin sign and 'ſ' are their own lower case). "" when the folded pair is longer than maxIndexWord.
+func foldPair(p string) string {
+	ascii := true
+	for i := 0; i < len(p); i++ {
+		if p[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		p = strings.ToLower(p)
+	} else {
+		p = strings.Map(func(r rune) rune {
+			least := r
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				least = min(least, f)
+			}
+			return unicode.ToLower(least)
+		}, p)
+	}
+	if len(p) > maxIndexWord {
+		return ""
+	}
+	return p
 }
 
 // asciiWordByte says whether an ASCII byte is a word character other than a digit: a letter or '_'.

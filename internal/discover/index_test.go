@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -119,11 +120,97 @@ func TestIndexConcurrentWriters(t *testing.T) {
 
 func TestIndexWords(t *testing.T) {
 	t.Parallel()
-	var got []string
-	IndexWords("Fix ENG-42: see #123, ABC123, 7_8 and ÉX9 in feature/eng-42-login, ١٢٣; no digits here", func(w string) { got = append(got, w) })
-	want := []string{"42", "123", "42", "١٢٣"} // words mixing letters or '_' with digits are not kept
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q want %q", got, want)
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		// Words mixing letters or '_' with digits are not kept.
+		{"Fix ENG-42: see #123, ABC123, 7_8 and ÉX9 in feature/eng-42-login, ١٢٣; no digits here",
+			[]string{"42", "eng-42", "123", "42", "eng-42", "١٢٣"}},
+		// A pair is a word without digits, one '-', a word of digits; in a chain, each such two.
+		{"FOO-LAND-7-x A-B-9 2023-11-14 go-1.19 v2-3 x_-4", []string{"7", "land-7", "9", "b-9", "2023", "11", "14", "1", "go-1", "19", "3", "4", "x_-4"}},
+		{"ENG--42 -42 ENG-42x", []string{"42", "42"}},
+		// Folded so that what strings.EqualFold equates is one word: the Kelvin sign is K, 'ſ' is s.
+		{"\u212aNG-42 ſtory-9 STORY-9 Éx-9", []string{"42", "kng-42", "9", "story-9", "9", "story-9", "9", "éx-9"}},
+		// Pairs longer than maxIndexWord are left out.
+		{strings.Repeat("a", 29) + "-12 " + strings.Repeat("b", 31) + "-1", []string{"12", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa-12", "1"}},
+	} {
+		var got []string
+		IndexWords(c.text, func(w string) { got = append(got, w) })
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("IndexWords(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// Every word the index looks a ticket up by must be a word of every text that names the ticket, or the index
+// would hide a commit.
+func TestTicketWordsInEveryNamingText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ id, text string }{
+		{"LAND-7", "Fix landing\n\nRefs: LAND-7"},
+		{"LAND-7", "Merge branch 'feature/land-7-login'"},
+		{"LAND-7", "FOO-LAND-7, and more"},
+		{"land-7", "(LAND-7)"},
+		{"FOO-LAND-7", "see foo-land-7."},
+		{"KNG-42", "\u212aNG-42"},
+		{"ÉX-9", "éx-9 done"},
+		{"ENG_X-12", "Refs: eng_x-12"},
+		{"#123", "Fixes #123"},
+	} {
+		tk, err := ticket.Parse("jira", c.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tk.NamedIn(c.text) {
+			t.Fatalf("%q does not name %s: fix the case", c.text, c.id)
+		}
+		have := map[string]bool{}
+		IndexWords(c.text, func(w string) { have[w] = true })
+		words := ticketWords(c.id)
+		if len(words) == 0 {
+			t.Errorf("%s: no index words", c.id)
+		}
+		for _, w := range words {
+			if !have[w] {
+				t.Errorf("%s: word %q is not among the words of %q (%v)", c.id, w, c.text, have)
+			}
+		}
+	}
+}
+
+// A ticket whose number is common ("7": versions, counts) is looked up by its pair word too, so a warm query
+// reads the commits that name it, not every message with a 7; and the answer stays the cold walk's.
+func TestIndexPairWordNarrows(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("Bump to 1.7", map[string]string{"a": "1\n"})
+	r.Commit("Fix 7 bugs", map[string]string{"a": "2\n"})
+	named := r.Commit("Fix landing\n\nRefs: LAND-7", map[string]string{"a": "3\n"})
+	r.Commit("Start LAND-70 and xland-7", map[string]string{"a": "4\n"})
+	s := &scenario{r: r, sha: map[string]string{"named": named}}
+	cold := s.findIndexed(t, "LAND-7", false)
+	first := s.findIndexed(t, "LAND-7", true)
+	warm := s.findIndexed(t, "LAND-7", true)
+	if !reflect.DeepEqual(cold.Commits, []string{named}) || !reflect.DeepEqual(first.Details, cold.Details) ||
+		!reflect.DeepEqual(warm.Details, cold.Details) {
+		t.Fatalf("cold %v, first %v, warm %v", cold.Commits, first.Commits, warm.Commits)
+	}
+	repo, _ := gitext.Discover(r.Dir, r.Getenv)
+	ix, err := loadIndex(repo)
+	if err != nil || ix == nil {
+		t.Fatalf("no index: %v", err)
+	}
+	lists, ok := ix.postings(ticketWords("LAND-7")...)
+	if !ok {
+		t.Fatal("postings corrupt")
+	}
+	cand := lists[0]
+	for _, list := range lists[1:] {
+		cand = intersectSorted(cand, list)
+	}
+	if len(cand) != 1 || ix.g.Nodes[cand[0]].Hash.String() != named {
+		t.Errorf("the index names %v for LAND-7, want only %s", cand, named)
 	}
 }
 

@@ -7,8 +7,9 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
-// IndexedWords returns, sorted, the words of the ticket index (IndexWords: digits only) that start
-// with prefix, ignoring case, at most max of them; nil when there is no usable index. Shell completion uses it to
+// IndexedWords returns, sorted, the words of the ticket index (IndexWords: digits only; not its pair words, which
+// hold a '-' and so never follow what completion splits off) that start with prefix, ignoring case, at most max
+// of them; nil when there is no usable index. Shell completion uses it to
 // offer the ticket ids history names without walking it: it only reads the index file, never writes or rebuilds
 // it, so it is as quick as reading one file.
 func IndexedWords(r *gitext.Repo, prefix string, max int) []string {
@@ -27,7 +28,7 @@ func IndexedWords(r *gitext.Repo, prefix string, max int) []string {
 		if d.err != nil {
 			return nil
 		}
-		if strings.HasPrefix(w, prefix) {
+		if strings.HasPrefix(w, prefix) && !strings.Contains(w, "-") {
 			out = append(out, w)
 		}
 	}
