@@ -3,9 +3,11 @@ package discover
 import (
 	"crypto/sha256"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -356,5 +358,45 @@ func TestPostings(t *testing.T) {
 	ix.words = append([]byte{3}, b...)
 	if _, ok := ix.postings("9"); ok {
 		t.Error("an unsorted word section was accepted")
+	}
+}
+
+// The index is a cache of ours under .git: a symlink or a FIFO in its place is refused with an error that names
+// the file and says what to do, before anything is read from it (a FIFO must not hang the command).
+func TestIndexNotARegularFile(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"symlink", "fifo"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			r := gittest.New(t)
+			r.Commit("Refs ENG-42", nil)
+			repo, err := gitext.Discover(r.Dir, r.Getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := IndexPath(repo)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			switch kind {
+			case "symlink":
+				target := filepath.Join(t.TempDir(), "elsewhere")
+				if err := os.WriteFile(target, []byte(indexMagic), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(target, path); err != nil {
+					t.Fatal(err)
+				}
+			case "fifo":
+				if err := syscall.Mkfifo(path, 0o644); err != nil {
+					t.Skipf("mkfifo: %v", err)
+				}
+			}
+			tk, _ := ticket.Parse("jira", "ENG-42")
+			_, err = Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, UseIndex: true})
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "delete it to rebuild") {
+				t.Fatalf("error %v, want one naming %s and saying to delete it", err, path)
+			}
+		})
 	}
 }
