@@ -229,18 +229,14 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	}
 	// No usable index: walk everything once, and build it on the way. A message's words are found on every
 	// core (prep); only adding them to the postings is serial.
-	postings := map[string][]uint32{}
+	postings := newPostingLists()
 	g, err := r.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
 		var words []string
 		IndexWords(c.Message, func(w string) { words = append(words, w) })
 		return words
 	}, func(c *gitext.WalkCommit) error {
 		for _, w := range c.Prepared.([]string) {
-			list, ok := postings[w]
-			if !ok {
-				w = strings.Clone(w) // not a slice of the message, which is then kept no longer
-			}
-			postings[w] = append(list, uint32(c.Node))
+			postings.add(w, uint32(c.Node))
 		}
 		return visit(c)
 	})
@@ -335,7 +331,7 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		return nil, nil, false, nil
 	}
 	for _, c := range added {
-		IndexWords(c.Message, func(w string) { all[w] = append(all[w], uint32(c.Node)) })
+		IndexWords(c.Message, func(w string) { all.add(w, uint32(c.Node)) })
 	}
 	return g, saveIndexOrWarn(r, g, tips, all), true, nil
 }
@@ -347,7 +343,7 @@ type indexWrite struct {
 }
 
 // saveInBackground writes the index on its own goroutine. g and postings must not change until wait returns.
-func saveInBackground(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) *indexWrite {
+func saveInBackground(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings *postingLists) *indexWrite {
 	w := &indexWrite{done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
@@ -372,7 +368,7 @@ func (w *indexWrite) wait() []string {
 	return w.warnings
 }
 
-func saveIndexOrWarn(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) []string {
+func saveIndexOrWarn(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings *postingLists) []string {
 	if err := saveIndex(r, g, tips, postings); err != nil {
 		return []string{fmt.Sprintf("could not write the ticket index: %v; answers stay right, only slower "+
 			"(git config bernstein.index false turns it off)", err)}

@@ -192,7 +192,7 @@ var passOver = func() (t [256]bool) {
 const maxIndexWord = 32
 
 // encodeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g).
-func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]uint32) []byte {
+func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings *postingLists) []byte {
 	n := len(g.Nodes)
 	order := make([]int, n) // rank → old node
 	for i, r := range g.Rank {
@@ -232,9 +232,9 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings map[string][]ui
 		word  string
 		nodes []uint32
 	}
-	words := make([]posting, 0, len(postings))
-	for w, nodes := range postings {
-		words = append(words, posting{w, nodes})
+	words := make([]posting, len(postings.words))
+	for i, w := range postings.words {
+		words[i] = posting{w, postings.lists[i]}
 	}
 	byWord := func(a, c posting) int { return strings.Compare(a.word, c.word) }
 	inHalves(len(words), func(lo, hi int) { slices.SortFunc(words[lo:hi], byWord) })
@@ -557,7 +557,7 @@ func loadIndex(r *gitext.Repo) (*ticketIndex, error) {
 
 // saveIndex writes the index atomically. Failing to write it is not an error of the command: the answer is
 // right without it, so the caller only warns.
-func saveIndex(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings map[string][]uint32) error {
+func saveIndex(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings *postingLists) error {
 	path := IndexPath(r)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
@@ -588,8 +588,8 @@ func ticketWords(id string) []string {
 }
 
 // allPostings decodes every word's postings (for rewriting the index after new commits).
-func (ix *ticketIndex) allPostings() (map[string][]uint32, bool) {
-	out := map[string][]uint32{}
+func (ix *ticketIndex) allPostings() (*postingLists, bool) {
+	out := newPostingLists()
 	d := &decoder{b: ix.words}
 	nw := d.uv()
 	for k := uint64(0); k < nw && d.err == nil; k++ {
@@ -608,7 +608,9 @@ func (ix *ticketIndex) allPostings() (map[string][]uint32, bool) {
 			}
 			list = append(list, uint32(prev))
 		}
-		out[w] = list
+		out.at[w] = int32(len(out.words))
+		out.words = append(out.words, w)
+		out.lists = append(out.lists, list)
 	}
 	return out, d.err == nil
 }

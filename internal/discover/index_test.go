@@ -280,7 +280,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
 		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
 	g.Finish()
-	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, map[string][]uint32{"42": {1}, "7": {0, 1}})
+	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, postingsOf(map[string][]uint32{"42": {1}, "7": {0, 1}}))
 	f.Add(good)
 	f.Add([]byte(indexMagic))
 	f.Add([]byte{})
@@ -328,7 +328,7 @@ func TestPostings(t *testing.T) {
 	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
 		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
 	g.Finish()
-	ix, err := decodeIndex(encodeIndex(g, nil, map[string][]uint32{"42": {1}, "7": {0, 1}, "eng-42": {1}}))
+	ix, err := decodeIndex(encodeIndex(g, nil, postingsOf(map[string][]uint32{"42": {1}, "7": {0, 1}, "eng-42": {1}})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,4 +399,15 @@ func TestIndexNotARegularFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// postingsOf builds postings from a map of word to node numbers.
+func postingsOf(m map[string][]uint32) *postingLists {
+	p := newPostingLists()
+	for w, nodes := range m {
+		for _, n := range nodes {
+			p.add(w, n)
+		}
+	}
+	return p
 }
