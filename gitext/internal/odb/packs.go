@@ -3,6 +3,7 @@ package odb
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -511,30 +512,11 @@ func ParseCommitHeader(data []byte) (CommitHeader, error) {
 
 func parseHex(b []byte) (plumbing.Hash, bool) {
 	var h plumbing.Hash
-	if len(b) != 40 {
+	if len(b) != 2*len(h) {
 		return h, false
 	}
-	for i := 0; i < 20; i++ {
-		hi, ok1 := unhex(b[2*i])
-		lo, ok2 := unhex(b[2*i+1])
-		if !ok1 || !ok2 {
-			return h, false
-		}
-		h[i] = hi<<4 | lo
-	}
-	return h, true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	_, err := hex.Decode(h[:], b)
+	return h, err == nil
 }
 
 // signatureTime takes the seconds of "committer Name <email> 1700000000 +0000"; 0 when unreadable.
