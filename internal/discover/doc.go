@@ -63,7 +63,8 @@
 //	u        number of tips, then each tip's 20-byte hash
 //	u        number of words, then for each, sorted: u length, the word, u posting count, u byte length, the
 //	         postings as ascending commit numbers, delta-encoded varints
-//	32       sha256 of everything before it
+//	4        CRC-32C (Castagnoli) of everything before it, little-endian: it finds a torn or damaged file;
+//	         it is no defence against a deliberate writer, and needs none, since no match is taken from the index
 //
 // A file that does not check out (magic, checksum, bounds, order) is rebuilt; so is one whose tips are no longer
 // in history (a rewrite). It is written atomically; failing to write it is a warning, never an error.

@@ -1,7 +1,7 @@
 package discover
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -287,8 +287,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Also with a valid checksum over whatever follows the magic, so the decoder itself is exercised.
 		body := append([]byte(indexMagic), data...)
-		sum := sha256.Sum256(body)
-		for _, in := range [][]byte{data, append(body, sum[:]...)} {
+		for _, in := range [][]byte{data, append(body, indexSum(body)...)} {
 			checkDecoded(t, in)
 		}
 	})
@@ -410,4 +409,30 @@ func postingsOf(m map[string][]uint32) *postingLists {
 		}
 	}
 	return p
+}
+
+// Any damaged byte or cut is caught by the checksum: the file is rebuilt, never decoded as if it were right.
+func TestIndexDamageCaught(t *testing.T) {
+	t.Parallel()
+	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
+		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
+	g.Finish()
+	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, postingsOf(map[string][]uint32{"42": {1}, "eng-42": {1}, "7": {0, 1}}))
+	if _, err := decodeIndex(good); err != nil {
+		t.Fatalf("a whole index does not decode: %v", err)
+	}
+	for i := range good {
+		for _, flip := range []byte{0x01, 0x80, 0xff} {
+			bad := bytes.Clone(good)
+			bad[i] ^= flip
+			if _, err := decodeIndex(bad); err != errBadIndex {
+				t.Fatalf("byte %d ^ %#x: %v, want errBadIndex", i, flip, err)
+			}
+		}
+	}
+	for n := range good {
+		if _, err := decodeIndex(good[:n]); err != errBadIndex {
+			t.Fatalf("cut at %d: %v, want errBadIndex", n, err)
+		}
+	}
 }
