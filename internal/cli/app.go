@@ -34,6 +34,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // RunEnv is Run in the surroundings env describes.
 func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var notFound bool
+	run := Env{}
+	if env != nil {
+		run = *env // the caller's Env is left as it was
+	}
+	run.stderr = stderr
+	env = &run
 	app := &ucli.App{
 		Metadata:              map[string]any{envKey: env},
 		Name:                  "git-bernstein",

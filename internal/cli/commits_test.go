@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,5 +93,25 @@ func TestHelpAndVersion(t *testing.T) {
 	out, _, code = runIn(t, t.TempDir(), nil, "--version")
 	if code != 0 || !strings.HasPrefix(out, "git-bernstein version ") {
 		t.Errorf("--version: %d %q", code, out)
+	}
+}
+
+// In a blobless partial clone, commits has git fetch the blobs its patch ids need and says so once, on the
+// run's standard error (the writer Run was given, not the process's).
+func TestCommitsPartialCloneNoticeOnRunStderr(t *testing.T) {
+	t.Parallel()
+	origin := gittest.New(t)
+	origin.Commit("init", map[string]string{"a": "1\n"})
+	origin.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "login\n"})
+	origin.Git("config", "uploadpack.allowFilter", "true")
+	dir := filepath.Join(t.TempDir(), "blobless")
+	origin.Git("clone", "-q", "--no-checkout", "--filter=blob:none", "file://"+origin.Dir, dir) // no checkout: every blob is missing
+
+	out, errOut, code := runIn(t, dir, origin.Env, "commits", "ENG-42")
+	if code != 0 || !strings.Contains(out, "Add login") {
+		t.Fatalf("code %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "notice: this is a partial clone") || strings.Count(errOut, "notice:") != 1 {
+		t.Errorf("stderr should carry the notice once:\n%s", errOut)
 	}
 }

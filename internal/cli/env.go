@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -17,6 +19,18 @@ type Env struct {
 	Getenv    func(string) string // nil means os.Getenv
 	Now       func() time.Time    // nil means time.Now
 	PRTimeout time.Duration       // all GitHub requests of one bundle together; 0 means github.DefaultTimeout
+
+	stderr io.Writer // the run's standard error (RunEnv sets it), for what packages report while they work
+}
+
+// notice writes one line a package reports while it works (gitext running git for a partial clone's objects) to
+// the run's standard error, prefixed "notice: ".
+func (e *Env) notice(msg string) {
+	w := e.stderr
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "notice: %s\n", msg)
 }
 
 func (e *Env) getwd() (string, error) {

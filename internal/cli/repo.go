@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,7 +34,7 @@ func openSession(env *Env) (*session, error) {
 		return nil, err
 	}
 	// gitext says when it runs git (fetching the objects a partial clone lacks): one line on stderr.
-	repo.Notice = func(msg string) { fmt.Fprintf(os.Stderr, "notice: %s\n", msg) }
+	repo.Notice = env.notice
 	cfg, err := repo.Config(env.getenv)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -60,7 +59,7 @@ func repoCheck(c *ucli.Context, env *Env, wd string) *verify.RepoCheck {
 	if rc.Dir == "" {
 		rc.Dir = shownRepo(wd, repo)
 	}
-	repo.Notice = func(msg string) { fmt.Fprintf(os.Stderr, "notice: %s\n", msg) }
+	repo.Notice = env.notice
 	rc.Check = func(commitsJSON, diffPatch []byte) verify.RepoResult {
 		return repocheck.Check(repo, commitsJSON, diffPatch)
 	}
