@@ -180,4 +180,19 @@ func TestHookCheckpointAndSince(t *testing.T) {
 	if out, _, code := runIn(t, r.Dir, r.Env, "lineage", "v2", "verify", "--since", "HEAD"); code != 1 || !strings.Contains(out, "not found") {
 		t.Fatalf("--since without the bundle: %d\n%s", code, out)
 	}
+	// The note is hostile input: a symlink where the bundle was is not followed, and a note that names a path
+	// instead of an archive's file name is not opened at all.
+	if err := os.Symlink(archive+".away", archive); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := runIn(t, r.Dir, r.Env, "lineage", "v2", "verify", "--since", "HEAD"); code != 1 || !strings.Contains(out, "symlinks are never followed") {
+		t.Fatalf("--since with a symlinked bundle: %d\n%s", code, out)
+	}
+	os.Remove(archive)
+	os.Rename(archive+".away", archive)
+	note := r.Git("notes", "--ref=bernstein", "show", head)
+	r.Git("notes", "--ref=bernstein", "add", "-f", "-m", strings.Replace(note, `"bundle":"`+head[:12]+`.tar.gz"`, `"bundle":"../../../../`+head[:12]+`.tar.gz"`, 1), head)
+	if out, _, code := runIn(t, r.Dir, r.Env, "lineage", "v2", "verify", "--since", "HEAD"); code != 1 || !strings.Contains(out, "which is not an archive's file name") {
+		t.Fatalf("--since with a note naming a path: %d\n%s\nnote: %s", code, out, r.Git("notes", "--ref=bernstein", "show", head))
+	}
 }
