@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -126,6 +127,23 @@ func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
 		js.Entries[0].Local != "match" || js.Entries[0].Entry != es[0] {
 		t.Fatalf("show --json: %d %v\n%s", code, err, out)
 	}
+	// The bundle's path comes from the note, hostile input: a symlink or a FIFO there is not read (a FIFO must
+	// not hang show), and the local copy is reported refused, with why.
+	os.Rename(file, file+".real")
+	os.Symlink(file+".real", file)
+	if out, _, _ = runIn(t, r.Dir, r.Env, "show"); !strings.Contains(out, "local copy      not read: ") || !strings.Contains(out, "symlinks are never followed") {
+		t.Fatalf("show with a symlinked bundle:\n%s", out)
+	}
+	os.Remove(file)
+	if err := syscall.Mkfifo(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = runIn(t, r.Dir, r.Env, "show", "--json")
+	if err := json.Unmarshal([]byte(out), &js); err != nil || len(js.Entries) != 1 || js.Entries[0].Local != "refused" || !strings.Contains(js.Entries[0].Why, "not a regular file") {
+		t.Fatalf("show --json with a FIFO: %v\n%s", err, out)
+	}
+	os.Remove(file)
+	os.Rename(file+".real", file)
 	os.WriteFile(file, []byte("tampered"), 0o644)
 	if out, _, _ = runIn(t, r.Dir, r.Env, "show"); !strings.Contains(out, "DIGEST DIFFERS") {
 		t.Fatalf("show after tampering:\n%s", out)

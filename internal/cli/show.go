@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -37,7 +38,8 @@ differs or missing. Exit 1 when REV has no note (fetch shared notes first; see t
 type shownEntry struct {
 	notes.Entry
 	Path  string `json:"path"`
-	Local string `json:"local"` // match, differs or missing
+	Local string `json:"local"`         // match, differs, missing, or refused (not read: a symlink, a FIFO, …)
+	Why   string `json:"why,omitempty"` // why a local copy was refused
 }
 
 func runShow(c *ucli.Context) error {
@@ -82,10 +84,13 @@ func runShow(c *ucli.Context) error {
 	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {
-		se := shownEntry{Entry: e, Path: filepath.Join(dir, record.PathPart(e.Tracker), record.PathPart(e.Ticket), filepath.Base(e.Bundle))}
-		switch sum, err := record.FileSHA256(se.Path); {
-		case errors.Is(err, os.ErrNotExist) || err != nil:
+		rel := record.PathPart(e.Tracker) + "/" + record.PathPart(e.Ticket) + "/" + record.PathPart(filepath.Base(e.Bundle))
+		se := shownEntry{Entry: e, Path: filepath.Join(dir, filepath.FromSlash(rel))}
+		switch sum, err := localSHA256(dir, rel); {
+		case errors.Is(err, os.ErrNotExist):
 			se.Local = "missing"
+		case err != nil:
+			se.Local, se.Why = "refused", err.Error()
 		case sum == e.BundleSHA256:
 			se.Local = "match"
 		default:
@@ -115,9 +120,28 @@ func runShow(c *ucli.Context) error {
 			fmt.Fprintf(w, "  local copy      %s (digest matches)\n", displayPath(wd, e.Path))
 		case "differs":
 			fmt.Fprintf(w, "  local copy      %s (DIGEST DIFFERS: not the bundle that was noted)\n", displayPath(wd, e.Path))
+		case "refused":
+			fmt.Fprintf(w, "  local copy      not read: %s\n", termtext.Clean(e.Why))
 		default:
 			fmt.Fprintf(w, "  local copy      none at %s; check another copy with 'git bernstein verify FILE --rev %s'\n", displayPath(wd, e.Path), h.String()[:12])
 		}
 	}
 	return nil
+}
+
+// localSHA256 hashes the recorded bundle at rel beneath the bundle folder. rel comes from a note, which is as
+// hostile as any ref: the archive is opened without following a symlink on the way, without waiting on a FIFO,
+// and only as a regular file with one name (internal/nofollow).
+func localSHA256(dir, rel string) (string, error) {
+	d, err := nofollow.OpenDir(dir)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	f, _, err := d.Open(rel)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return record.ReaderSHA256(f, filepath.Join(dir, filepath.FromSlash(rel)))
 }

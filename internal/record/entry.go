@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // EntryFor is the note line describing a bundle just written: bundle_sha256 is the archive file's digest, and
@@ -42,16 +42,22 @@ func EntryFor(res *bundle.Result, kid string) (notes.Entry, error) {
 	return e, nil
 }
 
-// FileSHA256 is the lower-case hex sha256 of a file's bytes.
+// FileSHA256 is the lower-case hex sha256 of a file's bytes. The file is opened as an input (regularfile): a
+// FIFO or device in its place is an error, not a hang.
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := regularfile.Open(path, "bundle")
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+		return "", err
 	}
 	defer f.Close()
+	return ReaderSHA256(f, path)
+}
+
+// ReaderSHA256 is the lower-case hex sha256 of what r holds; name says what it is, for errors.
+func ReaderSHA256(r io.Reader, name string) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+	if _, err := io.Copy(h, r); err != nil {
+		return "", fmt.Errorf("read %s: %w", name, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
