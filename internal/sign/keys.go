@@ -14,9 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // maxKeyFile bounds what LoadPrivateKey reads: a PKCS#8 Ed25519 PEM is about 120 bytes.
@@ -59,9 +60,9 @@ func MarshalPublicKeyPEM(pub ed25519.PublicKey) ([]byte, error) {
 // LoadPrivateKey reads an unencrypted PKCS#8 Ed25519 private key in PEM. Errors name the file and say what
 // kind of key it holds instead when that is the problem.
 func LoadPrivateKey(path string) (ed25519.PrivateKey, error) {
-	f, err := os.Open(path)
+	f, _, err := regularfile.Open(path, "signing key") // a FIFO or a folder is an error at once, not a hang
 	if err != nil {
-		return nil, fmt.Errorf("read signing key: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -103,6 +104,14 @@ func TestLoadPrivateKeyErrors(t *testing.T) {
 	missing := filepath.Join(dir, "missing.pem")
 	if _, err := LoadPrivateKey(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing key: %v", err)
+	}
+	// A FIFO named as the key is refused at once (a blocking open would wait for a writer for ever).
+	fifo := filepath.Join(dir, "fifo.pem")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := LoadPrivateKey(fifo); err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("FIFO as key: %v", err)
 	}
 }
 

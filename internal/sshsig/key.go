@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
@@ -100,9 +100,9 @@ func LoadKey(spec string, getenv func(string) string) (*Key, error) {
 		}
 		return fromAgent(pub, getenv, "")
 	}
-	f, err := os.Open(spec)
+	f, _, err := regularfile.Open(spec, "signing key") // a FIFO or a folder is an error at once, not a hang
 	if err != nil {
-		return nil, fmt.Errorf("read signing key: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
@@ -283,9 +283,9 @@ func LoadPublicKey(spec string) (ed25519.PublicKey, error) {
 	if lit, ok := strings.CutPrefix(spec, LiteralPrefix); ok {
 		data = []byte(lit)
 	} else {
-		f, err := os.Open(spec)
+		f, _, err := regularfile.Open(spec, "SSH key")
 		if err != nil {
-			return nil, fmt.Errorf("read SSH key: %w", err)
+			return nil, err
 		}
 		defer f.Close()
 		if data, err = io.ReadAll(io.LimitReader(f, maxKeyFile+1)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/sshtest"
@@ -146,5 +147,20 @@ func TestRefusedKeys(t *testing.T) {
 	sk := LiteralPrefix + "sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29tAAAAIKfUFLNuDUIV2TYFWSHVAbAR5ggFG1uChvrcSQaZF5bRAAAABHNzaDo= sk@test"
 	if _, err := LoadKey(sk, noEnv); err == nil || !strings.Contains(err.Error(), "security-key") {
 		t.Errorf("sk- key: %v, want the security-key explanation", err)
+	}
+}
+
+// A FIFO given as a key is refused at once by both loaders (a blocking open would wait for a writer for ever).
+func TestKeyFileFIFO(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "key")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := LoadKey(fifo, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("LoadKey of a FIFO: %v", err)
+	}
+	if _, err := LoadPublicKey(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("LoadPublicKey of a FIFO: %v", err)
 	}
 }
