@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -16,14 +17,17 @@ import (
 )
 
 // hashMember reads a member's source once and fills in its size and sha256.
-func hashMember(m *member) error {
+func hashMember(m *member, clk clock) error {
 	f, err := m.open()
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.CopyN(h, f, m.entry.SizeBytes)
+	n, err := io.CopyN(h, clk.reader(f, m.source), m.entry.SizeBytes)
+	if errors.Is(err, ErrDeadline) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("read %s: %w (it shrank to %d bytes while bundling; run again)", m.source, err, n)
 	}
@@ -36,7 +40,7 @@ func hashMember(m *member) error {
 // header with no name and mtime 0.
 // Each member is read again and must hash as it did when the manifest was made: a file appended to in between
 // contributes only the bytes the manifest describes, a file rewritten in between is an error.
-func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress func(done int)) error {
+func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress func(done int), clk clock) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
@@ -49,7 +53,7 @@ func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress f
 		return err
 	}
 	for i, m := range members {
-		if err := copyMember(tw, m); err != nil {
+		if err := copyMember(tw, m, clk); err != nil {
 			return err
 		}
 		if progress != nil {
@@ -65,13 +69,13 @@ func writeArchive(w io.Writer, manifestJSON []byte, members []member, progress f
 	return nil
 }
 
-func copyMember(tw *tar.Writer, m member) error {
+func copyMember(tw *tar.Writer, m member, clk clock) error {
 	f, err := m.open()
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return writeMember(tw, m.entry.Arcname, m.entry.SizeBytes, f, sha256.New(), m.entry.SHA256)
+	return writeMember(tw, m.entry.Arcname, m.entry.SizeBytes, clk.reader(f, m.source), sha256.New(), m.entry.SHA256)
 }
 
 func writeMember(tw *tar.Writer, name string, size int64, r io.Reader, h hash.Hash, want string) error {
@@ -90,7 +94,9 @@ func writeMember(tw *tar.Writer, name string, size int64, r io.Reader, h hash.Ha
 	if h != nil {
 		src = io.TeeReader(r, h)
 	}
-	if n, err := io.CopyN(tw, src, size); err != nil {
+	if n, err := io.CopyN(tw, src, size); errors.Is(err, ErrDeadline) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("pack %s: %w (read %d of %d bytes; it changed while bundling, run again)", name, err, n, size)
 	}
 	if h != nil && hex.EncodeToString(h.Sum(nil)) != want {

@@ -50,6 +50,10 @@ type Options struct {
 	Progress func(stage string, done, total int)
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
 	PRs PRFunc
+	// Deadline, when set, is when the build gives up with an error wrapping ErrDeadline (the post-merge hook's
+	// budget); Now is the clock it is read with (nil: time.Now).
+	Deadline time.Time
+	Now      func() time.Time
 
 	// afterSelect, when set, runs once the .sdd files are chosen and before they are hashed and packed: the
 	// window a swap would use. Tests swap files there, deterministically.
@@ -101,8 +105,12 @@ func Build(opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	clk := newClock(opts)
 	commits, err := discover.Find(opts.Repo, opts.Find)
 	if err != nil {
+		return nil, err
+	}
+	if err := clk.check("after finding the commits"); err != nil {
 		return nil, err
 	}
 	res.Warnings = append(res.Warnings, commits.Warnings...)
@@ -213,8 +221,11 @@ func Build(opts Options) (*Result, error) {
 		opts.afterSelect()
 	}
 
+	if err := clk.check("after choosing the files"); err != nil {
+		return nil, err
+	}
 	for i := range members {
-		if err := hashMember(&members[i]); err != nil {
+		if err := hashMember(&members[i], clk); err != nil {
 			return nil, err
 		}
 		if opts.Progress != nil {
@@ -264,7 +275,7 @@ func Build(opts Options) (*Result, error) {
 	if opts.Progress != nil {
 		packed = func(n int) { opts.Progress("Packing", n, len(members)) }
 	}
-	if err := writeArchive(counter, manifestJSON, members, packed); err != nil {
+	if err := writeArchive(counter, manifestJSON, members, packed, clk); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	res.Size = counter.n

@@ -21,7 +21,8 @@ func hookCommand() *ucli.Command {
 		Description: `'hook post-merge' records ORIG_HEAD..HEAD as 'git bernstein record' does. It never fails or holds up
 the merge: it exits 0 whatever happens, prints each problem on stderr in one line, and appends it with a
 timestamp to <git common dir>/bernstein/hook.log. It starts no ticket once its time budget (git config
-bernstein.hookBudget, default 5s) would run out, and records at most bernstein.maxTickets (default 100)
+bernstein.hookBudget, default 5s) would run out, gives up a ticket whose bundle is still being written when
+it does (nothing of that bundle is left), and records at most bernstein.maxTickets (default 100)
 tickets; what it leaves is one such line with the exact 'git bernstein record' command that finishes the
 job. For a squash merge (SQUASH is 1) there is no merge commit
 yet, so it records nothing: run 'git bernstein record HEAD' after committing the squash.`,

@@ -2,6 +2,7 @@ package record
 
 import (
 	"crypto"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,9 @@ type Options struct {
 	// MaxTickets caps the tickets one range records (bernstein.maxTickets); 0 is no cap. The others are Deferred.
 	MaxTickets int
 	// Deadline, when set, is when no more tickets are started (the hook's budget): a ticket is started only while
-	// the time left is more than the slowest one so far took, so the run ends within it. The others are Deferred.
+	// the time left is more than the slowest one so far took, so the run ends within it, and a ticket whose
+	// bundle is still being written when it passes is given up (bundle.ErrDeadline) and left for later with the
+	// rest. The others are Deferred.
 	Deadline time.Time
 	// Now is the clock the deadline is read with; nil is time.Now.
 	Now func() time.Time
@@ -136,6 +139,11 @@ func Record(opts Options) (*Report, error) {
 		}
 		rec, err := recordOne(opts, fd, short, rg.Tip, createdAt, cp)
 		slowest = max(slowest, now().Sub(start))
+		if errors.Is(err, bundle.ErrDeadline) {
+			// The budget ran out inside this ticket (a large .sdd): nothing was written; it and the rest wait.
+			rep.Deferred, rep.DeferredWhy = append(append([]Found(nil), todo[i:]...), rep.Deferred...), DeferredBudget
+			break
+		}
 		if err != nil {
 			rep.Failed = append(rep.Failed, TicketError{Ticket: fd.ID, Err: err})
 			continue
@@ -197,6 +205,9 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 		LineageV2: opts.LineageV2,
 
 		LineageV2Checkpoint: cp.data,
+
+		Deadline: opts.Deadline,
+		Now:      opts.Now,
 	})
 	if err != nil {
 		return nil, err
