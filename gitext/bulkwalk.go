@@ -41,7 +41,14 @@ type aloneItem struct {
 // waits in early, and at holds minus one less than its place there. Each commit then costs about two map
 // operations (marked as a parent, then arriving) where a map of per-commit slots and a separate index took five.
 func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, bool, error) {
-	entries, total := pr.CommitEntries()
+	var entries []odb.CommitEntry
+	var total uint64
+	if cg := r.graphFile(); cg != nil {
+		// The commit-graph says which objects are commits: only their entries are read, not the whole pack.
+		entries, total = pr.CommitEntriesOf(cg.SortedIDs())
+	} else {
+		entries, total = pr.CommitEntries()
+	}
 	if len(entries) == 0 || total > maxBulkBytes {
 		return nil, false, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -208,4 +209,23 @@ func (cg *CommitGraph) Commit(pos int, buf []int) ([]int, int64, bool) {
 		}
 	}
 	return buf, when, true
+}
+
+// SortedIDs lists the ids of every commit the graph holds, sorted (each layer's list is sorted in the file; the
+// layers of a split graph are merged by sorting).
+func (cg *CommitGraph) SortedIDs() []plumbing.Hash {
+	out := make([]plumbing.Hash, 0, cg.total)
+	for k := range cg.layers {
+		l := &cg.layers[k]
+		for i := 0; i < l.n; i++ {
+			var h plumbing.Hash
+			copy(h[:], l.data[l.oidl+i*20:])
+			out = append(out, h)
+		}
+	}
+	byID := func(a, b plumbing.Hash) int { return bytes.Compare(a[:], b[:]) }
+	if !slices.IsSortedFunc(out, byID) { // several layers, or a file that is not what git writes
+		slices.SortFunc(out, byID)
+	}
+	return out
 }

@@ -1,8 +1,8 @@
 package odb
 
 import (
+	"bytes"
 	"cmp"
-	"encoding/binary"
 	"slices"
 	"sync"
 
@@ -17,10 +17,47 @@ type CommitEntry struct {
 }
 
 // CommitEntries lists the undeltified commit entries of every version 2 pack, in pack order, and their total
-// inflated size. An entry's type is in its first byte, so nothing is inflated: a walk without a commit-graph
+// inflated size. An entry's type is in its first byte, so nothing is inflated: a walk that reads every message
 // uses the list to inflate the commits on every core (gitext's bulk walk). Reading each entry's first byte
-// touches the pages of the whole pack, so the index is scanned in two halves at once.
+// touches the pages of the whole pack, so the index is scanned in two halves at once; where a commit-graph says
+// which objects are commits, CommitEntriesOf touches only theirs.
 func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
+	return pr.commitEntries(func(ix *IndexV2, lo, hi int, keep func(i int)) {
+		for i := lo; i < hi; i++ {
+			keep(i)
+		}
+	})
+}
+
+// CommitEntriesOf is CommitEntries for the commits ids names (sorted, as SortedIDs gives a commit-graph's): each
+// pack index is merged with ids, both sorted by id, so only the entries of those commits are read, and the
+// pages of trees and blobs are never touched. A commit ids lacks (made after the commit-graph) is not listed;
+// the bulk walk reads such commits one by one.
+func (pr *Packs) CommitEntriesOf(ids []plumbing.Hash) ([]CommitEntry, uint64) {
+	return pr.commitEntries(func(ix *IndexV2, lo, hi int, keep func(i int)) {
+		// The ids that can be in [lo, hi): from the first not below the index's id at lo.
+		if lo >= hi {
+			return
+		}
+		j, _ := slices.BinarySearchFunc(ids, ix.ID(lo), func(h plumbing.Hash, id []byte) int { return bytes.Compare(h[:], id) })
+		for i := lo; i < hi && j < len(ids); {
+			switch c := ix.compareAt(i, ids[j]); {
+			case c == 0:
+				keep(i)
+				i++
+				j++
+			case c < 0:
+				i++
+			default:
+				j++
+			}
+		}
+	})
+}
+
+// commitEntries lists, for every version 2 pack, the commit entries among the index positions that positions
+// keeps of each half of the index, the halves on two cores.
+func (pr *Packs) commitEntries(positions func(ix *IndexV2, lo, hi int, keep func(i int))) ([]CommitEntry, uint64) {
 	var out []CommitEntry
 	var total uint64
 	for _, p := range pr.packs {
@@ -35,7 +72,13 @@ func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				halves[h], sizes[h] = commitsAt(p, ix, h*ix.n/2, (h+1)*ix.n/2)
+				positions(ix, h*ix.n/2, (h+1)*ix.n/2, func(i int) {
+					if at, size, ok := commitAt(p, ix, i); ok {
+						halves[h] = append(halves[h], at)
+						sizes[h] += size
+					}
+				})
+				slices.SortFunc(halves[h], func(a, b packedAt) int { return cmp.Compare(a.off, b.off) })
 			}()
 		}
 		wg.Wait()
@@ -44,7 +87,7 @@ func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
 		a, b := halves[0], halves[1]
 		add := func(f packedAt) {
 			e := CommitEntry{pack: p, off: f.off}
-			copy(e.Hash[:], ix.data[ix.ids+int(f.pos)*20:])
+			copy(e.Hash[:], ix.ID(int(f.pos)))
 			out = append(out, e)
 		}
 		for len(a) > 0 && len(b) > 0 {
@@ -73,27 +116,14 @@ type packedAt struct {
 	pos uint32
 }
 
-// commitsAt lists the commit entries among index positions [lo, hi), sorted by offset, and their inflated size.
-func commitsAt(p *mappedPack, ix *IndexV2, lo, hi int) ([]packedAt, uint64) {
-	var found []packedAt
-	var total uint64
-	for i := lo; i < hi; i++ {
-		off := int64(binary.BigEndian.Uint32(ix.data[ix.offsets+i*4:]))
-		if off&0x80000000 != 0 {
-			pos := ix.largeOffsets + int(off&0x7fffffff)*8
-			if pos+8 > len(ix.data) {
-				continue
-			}
-			off = int64(binary.BigEndian.Uint64(ix.data[pos:]))
-		}
-		if off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
-			continue
-		}
-		found = append(found, packedAt{off, uint32(i)})
-		total += entrySize(p.data[off:])
+// commitAt reads the entry of the index's i-th object: ok when it is an undeltified commit, with its inflated
+// size.
+func commitAt(p *mappedPack, ix *IndexV2, i int) (packedAt, uint64, bool) {
+	off, err := ix.offsetAt(i)
+	if err != nil || off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
+		return packedAt{}, 0, false
 	}
-	slices.SortFunc(found, func(a, b packedAt) int { return cmp.Compare(a.off, b.off) })
-	return found, total
+	return packedAt{off, uint32(i)}, entrySize(p.data[off:]), true
 }
 
 // entrySize is the inflated size in a pack entry's header.

@@ -50,3 +50,57 @@ func TestPackReaderMatchesCatFile(t *testing.T) {
 		t.Error("no deltified commit in the pack: the delta path went untested")
 	}
 }
+
+// CommitEntriesOf, given a commit-graph's ids (a split graph of two layers here, over two packs), must list
+// exactly the entries CommitEntries lists for those commits, in the same pack order, and the same total size;
+// commits made after the graph are left out.
+func TestCommitEntriesOfMatchesCommitEntries(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	for i := 0; i < 40; i++ {
+		r.Commit(fmt.Sprintf("First %d", i), map[string]string{"f": fmt.Sprint(i)})
+	}
+	r.Git("repack", "-adq")
+	r.Git("commit-graph", "write", "--reachable", "--split")
+	for i := 0; i < 25; i++ {
+		r.Commit(fmt.Sprintf("Second %d", i), map[string]string{"g": fmt.Sprint(i)})
+	}
+	r.Git("repack", "-dq") // a second pack for the new objects
+	r.Git("commit-graph", "write", "--reachable", "--split=no-merge")
+	for i := 0; i < 5; i++ {
+		r.Commit(fmt.Sprintf("After the graph %d", i), nil)
+	}
+	r.Git("repack", "-dq")
+	cg := OpenCommitGraph(filepath.Join(r.Dir, ".git", "objects", "info"))
+	if cg == nil || len(cg.layers) != 2 || cg.Len() != 65 {
+		t.Fatalf("want a split commit-graph of 2 layers and 65 commits, got %+v", cg)
+	}
+	defer cg.Close()
+	pr, err := OpenPacks(filepath.Join(r.Dir, ".git", "objects", "pack"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	if len(pr.packs) < 2 {
+		t.Fatalf("%d packs, want several", len(pr.packs))
+	}
+	ids := cg.SortedIDs()
+	inGraph := map[plumbing.Hash]bool{}
+	for _, h := range ids {
+		inGraph[h] = true
+	}
+	all, _ := pr.CommitEntries()
+	var want []CommitEntry
+	var wantSize uint64
+	for _, e := range all {
+		if inGraph[e.Hash] {
+			want = append(want, e)
+			wantSize += entrySize(e.pack.data[e.off:])
+		}
+	}
+	got, gotSize := pr.CommitEntriesOf(ids)
+	if len(all) <= len(want) || len(want) != 65 || fmt.Sprint(got) != fmt.Sprint(want) || gotSize != wantSize {
+		t.Fatalf("CommitEntriesOf gave %d entries (%d bytes), want the %d of %d that the graph lists (%d bytes)",
+			len(got), gotSize, len(want), len(all), wantSize)
+	}
+}
