@@ -378,7 +378,9 @@ const profileNotes = `
 Notes from profiles (` + "`" + `go test -cpuprofile` + "`" + `), for the next person who moves these numbers:
 
 - first run of ` + "`" + `commits` + "`" + `, with or without a commit-graph: the pack's commit entries are listed from its index
-  (both halves of the index at once: reading each entry's type byte faults in the whole pack) and inflated on
+  (without a commit-graph by reading every entry's type byte, which faults in the whole pack, both halves of the
+  index at once; with one, only the entries of the commits it lists: on OpenStack Nova's 330 MB pack that is
+  130 MB resident instead of 400 MB) and inflated on
   every core in pack order (git writes commits newest first, so each is known reachable as it arrives and its
   message is dropped at once); each message's index words are found on the same cores. A commit-graph does not
   help: every message is needed for the index, and reading commits one by one through the pack index in graph
