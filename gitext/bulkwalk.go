@@ -3,7 +3,6 @@ package gitext
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -176,68 +175,44 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 
 	// Inflate the pack's commits on every core, in chunks, in pack order.
 	const chunk = 256
-	type result struct {
-		at      int
-		commits []*WalkCommit
-		err     error
+	starts := make([]int, 0, len(entries)/chunk+1)
+	for at := 0; at < len(entries); at += chunk {
+		starts = append(starts, at)
 	}
-	workers := runtime.GOMAXPROCS(0)
-	jobs := make(chan int, workers)
-	results := make(chan result, workers)
-	done := make(chan struct{})
-	defer close(done)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for at := range jobs {
-				end := min(at+chunk, len(entries))
-				res := result{at: at, commits: make([]*WalkCommit, 0, end-at)}
-				for _, e := range entries[at:end] {
-					raw, ok := pr.ReadCommitEntry(e)
-					if !ok {
-						continue // read alone later, with git's error if it is broken
-					}
-					hdr, err := odb.ParseCommitHeader(raw)
-					if err != nil {
-						continue
-					}
-					// raw was just inflated for this commit alone and nothing writes to it: the message is a view
-					// of it rather than a copy (the copies were a twentieth of a first run's work).
-					msg := unsafe.String(unsafe.SliceData(hdr.Message), len(hdr.Message))
-					c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, Message: msg, when: hdr.When}
-					if prep != nil {
-						c.Prepared = prep(c)
-					}
-					res.commits = append(res.commits, c)
-				}
-				select {
-				case results <- res:
-				case <-done:
-					return
-				}
+	inflate := func(at int) []*WalkCommit {
+		end := min(at+chunk, len(entries))
+		commits := make([]*WalkCommit, 0, end-at)
+		for _, e := range entries[at:end] {
+			raw, ok := pr.ReadCommitEntry(e)
+			if !ok {
+				continue // read alone later, with git's error if it is broken
 			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for at := 0; at < len(entries); at += chunk {
-			select {
-			case jobs <- at:
-			case <-done:
-				return
+			hdr, err := odb.ParseCommitHeader(raw)
+			if err != nil {
+				continue
 			}
+			// raw was just inflated for this commit alone and nothing writes to it: the message is a view of it
+			// rather than a copy (the copies were a twentieth of a first run's work).
+			msg := unsafe.String(unsafe.SliceData(hdr.Message), len(hdr.Message))
+			c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, Message: msg, when: hdr.When}
+			if prep != nil {
+				c.Prepared = prep(c)
+			}
+			commits = append(commits, c)
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	for res := range results {
-		for _, c := range res.commits {
+		return commits
+	}
+	err := onWorkers(starts, runtime.GOMAXPROCS(0), inflate, func(commits []*WalkCommit) error {
+		for _, c := range commits {
 			arrive(c)
 			if err := drain(); err != nil {
-				return nil, true, err
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, err
 	}
 	if err := readAlone(true); err != nil {
 		return nil, true, err

@@ -5,8 +5,6 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -285,64 +283,32 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 
 // readMessages reads the messages of the given nodes with one worker per CPU and calls visit for each, serially.
 func (r *Repo) readMessages(pr *odb.Packs, g *Graph, nodes []int, prep func(*WalkCommit) any, visit func(*WalkCommit) error) error {
-	workers := runtime.GOMAXPROCS(0)
 	type result struct {
 		c   *WalkCommit
 		err error
 	}
-	jobs := make(chan int, 256)
-	results := make(chan result, 256)
-	done := make(chan struct{})
-	defer close(done)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				h := g.Nodes[i].Hash
-				hdr, err := r.readHeader(pr, h, "listed in the commit-graph")
-				var res result
-				if err != nil {
-					res.err = err
-				} else {
-					res.c = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
-					if prep != nil {
-						res.c.Prepared = prep(res.c)
-					}
-				}
-				select {
-				case results <- res:
-				case <-done:
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, i := range nodes {
-			select {
-			case jobs <- i:
-			case <-done:
-				return
-			}
+	read := func(i int) result {
+		h := g.Nodes[i].Hash
+		hdr, err := r.readHeader(pr, h, "listed in the commit-graph")
+		if err != nil {
+			return result{err: err}
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	read := 0
-	for res := range results {
+		c := &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
+		if prep != nil {
+			c.Prepared = prep(c)
+		}
+		return result{c: c}
+	}
+	done := 0
+	return onWorkers(nodes, 256, read, func(res result) error {
 		if res.err != nil {
 			return res.err
 		}
-		if read++; r.Progress != nil && read&4095 == 0 {
-			r.Progress(read)
+		if done++; r.Progress != nil && done&4095 == 0 {
+			r.Progress(done)
 		}
-		if err := visit(res.c); err != nil {
-			return err
-		}
-	}
-	return nil
+		return visit(res.c)
+	})
 }
 
 // rawCommit reads commit h; from says who pointed at it, for the error message.
