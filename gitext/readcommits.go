@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
 
 // ReadWalkCommits is ReadWalkCommit for many nodes of g at once, read on every core and returned in the order
@@ -24,39 +25,29 @@ func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommi
 	}
 	out := make([]*WalkCommit, len(nodes))
 	errs := make([]error, len(nodes))
-	var next atomic.Int64
 	var failed atomic.Bool
-	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), 1+len(nodes)/32) // a few commits are not worth a goroutine
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				k := int(next.Add(1) - 1)
-				if k >= len(nodes) {
-					return
-				}
-				i := nodes[k]
-				h := g.Nodes[i].Hash
-				raw, err := r.rawCommit(pr, h, from)
-				if err != nil {
-					errs[k] = err
-					failed.Store(true)
-					return
-				}
-				hdr, err := odb.ParseCommitHeader(raw)
-				if err != nil {
-					errs[k] = fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
-					failed.Store(true)
-					return
-				}
-				r.keepRaw(h, raw)
-				out[k] = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(nodes), workers, func(_, k int) {
+		if failed.Load() {
+			return
+		}
+		i := nodes[k]
+		h := g.Nodes[i].Hash
+		raw, err := r.rawCommit(pr, h, from)
+		if err != nil {
+			errs[k] = err
+			failed.Store(true)
+			return
+		}
+		hdr, err := odb.ParseCommitHeader(raw)
+		if err != nil {
+			errs[k] = fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
+			failed.Store(true)
+			return
+		}
+		r.keepRaw(h, raw)
+		out[k] = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

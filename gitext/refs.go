@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
 
 // Tip is a ref that history starts from, resolved to a commit.
@@ -63,24 +63,12 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 		read = append(read, k)
 	}
 	errs := make([]error, len(refs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), 1+len(read)/32) { // a few refs are not worth a goroutine
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				j := int(next.Add(1) - 1)
-				if j >= len(read) {
-					return
-				}
-				k := read[j]
-				h, ok, err := r.peelToCommit(refs[k].Commit)
-				refs[k].Commit, peeled[k], errs[k] = h, ok, err
-			}
-		}()
-	}
-	wg.Wait()
+	// A few refs are not worth a goroutine.
+	parallel.Each(len(read), min(runtime.GOMAXPROCS(0), 1+len(read)/32), func(_, j int) {
+		k := read[j]
+		h, ok, err := r.peelToCommit(refs[k].Commit)
+		refs[k].Commit, peeled[k], errs[k] = h, ok, err
+	})
 	for k, t := range refs {
 		if errs[k] != nil {
 			return nil, fmt.Errorf("ref %s: %w", t.Name, errs[k])

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -314,11 +314,7 @@ func ranksByHash(g *gitext.Graph, order []int) []uint32 {
 
 // inHalves runs f on [0, n/2) and [n/2, n) at once.
 func inHalves(n int, f func(lo, hi int)) {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); f(0, n/2) }()
-	f(n/2, n)
-	wg.Wait()
+	parallel.Each(2, 2, func(_, h int) { f(h*n/2, (h+1)*n/2) })
 }
 
 // mergeSorted merges the sorted runs s[:mid] and s[mid:].

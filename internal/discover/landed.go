@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
@@ -171,35 +171,24 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	}
 	errs := make([]error, len(hashes))
 	binary := make([]bool, len(hashes))
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			differ := patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
-			var buf bytes.Buffer
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(todo) {
-					return
-				}
-				i := todo[k]
-				buf.Reset()
-				if err := differ.WriteDiff(&buf, hashes[i]); err != nil {
-					errs[i] = err
-					continue
-				}
-				// Such ids depend on how many objects the repository has, so they are not cached.
-				binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
-				if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
-					out[i] = &id
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	workers := runtime.GOMAXPROCS(0)
+	differs := make([]*patch.Differ, workers) // one a goroutine, made when first needed
+	parallel.Each(len(todo), workers, func(w, k int) {
+		if differs[w] == nil {
+			differs[w] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+		}
+		i := todo[k]
+		var buf bytes.Buffer
+		if err := differs[w].WriteDiff(&buf, hashes[i]); err != nil {
+			errs[i] = err
+			return
+		}
+		// Such ids depend on how many objects the repository has, so they are not cached.
+		binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
+		if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
+			out[i] = &id
+		}
+	})
 	failed, firstErr := 0, error(nil)
 	for _, i := range todo {
 		switch {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
 
 // CommitEntry is a commit's entry in a mapped pack, as CommitEntries lists it.
@@ -67,21 +68,15 @@ func (pr *Packs) commitEntries(positions func(ix *IndexV2, lo, hi int, keep func
 		}
 		var halves [2][]packedAt
 		var sizes [2]uint64
-		var wg sync.WaitGroup
-		for h := range halves {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				positions(ix, h*ix.n/2, (h+1)*ix.n/2, func(i int) {
-					if at, size, ok := commitAt(p, ix, i); ok {
-						halves[h] = append(halves[h], at)
-						sizes[h] += size
-					}
-				})
-				slices.SortFunc(halves[h], func(a, b packedAt) int { return cmp.Compare(a.off, b.off) })
-			}()
-		}
-		wg.Wait()
+		parallel.Each(2, 2, func(_, h int) {
+			positions(ix, h*ix.n/2, (h+1)*ix.n/2, func(i int) {
+				if at, size, ok := commitAt(p, ix, i); ok {
+					halves[h] = append(halves[h], at)
+					sizes[h] += size
+				}
+			})
+			slices.SortFunc(halves[h], func(a, b packedAt) int { return cmp.Compare(a.off, b.off) })
+		})
 		total += sizes[0] + sizes[1]
 		out = slices.Grow(out, len(halves[0])+len(halves[1]))
 		a, b := halves[0], halves[1]
