@@ -13,7 +13,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
 
 	jose "github.com/go-jose/go-jose/v4"
 
@@ -60,17 +59,10 @@ func MarshalPublicKeyPEM(pub ed25519.PublicKey) ([]byte, error) {
 // LoadPrivateKey reads an unencrypted PKCS#8 Ed25519 private key in PEM. Errors name the file and say what
 // kind of key it holds instead when that is the problem.
 func LoadPrivateKey(path string) (ed25519.PrivateKey, error) {
-	f, _, err := regularfile.Open(path, "signing key") // a FIFO or a folder is an error at once, not a hang
+	// A FIFO or a folder is an error at once, not a hang; a file over maxKeyFile is not a key.
+	data, err := regularfile.ReadFile(path, "signing key", maxKeyFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read signing key %s: %w", path, err)
-	}
-	if len(data) > maxKeyFile {
-		return nil, fmt.Errorf("signing key %s: larger than %d KiB, not a PEM key", path, maxKeyFile>>10)
 	}
 	key, err := ParsePrivateKeyPEM(data)
 	if err != nil {

@@ -100,17 +100,10 @@ func LoadKey(spec string, getenv func(string) string) (*Key, error) {
 		}
 		return fromAgent(pub, getenv, "")
 	}
-	f, _, err := regularfile.Open(spec, "signing key") // a FIFO or a folder is an error at once, not a hang
+	// A FIFO or a folder is an error at once, not a hang; a file over maxKeyFile is not a key.
+	data, err := regularfile.ReadFile(spec, "signing key", maxKeyFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read signing key %s: %w", spec, err)
-	}
-	if len(data) > maxKeyFile {
-		return nil, fmt.Errorf("signing key %s: larger than %d KiB, not a key", spec, maxKeyFile>>10)
 	}
 	trimmed := bytes.TrimSpace(data)
 	switch {
@@ -283,16 +276,9 @@ func LoadPublicKey(spec string) (ed25519.PublicKey, error) {
 	if lit, ok := strings.CutPrefix(spec, LiteralPrefix); ok {
 		data = []byte(lit)
 	} else {
-		f, _, err := regularfile.Open(spec, "SSH key")
-		if err != nil {
+		var err error
+		if data, err = regularfile.ReadFile(spec, "SSH key", maxKeyFile); err != nil {
 			return nil, err
-		}
-		defer f.Close()
-		if data, err = io.ReadAll(io.LimitReader(f, maxKeyFile+1)); err != nil {
-			return nil, fmt.Errorf("read SSH key %s: %w", spec, err)
-		}
-		if len(data) > maxKeyFile {
-			return nil, fmt.Errorf("SSH key %s: larger than %d KiB, not a key", spec, maxKeyFile>>10)
 		}
 	}
 	var pub ssh.PublicKey
