@@ -67,14 +67,7 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 		t.Fatalf("commit-graph present: %v, want %v", err == nil, commitGraph)
 	}
 
-	repo, err := gitext.Discover(r.Dir, r.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tips, err := repo.HistoryTips()
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, tips := openWithTips(t, r)
 	var prepared atomic.Int64
 	seen := map[string]string{}
 	g, err := repo.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -53,14 +52,7 @@ func TestContainedByAgreesWithReachable(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fast-import: %v\n%s", err, out)
 	}
-	repo, err := gitext.Discover(r.Dir, r.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tips, err := repo.HistoryTips()
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, tips := openWithTips(t, r)
 	g, err := repo.Walk(tips, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -21,14 +21,7 @@ func TestReadWalkCommits(t *testing.T) {
 		r.Commit(fmt.Sprintf("Change %d\n\nRefs: ENG-%d", i, i%7), map[string]string{"f.txt": fmt.Sprint(i)})
 	}
 	r.Git("gc", "-q")
-	repo, err := gitext.Discover(r.Dir, r.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tips, err := repo.HistoryTips()
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, tips := openWithTips(t, r)
 	g, err := repo.Walk(tips, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -49,14 +48,7 @@ func TestHistoryTipsAgreesWithGit(t *testing.T) {
 		return append(out, "HEAD "+r.Rev("HEAD"))
 	}
 	got := func() []string {
-		repo, err := gitext.Discover(r.Dir, r.Getenv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tips, err := repo.HistoryTips()
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, tips := openWithTips(t, r)
 		var out []string
 		for _, tip := range tips {
 			out = append(out, tip.Name.String()+" "+tip.Commit.String())
