@@ -357,32 +357,8 @@ func TestNoteWriterProcess(t *testing.T) {
 // their notes gives exactly what MergeLines gives, and our reader reads the merged note.
 func TestNotesMergeCatSortUniq(t *testing.T) {
 	t.Parallel()
-	origin := gittest.New(t)
-	c := origin.Commit("shared", map[string]string{"a": "1\n"})
-	clone := func(name string) *gittest.Repo {
-		dir := filepath.Join(filepath.Dir(origin.Dir), name)
-		origin.Git("clone", "-q", origin.Dir, dir)
-		return origin.Open(dir)
-	}
-	a, b := clone("a"), clone("b")
 	common, onlyA, onlyB := entry("ENG-1", "s.tar.gz"), entry("ENG-2", "a.tar.gz"), entry("ENG-3", "b.tar.gz")
-	if _, err := Add(openRepo(t, a), DefaultRef, plumbing.NewHash(c), testSig, common, onlyA); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, onlyB, common); err != nil {
-		t.Fatal(err)
-	}
-	b.Git("fetch", "-q", a.Dir, "refs/notes/bernstein:refs/notes/remotes/a/bernstein")
-	b.Git("notes", "--ref=bernstein", "merge", "-q", "-s", "cat_sort_uniq", "refs/notes/remotes/a/bernstein")
-	var want []string
-	for _, e := range []Entry{common, onlyA, onlyB} {
-		l, _ := e.Line()
-		want = append(want, l)
-	}
-	sort.Strings(want)
-	if got := b.Git("notes", "--ref=bernstein", "show", c); got != strings.Join(want, "\n") {
-		t.Fatalf("merged note:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
-	}
+	b, c, _ := mergeByGit(t, []Entry{common, onlyA}, []Entry{onlyB, common})
 	text, ok, err := openRepo(t, b).Note(DefaultRef, plumbing.NewHash(c))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
@@ -397,4 +373,40 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 	if got := len(strings.Split(b.Git("notes", "--ref=bernstein", "show", c), "\n")); got != 4 {
 		t.Fatalf("%d lines after adding to the merged note", got)
 	}
+}
+
+// mergeByGit notes aEntries on a commit in one clone and bEntries on it in another, fetches the first clone's
+// notes into the second and merges them with git's cat_sort_uniq strategy. The merged note must be the sorted
+// lines of both, each once; it returns the second clone, the commit and those lines.
+func mergeByGit(t *testing.T, aEntries, bEntries []Entry) (*gittest.Repo, string, []string) {
+	t.Helper()
+	origin := gittest.New(t)
+	c := origin.Commit("shared", map[string]string{"a": "1\n"})
+	clone := func(name string) *gittest.Repo {
+		dir := filepath.Join(filepath.Dir(origin.Dir), name)
+		origin.Git("clone", "-q", origin.Dir, dir)
+		return origin.Open(dir)
+	}
+	a, b := clone("a"), clone("b")
+	if _, err := Add(openRepo(t, a), DefaultRef, plumbing.NewHash(c), testSig, aEntries...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, bEntries...); err != nil {
+		t.Fatal(err)
+	}
+	b.Git("fetch", "-q", a.Dir, "refs/notes/bernstein:refs/notes/remotes/a/bernstein")
+	b.Git("notes", "--ref=bernstein", "merge", "-q", "-s", "cat_sort_uniq", "refs/notes/remotes/a/bernstein")
+	seen := map[string]bool{}
+	var want []string
+	for _, e := range append(append([]Entry{}, aEntries...), bEntries...) {
+		if l, _ := e.Line(); !seen[l] {
+			seen[l] = true
+			want = append(want, l)
+		}
+	}
+	sort.Strings(want)
+	if got := b.Git("notes", "--ref=bernstein", "show", c); got != strings.Join(want, "\n") {
+		t.Fatalf("merged note:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+	return b, c, want
 }
