@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,28 +72,16 @@ func TestExtractRealBundle(t *testing.T) {
 // retarred rewrites a bundle with one member's content replaced, as a tamperer with Go's tar writer would.
 func retarred(t *testing.T, archive []byte, name string, data []byte) []byte {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(archive))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
 	var out bytes.Buffer
 	zw := gzip.NewWriter(&out)
 	tw := tar.NewWriter(zw)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(tr)
-		if hdr.Name == name {
+	for _, m := range archiveMembers(t, archive) {
+		body := m.data
+		if m.hdr.Name == name {
 			body = data
-			hdr.Size = int64(len(data))
+			m.hdr.Size = int64(len(data))
 		}
-		tw.WriteHeader(hdr)
+		tw.WriteHeader(m.hdr)
 		tw.Write(body)
 	}
 	tw.Close()

@@ -44,21 +44,39 @@ func readArchive(t *testing.T, path string) (raw []byte, files map[string][]byte
 	if err != nil {
 		t.Fatal(err)
 	}
+	files = map[string][]byte{}
+	for _, m := range archiveMembers(t, raw) {
+		files[m.hdr.Name] = m.data
+	}
+	return raw, files
+}
+
+// archiveMember is one member of a tar.gz as Go's readers see it.
+type archiveMember struct {
+	hdr  *tar.Header
+	data []byte
+}
+
+// archiveMembers reads every member of a tar.gz, in order: the one reader the archive helpers of these tests
+// share (readArchive, manifestOf, retarred, resign).
+func archiveMembers(t *testing.T, raw []byte) []archiveMember {
+	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = map[string][]byte{}
+	var out []archiveMember
 	tr := tar.NewReader(zr)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
-			return raw, files
+			return out
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[h.Name], _ = io.ReadAll(tr)
+		data, _ := io.ReadAll(tr)
+		out = append(out, archiveMember{h, data})
 	}
 }
 

@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"crypto/ed25519"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,21 +43,15 @@ func newSSHKey(t *testing.T, dir, name string) sshKey {
 // manifestOf reads manifest.json from an archive.
 func manifestOf(t *testing.T, archive string) []byte {
 	t.Helper()
-	f, err := os.Open(archive)
+	raw, err := os.ReadFile(archive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
+	ms := archiveMembers(t, raw)
+	if len(ms) == 0 || ms[0].hdr.Name != "manifest.json" {
+		t.Fatalf("first member of %s is not manifest.json", archive)
 	}
-	tr := tar.NewReader(zr)
-	if h, err := tr.Next(); err != nil || h.Name != "manifest.json" {
-		t.Fatalf("first member: %v %v", h, err)
-	}
-	b, _ := io.ReadAll(tr)
-	return b
+	return ms[0].data
 }
 
 // independentDSSE runs the python3 check of package attest's tests (PAE and Ed25519 written out from the

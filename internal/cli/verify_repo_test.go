@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,12 +109,7 @@ func TestVerifyRepo(t *testing.T) {
 // it updated, written as bundle writes archives, and signed again with key as kid.
 func resign(t *testing.T, from, to, key, kid, member, old, new string) {
 	t.Helper()
-	f, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	raw, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,23 +118,15 @@ func resign(t *testing.T, from, to, key, kid, member, old, new string) {
 		data []byte
 	}
 	var files []file
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(tr)
-		if h.Name == member {
+	for _, am := range archiveMembers(t, raw) {
+		data := am.data
+		if am.hdr.Name == member {
 			if !bytes.Contains(data, []byte(old)) {
 				t.Fatalf("%s has no %q", member, old)
 			}
 			data = bytes.Replace(data, []byte(old), []byte(new), 1)
 		}
-		files = append(files, file{h.Name, data})
+		files = append(files, file{am.hdr.Name, data})
 	}
 	m, err := manifest.Parse(files[0].data)
 	if err != nil {
