@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/pythontest"
 )
 
 //go:generate sh -c "cd testdata && python3 gen_vectors.py > canonical_vectors.json"
@@ -164,12 +166,9 @@ func TestParseJSONRefuses(t *testing.T) {
 // canonical bytes with ours, beyond the committed vectors.
 func TestCanonicalRandomAgainstPython(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not installed")
-	}
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
-	var in bytes.Buffer
+	var in [][]byte
 	var want [][]byte
 	for i := 0; i < 300; i++ {
 		v := randomValue(rng, 0)
@@ -181,7 +180,7 @@ func TestCanonicalRandomAgainstPython(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Write(append(text, '\n'))
+		in = append(in, text)
 		want = append(want, c)
 	}
 	script := `import json,sys
@@ -189,16 +188,7 @@ for line in sys.stdin:
     v = json.loads(line)
     c = json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
     sys.stdout.write(json.dumps(c) + "\n")`
-	cmd := exec.Command("python3", "-c", script)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != len(want) {
-		t.Fatalf("python3 gave %d lines for %d values", len(lines), len(want))
-	}
+	lines := pythontest.Lines(t, script, in)
 	for i, l := range lines {
 		var py string
 		if err := json.Unmarshal([]byte(l), &py); err != nil {

@@ -1,23 +1,19 @@
 package pyjson
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/pythontest"
 )
 
 // TestSpacedAgainstPython: Spaced is json.dumps(v, sort_keys=True) with Python's default separators, with and
 // without ensure_ascii, as older lineage v1 packs wrote their lines.
 func TestSpacedAgainstPython(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not installed")
-	}
 	rng := rand.New(rand.NewPCG(11, 7))
-	var in bytes.Buffer
+	var in [][]byte
 	var want [][2][]byte
 	for i := 0; i < 200; i++ {
 		v := randomValue(rng, 0)
@@ -33,23 +29,14 @@ func TestSpacedAgainstPython(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.Write(append(text, '\n'))
+		in = append(in, text)
 		want = append(want, [2][]byte{a, u})
 	}
 	script := `import json,sys
 for line in sys.stdin:
     v = json.loads(line)
     sys.stdout.write(json.dumps([json.dumps(v, sort_keys=True), json.dumps(v, sort_keys=True, ensure_ascii=False)]) + "\n")`
-	cmd := exec.Command("python3", "-c", script)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != len(want) {
-		t.Fatalf("python3 gave %d lines for %d values", len(lines), len(want))
-	}
+	lines := pythontest.Lines(t, script, in)
 	for i, l := range lines {
 		var py [2]string
 		if err := json.Unmarshal([]byte(l), &py); err != nil {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/pythontest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/legacy/*.golden from python3's json.dumps")
@@ -142,9 +144,6 @@ func TestCanonicalFormsRejectAmbiguousInput(t *testing.T) {
 // A seeded batch of random documents (floats from random bits, strings from random code points) goes through
 // one python3 process; every line must match LegacyCanonical.
 func TestLegacyCanonicalMatchesPythonRandom(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not on PATH")
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var docs [][]byte
 	for range 300 {
@@ -174,18 +173,9 @@ func TestLegacyCanonicalMatchesPythonRandom(t *testing.T) {
 		}
 		docs = append(docs, doc)
 	}
-	cmd := exec.Command("python3", "-c", `import json, sys
+	lines := pythontest.Lines(t, `import json, sys
 for line in sys.stdin.buffer:
-    print(json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")))`)
-	cmd.Stdin = bytes.NewReader(append(bytes.Join(docs, []byte("\n")), '\n'))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != len(docs) {
-		t.Fatalf("python3 gave %d lines for %d documents", len(lines), len(docs))
-	}
+    print(json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")))`, docs)
 	for i, doc := range docs {
 		got, err := LegacyCanonical(doc)
 		if err != nil {
