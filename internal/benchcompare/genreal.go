@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -195,4 +197,20 @@ func writeRealStream(w io.Writer, spec realSpec) error {
 	}
 	_, err := fmt.Fprintf(w, "reset refs/heads/topic\nfrom 0000000000000000000000000000000000000000\n\ndone\n")
 	return err
+}
+
+// realRepo is the real-history-shaped repository of realCommits commits under cache, generated on first use
+// (deterministically: the same seed every time) and kept for later runs.
+func realRepo(cache string, realCommits int) (string, error) {
+	real := filepath.Join(cache, fmt.Sprintf("real-%d", realCommits))
+	if _, err := os.Stat(filepath.Join(real, ".git", "bench-done")); err == nil {
+		return real, nil
+	}
+	os.RemoveAll(real)
+	step("generating a real-history-shaped repository of %d commits with git fast-import", realCommits)
+	if err := genReal(real, realSpec{Commits: realCommits, Target: "ENG-42", Seed: 2}); err != nil {
+		return "", err
+	}
+	os.WriteFile(filepath.Join(real, ".git", "bench-done"), nil, 0o644)
+	return real, nil
 }

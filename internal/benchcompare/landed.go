@@ -114,14 +114,9 @@ func landCommit(dir, branch, msg string, k int) (string, error) {
 // budget: at most 0.2 of git's time.
 func measureLanded(cache string, realCommits int, bin string, rows *[]row,
 	measureIn func(dir, name, ours, theirs string, oursEnv []string, target float64, note string) (result, result, error)) error {
-	real := filepath.Join(cache, fmt.Sprintf("real-%d", realCommits))
-	if _, err := os.Stat(filepath.Join(real, ".git", "bench-done")); err != nil {
-		os.RemoveAll(real)
-		step("generating a real-history-shaped repository of %d commits with git fast-import", realCommits)
-		if err := genReal(real, realSpec{Commits: realCommits, Target: "ENG-42", Seed: 2}); err != nil {
-			return err
-		}
-		os.WriteFile(filepath.Join(real, ".git", "bench-done"), nil, 0o644)
+	real, err := realRepo(cache, realCommits)
+	if err != nil {
+		return err
 	}
 	dir, err := prepareLanded(cache, real)
 	if err != nil {

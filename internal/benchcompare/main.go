@@ -137,14 +137,9 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 		if err := measureFirstRuns(cache, repo, fmt.Sprintf("%d regular commits", commits), bin, gitLog, &rows, measureIn); err != nil {
 			return err
 		}
-		real := filepath.Join(cache, fmt.Sprintf("real-%d", realCommits))
-		if _, err := os.Stat(filepath.Join(real, ".git", "bench-done")); err != nil {
-			os.RemoveAll(real)
-			step("generating a real-history-shaped repository of %d commits with git fast-import", realCommits)
-			if err := genReal(real, realSpec{Commits: realCommits, Target: "ENG-42", Seed: 2}); err != nil {
-				return err
-			}
-			os.WriteFile(filepath.Join(real, ".git", "bench-done"), nil, 0o644)
+		real, err := realRepo(cache, realCommits)
+		if err != nil {
+			return err
 		}
 		if err := measureFirstRuns(cache, real, fmt.Sprintf("%d real-shaped commits", realCommits), bin, gitLog, &rows, measureIn); err != nil {
 			return err
