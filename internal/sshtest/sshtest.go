@@ -5,6 +5,7 @@ package sshtest
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,13 +75,16 @@ func Agent(t testing.TB) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
+	// Ready once it accepts a connection: the socket file appears when ssh-agent binds it, a moment before it
+	// listens, and an ssh-add in that moment is refused (a test failed that way now and then).
 	for i := 0; i < 200; i++ {
-		if _, err := os.Stat(sock); err == nil {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
 			return sock
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("ssh-agent did not create %s: %s", sock, out.String())
+	t.Fatalf("ssh-agent did not listen on %s: %s", sock, out.String())
 	return ""
 }
 
