@@ -20,7 +20,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
-	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
@@ -391,30 +390,12 @@ func notedCheckpoints(c *ucli.Context, rev string, given map[string][]byte) ([]n
 	return out, nil
 }
 
-// checkpointFromBundle reads lineage/v2/checkpoint.json from the bundle a note names, through the verifier's one
-// tar reader, and holds it to the digest noted for it. The note is as hostile as any ref: its bundle must be a
-// plain file name, and the archive is opened beneath bundleDir (where record put it) without following a symlink,
-// without waiting on a FIFO, and only as a regular file with one name.
+// checkpointFromBundle reads lineage/v2/checkpoint.json from the bundle a note names (opened as record.OpenRecorded
+// opens a noted archive), through the verifier's one tar reader, and holds it to the digest noted for it.
 func checkpointFromBundle(bundleDir string, e notes.Entry, digest string) ([]byte, error) {
-	if e.Bundle == "" || e.Bundle != filepath.Base(e.Bundle) || record.PathPart(e.Bundle) != e.Bundle {
-		return nil, fmt.Errorf("the note names bundle %q, which is not an archive's file name; the note was not written by record", e.Bundle)
-	}
-	rel := record.PathPart(e.Tracker) + "/" + record.PathPart(e.Ticket) + "/" + e.Bundle
-	path := filepath.Join(bundleDir, filepath.FromSlash(rel))
-	missing := func() error {
-		return fmt.Errorf("not found: %s is missing; fetch the bundle (a CI artifact) there, or pass its %s with --checkpoint", path, bundle.LineageV2CheckpointMember)
-	}
-	dir, err := nofollow.OpenDir(bundleDir)
+	f, path, err := record.OpenRecorded(bundleDir, e.Tracker, e.Ticket, e.Bundle)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, missing()
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer dir.Close()
-	f, _, err := dir.Open(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, missing()
+		return nil, fmt.Errorf("not found: %s is missing; fetch the bundle (a CI artifact) there, or pass its %s with --checkpoint", path, bundle.LineageV2CheckpointMember)
 	}
 	if err != nil {
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -84,9 +83,9 @@ func runShow(c *ucli.Context) error {
 	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {
-		rel := record.PathPart(e.Tracker) + "/" + record.PathPart(e.Ticket) + "/" + record.PathPart(filepath.Base(e.Bundle))
-		se := shownEntry{Entry: e, Path: filepath.Join(dir, filepath.FromSlash(rel))}
-		switch sum, err := localSHA256(dir, rel); {
+		name := record.PathPart(filepath.Base(e.Bundle))
+		se := shownEntry{Entry: e, Path: record.RecordedPath(dir, e.Tracker, e.Ticket, name)}
+		switch sum, err := localSHA256(dir, e.Tracker, e.Ticket, name); {
 		case errors.Is(err, os.ErrNotExist):
 			se.Local = "missing"
 		case err != nil:
@@ -129,19 +128,12 @@ func runShow(c *ucli.Context) error {
 	return nil
 }
 
-// localSHA256 hashes the recorded bundle at rel beneath the bundle folder. rel comes from a note, which is as
-// hostile as any ref: the archive is opened without following a symlink on the way, without waiting on a FIFO,
-// and only as a regular file with one name (internal/nofollow).
-func localSHA256(dir, rel string) (string, error) {
-	d, err := nofollow.OpenDir(dir)
-	if err != nil {
-		return "", err
-	}
-	defer d.Close()
-	f, _, err := d.Open(rel)
+// localSHA256 hashes the recorded archive a note names, opened as record.OpenRecorded opens it.
+func localSHA256(dir, tracker, ticketID, name string) (string, error) {
+	f, path, err := record.OpenRecorded(dir, tracker, ticketID, name)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	return record.ReaderSHA256(f, filepath.Join(dir, filepath.FromSlash(rel)))
+	return record.ReaderSHA256(f, path)
 }

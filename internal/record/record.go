@@ -187,7 +187,7 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(opts.BundleDir, PathPart(find.Ticket.Tracker), PathPart(find.Ticket.ID), short+".tar.gz")
+	out := RecordedPath(opts.BundleDir, find.Ticket.Tracker, find.Ticket.ID, short+".tar.gz")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("create bundle folder %s: %w", filepath.Dir(out), err)
 	}

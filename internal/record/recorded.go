@@ -1,0 +1,34 @@
+package record
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+)
+
+// RecordedPath is where Record puts the archive name of a ticket's bundle: <bundleDir>/<tracker>/<ticket>/<name>,
+// the tracker and ticket made safe as folder names (PathPart).
+func RecordedPath(bundleDir, tracker, ticketID, name string) string {
+	return filepath.Join(bundleDir, PathPart(tracker), PathPart(ticketID), name)
+}
+
+// OpenRecorded opens the recorded archive a note names, for reading. The note is as hostile as any ref: name
+// must be a plain file name as Record writes them (no folder, nothing PathPart would change), and the archive is
+// opened beneath bundleDir without following a symlink on the way, without waiting on a FIFO, and only as a
+// regular file with one name (internal/nofollow). path is where it was looked for, for messages; a missing
+// folder or archive is an error wrapping fs.ErrNotExist.
+func OpenRecorded(bundleDir, tracker, ticketID, name string) (f *os.File, path string, err error) {
+	path = RecordedPath(bundleDir, tracker, ticketID, filepath.Base(name))
+	if name == "" || name != filepath.Base(name) || PathPart(name) != name {
+		return nil, path, fmt.Errorf("the note names bundle %q, which is not an archive's file name; the note was not written by record", name)
+	}
+	dir, err := nofollow.OpenDir(bundleDir)
+	if err != nil {
+		return nil, path, err
+	}
+	defer dir.Close()
+	f, _, err = dir.Open(PathPart(tracker) + "/" + PathPart(ticketID) + "/" + name)
+	return f, path, err
+}
