@@ -26,7 +26,8 @@ func recordFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
 		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
-		&ucli.IntFlag{Name: "max-tickets", Usage: "record at most `N` tickets of one range, the others are listed with the command that records them (default: git config bernstein.maxTickets, else 100; 0: no cap)"},
+		&ucli.IntFlag{Name: "max-tickets", DefaultText: "git config bernstein.maxTickets, else 100; 0: no cap",
+			Usage: "record at most `N` tickets of one range, the others are listed with the command that records them"},
 	)
 }
 
