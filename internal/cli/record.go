@@ -275,8 +275,8 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 	if len(rep.Deferred) > 0 {
 		out.Resume = resumeCommand(c, rep)
 	}
+	warn(c, recordWarnings(rep))
 	for _, r := range rep.Recorded {
-		warn(c, r.Result.Warnings)
 		out.Recorded = append(out.Recorded, recorded{r.Result.Out, r.Entry})
 	}
 	for _, f := range rep.Failed {
@@ -291,8 +291,8 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))
 		return
 	}
+	warn(c, recordWarnings(rep))
 	for _, r := range rep.Recorded {
-		warn(c, r.Result.Warnings)
 		signed := "unsigned"
 		if r.Entry.Signed {
 			signed = "signed, kid " + r.Entry.Kid
@@ -301,4 +301,20 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), plural.Count(r.Entry.Files, "file"),
 			plural.Count(r.Entry.Commits, "commit"), signed, rep.Range.Tip.String()[:7])
 	}
+}
+
+// recordWarnings are the tickets' warnings, each said once: most (no .sdd folder, GitHub unreachable, the
+// tracker guessed) are about the repository, not the ticket, and a range naming 39 tickets said them 39 times.
+func recordWarnings(rep *record.Report) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rep.Recorded {
+		for _, w := range r.Result.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
