@@ -154,6 +154,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(s.keyUnderGithub(c, tracker, id), res.Warnings...)
 	warn(c, res.Warnings)
 	if c.Bool("json") {
 		warnings := res.Warnings

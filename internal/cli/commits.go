@@ -62,7 +62,7 @@ func runCommits(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	warn(c, res.Warnings)
+	warn(c, append(s.keyUnderGithub(c, "", id), res.Warnings...))
 	if c.Bool("json") {
 		return printJSON(c, res)
 	}

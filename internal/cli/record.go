@@ -223,6 +223,17 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	return rep, err
 }
 
+// keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key
+// would be filed under github only because no tracker was chosen (tracker: an argument's, "" when none).
+func (s *session) keyUnderGithub(c *ucli.Context, tracker, id string) []string {
+	if tracker != "" || !s.trackerDefaulted(c) || !record.LooksLikeKeys([]record.Found{{ID: id}}) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s looks like a Jira or Linear key, but bernstein.tracker is not set, so it is taken as a "+
+		"github ticket: run `git config bernstein.tracker jira` (or linear), or give --tracker, so bundles and notes "+
+		"name the right tracker (`git config bernstein.tracker github` keeps github and ends this warning)", id)}
+}
+
 // trackerDefaulted says the tracker is github only because nothing chose one (no --tracker, no bernstein.tracker).
 func (s *session) trackerDefaulted(c *ucli.Context) bool {
 	if c.IsSet("tracker") {
