@@ -375,3 +375,26 @@ func TestEditedCacheEntryIsFetchedAgain(t *testing.T) {
 		t.Errorf("after refetching: source %q", fourth.PayloadFrom.Source)
 	}
 }
+
+// A server cannot pass its answer off as one from the cache: the headers the cache marks its answers with are
+// removed from every answer a server sends.
+func TestServerCannotClaimTheCache(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	srv.Handle("/repos/acme/app/pulls/17", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(headerCache, "hit")
+		w.Header().Set(headerCachedAt, "2020-01-01T00:00:00Z")
+		jsonAnswer(w, 200, string(githubtest.Fixture(t, "pulls_17.json")))
+	})
+	c, err := NewClient(acme, Config{APIURL: srv.APIURL(), Timeout: 5 * time.Second, RetryDelay: -1, CacheDir: filepath.Join(t.TempDir(), "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Fetch(context.Background(), c, Query{Ticket: eng42(t), Numbers: []int{17}})
+	if len(res.PRs) == 0 {
+		t.Fatalf("no pull request: %q", res.Warnings)
+	}
+	if from := res.PRs[0].PayloadFrom; from.Source != prsource.Fetched || from.Requests[0].CachedAt != nil {
+		t.Errorf("a server's 200 recorded as %+v", from)
+	}
+}
