@@ -183,7 +183,7 @@ func TestOfflinePullRequestIsShownAsSuch(t *testing.T) {
 
 	out, _, code := runIn(t, r.Dir, r.Env, "verify", archive, "--card", card)
 	for _, want := range []string{
-		"\n[WARN] pr-sources — 2 pr/ members of 2 are offline copies from .sdd/pr, not from GitHub",
+		"\n[WARN] pr-sources — 2 of 2 pr/ members are offline copies from .sdd/pr, not from GitHub",
 		"\n       - pr/pr_17.reviews.json: offline copy from .sdd/pr/pr_17.reviews.json, not from GitHub\n",
 		"\nVERIFIED: ",
 		"Read the 1 warning above (exit 3 with --strict)",

@@ -170,7 +170,7 @@ func TestPRSourceOnThePage(t *testing.T) {
 	for _, want := range []string{
 		`<dt>Source</dt><dd>fetched from GitHub: https://api.github.com/repos/acme/app/pulls/17</dd>`,
 		`<dt>Reviews source</dt><dd class="note">offline copy from .sdd/pr/pr_17.reviews.json, not from GitHub</dd>`,
-		`[WARN] pr-sources — 1 pr/ member of 2 is an offline copy from .sdd/pr, not from GitHub`,
+		`[WARN] pr-sources — 1 of 2 pr/ members is an offline copy from .sdd/pr, not from GitHub`,
 		`- pr/pr_17.reviews.json: offline copy from .sdd/pr/pr_17.reviews.json, not from GitHub`,
 	} {
 		if !strings.Contains(out, want) {

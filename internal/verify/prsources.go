@@ -102,8 +102,8 @@ func (p *prSourcesCollector) check(members map[string]member, createdAt string) 
 	}
 	if n := count[prsource.Offline]; n > 0 {
 		return &Check{Check: CheckPRSources, Status: Warn, Problems: problems, Detail: fmt.Sprintf(
-			"%s of %d %s from .sdd/pr, not from GitHub: an agent or a person wrote %s, and the signature vouches only that the bundler packed %s as found",
-			plural.Count(n, "pr/ member"), len(src.Members), map[bool]string{true: "is an offline copy", false: "are offline copies"}[n == 1],
+			"%d of %s %s from .sdd/pr, not from GitHub: an agent or a person wrote %s, and the signature vouches only that the bundler packed %s as found",
+			n, plural.Count(len(src.Members), "pr/ member"), map[bool]string{true: "is an offline copy", false: "are offline copies"}[n == 1],
 			map[bool]string{true: "it", false: "them"}[n == 1], map[bool]string{true: "it", false: "them"}[n == 1])}, out
 	}
 	return &Check{Check: CheckPRSources, Status: Pass, Problems: problems, Detail: fmt.Sprintf(
