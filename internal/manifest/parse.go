@@ -88,6 +88,17 @@ func Parse(data []byte) (*Manifest, error) {
 	return m, nil
 }
 
+// DecodeStrict is the strict JSON reading Parse does, for the bundle's other JSON members that must read the
+// same in every reader (package prsource): valid UTF-8, one value and nothing after it, no member name twice in
+// any object, no U+FFFD, nested at most 16 levels. Objects come back as map[string]any, lists as []any,
+// numbers as json.Number.
+func DecodeStrict(data []byte) (any, error) {
+	if !utf8.Valid(data) {
+		return nil, errors.New("not valid UTF-8")
+	}
+	return decodeStrict(data)
+}
+
 // decodeStrict decodes one JSON value with json.Number numbers, refusing duplicate member names (after
 // unescaping, so "a" and "\u0061" collide), lone surrogate escapes, deep nesting and anything after the value.
 func decodeStrict(data []byte) (any, error) {
