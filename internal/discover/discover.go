@@ -42,42 +42,6 @@ type Options struct {
 	CoreAbbrev string
 }
 
-// Person is an author or committer as commits.json records it.
-type Person struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Date  string `json:"date"` // RFC 3339 in the commit's own time zone
-}
-
-// CommitDetail is one tied commit and every reason it was tied.
-type CommitDetail struct {
-	SHA       string   `json:"sha"`
-	Parents   []string `json:"parents"`
-	Author    Person   `json:"author"`
-	Committer Person   `json:"committer"`
-	Subject   string   `json:"subject"`
-	MatchedBy []string `json:"matched_by"`
-	// PatchID is `git show <sha> | git patch-id --stable`, from our own diff; null for merges and empty commits.
-	// Backports of one change share it.
-	PatchID *string `json:"patch_id"`
-	// CherryPickedFrom lists the commits named by `(cherry picked from commit X)` lines (git cherry-pick -x).
-	CherryPickedFrom []string `json:"cherry_picked_from"`
-	// LandedOn is where the commit is: branches whose tip contains it and the first tags that do. Bundles
-	// made before these three fields existed lack them (nil here).
-	LandedOn *LandedOn `json:"landed_on"`
-}
-
-// Commits is the answer to "which commits are tied to this ticket", and the document written as
-// git/commits.json. Its first three keys are upstream's, so readers of upstream bundles keep working.
-type Commits struct {
-	Tracker  string         `json:"tracker"`
-	TicketID string         `json:"ticket_id"`
-	Commits  []string       `json:"commits"`
-	Details  []CommitDetail `json:"details"`
-	// Warnings are things the user should know (a skipped source, a shallow boundary); not part of the JSON.
-	Warnings []string `json:"-"`
-}
-
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
 func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	out := &Commits{Tracker: opts.Ticket.Tracker, TicketID: opts.Ticket.ID, Commits: []string{}, Details: []CommitDetail{}}

@@ -17,16 +17,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
-// LandedOn is where a commit landed: the local and remote-tracking branches whose tip contains it, named as
-// `git branch -a --contains` prints them (main, remotes/origin/stable/2025.1; no symbolic refs such as
-// remotes/origin/HEAD), and the first tags that contain it: a containing tag counts only when no other
-// containing tag is its ancestor, so a fix on master and two stable lines has one tag a line, the first release
-// of each that shipped it. Both sorted by ref name, as git lists them.
-type LandedOn struct {
-	Branches []string `json:"branches"`
-	Tags     []string `json:"tags"`
-}
-
 // cherryPickLine is what `git cherry-pick -x` appends: "(cherry picked from commit <sha>)".
 var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
 
