@@ -51,7 +51,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 
 	l2 := &lineageV2Collector{}
-	next := sinks{opts.Sink, l2}
+	commits := &commitsCollector{}
+	next := sinks{opts.Sink, l2, commits}
 	var git *repoCollector
 	if opts.Repository != nil {
 		git = &repoCollector{}
@@ -91,6 +92,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if hashes != nil {
 		r.checkSidecars(hashes, c.manifestJSON, m.CreatedAt, keys, opts)
+	}
+	if chk := checkCommits(m, commits); chk != nil {
+		r.add(*chk)
 	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
