@@ -40,6 +40,17 @@ type Options struct {
 	UseIndex bool
 	// CoreAbbrev is core.abbrev ("" when unset): patch ids hash a binary file's ids as `git show` shortens them.
 	CoreAbbrev string
+	// Tips, when not nil, are the history tips to walk instead of the repository's refs, and Base, when not
+	// nil, the base branch instead of resolving BaseBranch (an empty name: there was none). `verify --repo`
+	// gives the ones a bundle recorded, to find the ticket again at the state the bundle was made at.
+	Tips []gitext.Tip
+	Base *gitext.Tip
+	// NoCaches reads and writes neither the ticket index nor the patch id cache, whatever UseIndex says: the
+	// answer then rests on the objects alone (`verify --repo`, which must not trust a cache).
+	NoCaches bool
+	// RecomputePatchIDs computes every patch id and takes none from the cache; a cached id that differs is
+	// replaced, with a warning (bundle: what is signed must not come from a file anyone with .git can write).
+	RecomputePatchIDs bool
 }
 
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
@@ -57,10 +68,11 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %s, "+
 			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(r.Shallow), "shallow commit")))
 	}
-	tips, err := r.HistoryTips()
+	tips, err := historyTips(r, opts)
 	if err != nil {
 		return nil, err
 	}
+	out.Discovery = discoveryOf(r, opts, tips)
 	reasons := map[plumbing.Hash][]string{}
 	addReason := func(h plumbing.Hash, reason string) {
 		for _, have := range reasons[h] {
@@ -158,7 +170,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Details = append(out.Details, d)
 	}
 	landed := landedOn(graph, tips, tied)
-	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev)
+	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev, patchIDCacheModeOf(opts))
 	out.Warnings = append(out.Warnings, warnings...)
 	for k := range out.Details {
 		out.Details[k].LandedOn = &landed[k]
@@ -173,7 +185,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 // ticket's words and the commits added since the index was written; without it, every commit.
 func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, *indexWrite, error) {
 	words := ticketWords(opts.Ticket.ID)
-	if visit == nil || !opts.UseIndex || len(words) == 0 {
+	if visit == nil || !opts.UseIndex || opts.NoCaches || len(words) == 0 {
 		g, err := r.Walk(tips, visit)
 		if err != nil {
 			return nil, nil, err
@@ -277,6 +289,9 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		}
 		return nil, nil, false, err
 	}
+	if !postingsHold(read, words) {
+		return nil, nil, false, nil // not an index we wrote: walk everything and write a new one
+	}
 	for _, c := range read {
 		if err := visit(c); err != nil {
 			return nil, nil, false, err
@@ -368,7 +383,7 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 	if len(named) == 0 {
 		return nil, nil
 	}
-	baseName, baseHash, ok := r.BaseBranch(opts.BaseBranch)
+	baseName, baseHash, ok := baseBranch(r, opts)
 	if !ok {
 		what := "no main, master or origin/HEAD branch"
 		if opts.BaseBranch != "" {
