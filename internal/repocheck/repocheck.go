@@ -6,7 +6,6 @@
 package repocheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -33,8 +33,8 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 	var res verify.RepoResult
 	mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
 
-	var doc discover.Commits
-	if err := json.Unmarshal(commitsJSON, &doc); err != nil {
+	doc, err := commitsjson.Parse(commitsJSON)
+	if err != nil {
 		mismatch("git/commits.json is not what `git bernstein commits --json` writes: %v", err)
 		return res
 	}
@@ -140,6 +140,7 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 			mismatch("%s: it changes files, but git/diff.patch has no part for it", short(sha))
 		}
 	}
+	checkComplete(r, doc, &res, mismatch)
 	return res
 }
 
