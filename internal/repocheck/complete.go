@@ -159,7 +159,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 			continue
 		}
 		lacks++
-		judge("%s (%q) is tied to %s by %s below the tips the bundle records, so it was reachable when the bundle was made, but the bundle lacks it: "+
+		judge("%s (%q) is tied to %s (%s) in the history below the tips the bundle records, so it was reachable when the bundle was made, but the bundle lacks it: "+
 			"the bundle is incomplete (a tampered ticket index where it was made?); make it again after deleting <git dir>/bernstein/index and patch-ids, and verify the new one",
 			rd.SHA, rd.Subject, doc.TicketID, strings.Join(rd.MatchedBy, ", "))
 	}
@@ -244,7 +244,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 			if inBundle[ld.SHA] != nil || found[ld.SHA] != nil {
 				continue
 			}
-			notice("%s (%q) is tied to %s by %s at this clone's refs now, but not at the state the bundle records: a later commit or ref, which a new bundle would include",
+			notice("%s (%q) is tied to %s (%s) at this clone's refs now, but not at the state the bundle records: a later commit or ref, which a new bundle would include",
 				ld.SHA, ld.Subject, doc.TicketID, strings.Join(ld.MatchedBy, ", "))
 		}
 	}
