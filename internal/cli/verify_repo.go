@@ -35,7 +35,8 @@ func (v *repoValue) IsBoolFlag() bool { return true }
 func repoFlag() ucli.Flag {
 	return &ucli.GenericFlag{Name: "repo", Value: &repoValue{}, Usage: "also check the bundle's git section against the repository in `DIR` " +
 		"(--repo=DIR; --repo alone: the repository around the working folder): every commit of git/commits.json is there with the details it lists, " +
-		"and each part of git/diff.patch, applied in memory, turns its parent's tree into its commit's tree"}
+		"each part of git/diff.patch, applied in memory, turns its parent's tree into its commit's tree, " +
+		"and the ticket found again at the state the bundle records ties no commit the bundle lacks"}
 }
 
 // repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A

@@ -25,8 +25,9 @@ import (
 //
 // Compared for each commit listed: that it exists, and, when the bundle has details, its parents, author,
 // committer (name, email, date in the commit's zone), subject and cherry_picked_from (when recorded).
-// patch_id, matched_by and landed_on are not: they depend on the configuration, the ticket and the refs of
-// the repository the bundle was made in. Every part must be for a listed non-merge commit, at most one each,
+// patch_id, matched_by and landed_on are compared with what finding the ticket again at the recorded state
+// gives, which also reports commits tied there that the bundle lacks (checkComplete, complete.go).
+// Every part must be for a listed non-merge commit, at most one each,
 // and must reproduce the commit's tree from its first parent's (package apply); every listed non-merge commit
 // that changes its tree must have a part.
 func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
