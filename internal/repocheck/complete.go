@@ -234,7 +234,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 	}
 
 	// Later ties: at the clone's refs now, commits the bundle lacks that the recorded state did not tie.
-	later, err := laterTies(r, opts, d.Tips)
+	later, err := laterTies(r, opts, d)
 	if err != nil {
 		res.Err = err
 		return
@@ -248,9 +248,9 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 				ld.SHA, ld.Subject, doc.TicketID, strings.Join(ld.MatchedBy, ", "))
 		}
 	}
-	what := "no later one"
+	what := "none tied since"
 	if later == nil {
-		what = "its refs are the ones the bundle records"
+		what = "its refs are the bundle's, so none is later"
 	}
 	switch {
 	case exact && lacks == 0:
@@ -262,15 +262,22 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 	}
 }
 
-// laterTies finds the ticket at the clone's own refs, when they are not the recorded ones; nil when they are.
-func laterTies(r *gitext.Repo, opts discover.Options, recorded map[string]string) (*discover.Commits, error) {
+// laterTies finds the ticket at the clone's own refs; nil when that cannot tie anything the recorded state did
+// not: every ref of the clone is a recorded tip, at the recorded commit, and the base branch resolves to the
+// recorded one (a clone with fewer refs walks part of the same history), which spares a second walk of it all.
+func laterTies(r *gitext.Repo, opts discover.Options, d *discover.Discovery) (*discover.Commits, error) {
 	now, err := r.HistoryTips()
 	if err != nil {
 		return nil, err
 	}
-	same := len(now) == len(recorded)
+	same := true
 	for _, t := range now {
-		same = same && recorded[t.Name.String()] == t.Commit.String()
+		same = same && d.Tips[t.Name.String()] == t.Commit.String()
+	}
+	if name, h, ok := r.BaseBranch(opts.BaseBranch); ok {
+		same = same && name.String() == d.BaseBranch.Ref && h.String() == d.BaseBranch.SHA
+	} else {
+		same = same && d.BaseBranch.Ref == ""
 	}
 	if same {
 		return nil, nil
