@@ -175,6 +175,22 @@ func TestVerifyRepoProvesCompleteness(t *testing.T) {
 		r.Git("reset", "-q", "--hard", "HEAD~1")
 	})
 
+	t.Run("clone lacks a recorded tip", func(t *testing.T) {
+		clone := filepath.Join(dir, "clone")
+		r.Git("clone", "-q", r.Dir, clone)
+		r.Git("checkout", "-q", "-b", "wip")
+		r.Commit("Work in progress", map[string]string{"wip.txt": "wip\n"})
+		wip := r.Git("rev-parse", "HEAD")
+		r.Git("checkout", "-q", "main")
+		archive, _ := bundle("wip.tar.gz")
+		out, errOut, code := runIn(t, clone, r.Env, "verify", archive, "--card", card, "--repo")
+		want := "the bundle records 1 tip that this clone does not have (refs/heads/wip at " + wip[:12] + "): commits only they reach were not searched"
+		if code != 0 || !strings.Contains(out, "[WARN] repository") || !strings.Contains(out, want) ||
+			!strings.Contains(out, "found ENG-42 again at the 2 tips of the 3 the bundle records that this clone has: it lacks no commit tied there") {
+			t.Fatalf("exit %d, want 0 with %q\n%s%s", code, want, out, errOut)
+		}
+	})
+
 	t.Run("bundle without discovery", func(t *testing.T) {
 		old := filepath.Join(dir, "old.tar.gz")
 		resignWith(t, honest, old, key, func(files map[string][]byte) {

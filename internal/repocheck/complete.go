@@ -205,7 +205,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 				notice("%s: git/commits.json says its patch_id is %s, its diff here gives %s; it changes a binary file, whose patch id hashes object names abbreviated to a length that depends on the repository, so this is not held against it",
 					short(sha), idText(bd.PatchID), idText(rd.PatchID))
 			default:
-				mismatch("%s: git/commits.json says its patch_id is %s, but its diff gives %s: a patch id that is not its diff's (a poisoned patch id cache where the bundle was made?) "+
+				judge("%s: git/commits.json says its patch_id is %s, but its diff gives %s: a patch id that is not its diff's (a poisoned patch id cache where the bundle was made?) "+
 					"groups commits that are not one change; make the bundle again after deleting <git dir>/bernstein/patch-ids", short(sha), idText(bd.PatchID), idText(rd.PatchID))
 			}
 		}
@@ -214,7 +214,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		}
 		if len(lacking) == 0 && len(r.Shallow) == 0 {
 			if !slices.Equal(bd.LandedOn.Branches, rd.LandedOn.Branches) || !slices.Equal(bd.LandedOn.Tags, rd.LandedOn.Tags) {
-				mismatch("%s: git/commits.json says it landed on branches [%s] and first tags [%s], the recorded refs give [%s] and [%s]", short(sha),
+				judge("%s: git/commits.json says it landed on branches [%s] and first tags [%s], the recorded refs give [%s] and [%s]", short(sha),
 					strings.Join(bd.LandedOn.Branches, " "), strings.Join(bd.LandedOn.Tags, " "), strings.Join(rd.LandedOn.Branches, " "), strings.Join(rd.LandedOn.Tags, " "))
 			}
 			continue
@@ -223,12 +223,12 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		// is a first one depends on the tags the clone lacks.
 		for _, b := range bd.LandedOn.Branches {
 			if present[branchRef(b)] && !slices.Contains(rd.LandedOn.Branches, b) {
-				mismatch("%s: git/commits.json says it landed on %s, but the tip the bundle records for that branch does not contain it", short(sha), b)
+				judge("%s: git/commits.json says it landed on %s, but the tip the bundle records for that branch does not contain it", short(sha), b)
 			}
 		}
 		for _, b := range rd.LandedOn.Branches {
 			if !slices.Contains(bd.LandedOn.Branches, b) {
-				mismatch("%s: the tip the bundle records for %s contains it, but git/commits.json does not say it landed there", short(sha), b)
+				judge("%s: the tip the bundle records for %s contains it, but git/commits.json does not say it landed there", short(sha), b)
 			}
 		}
 	}
