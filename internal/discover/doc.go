@@ -36,7 +36,7 @@
 // duplicate keys at any depth, exact member names, each with its type; tracker, ticket_id and commits required
 // (all upstream writes), details, discovery and a detail's last three fields optional (older bundles).
 //
-// The last three fields say where the change landed (bundles made before them lack them; readers take both):
+// A detail's last three fields say where the change landed (bundles made before them lack them; readers take both):
 //   - patch_id: `git show <sha> | git patch-id --stable` (builtin/patch-id.c of git 2.39: whitespace removed, index
 //     lines and hunk headers not hashed, a binary file hashed by the ids of its index line as git show shortens
 //     them, one hash per file summed so file order does not matter), over our own diff against the first parent
