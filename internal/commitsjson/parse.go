@@ -20,7 +20,8 @@ var ErrMalformed = errors.New("git/commits.json is malformed")
 // duplicate member names at any depth, exact member names (encoding/json would take "SHA" or "Sha" for "sha",
 // and the last of two "sha"s), every member with its type. Required: tracker, ticket_id and commits (all that
 // upstream writes); details and discovery are optional, and so are a detail's patch_id, cherry_picked_from and
-// landed_on (bundles made before them). It does not judge the content (a sha twice, details that do not match
+// landed_on (bundles made before them); null for details or cherry_picked_from is the same as absent. It does
+// not judge the content (a sha twice, details that do not match
 // commits): callers do, and say what is wrong.
 func Parse(data []byte) (*Commits, error) {
 	if !utf8.Valid(data) {
@@ -48,7 +49,7 @@ func Parse(data []byte) (*Commits, error) {
 	if doc.Commits, err = o.strList("commits"); err != nil {
 		return nil, err
 	}
-	if _, ok := top["details"]; ok {
+	if v, ok := top["details"]; ok && v != nil { // null, as Go writes a nil list, is no details
 		list, ok := top["details"].([]any)
 		if !ok {
 			return nil, fmt.Errorf("%w: git/commits.json: \"details\" must be a list, got %s", ErrMalformed, kind(top["details"]))
@@ -106,7 +107,7 @@ func detail(v any, where string) (CommitDetail, error) {
 		}
 		d.PatchID = &s
 	}
-	if _, ok := obj["cherry_picked_from"]; ok {
+	if v, ok := obj["cherry_picked_from"]; ok && v != nil {
 		if d.CherryPickedFrom, err = o.strList("cherry_picked_from"); err != nil {
 			return d, err
 		}

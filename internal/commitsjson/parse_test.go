@@ -60,3 +60,28 @@ func TestParseUpstream(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 }
+
+// FuzzParse: any input is read or refused without panicking, and what is read is written back to a document
+// that reads the same.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"commits": ["a"], "ticket_id": "ENG-42", "tracker": "github"}`))
+	f.Add([]byte(`{"tracker":"g","ticket_id":"1","commits":[],"details":[{"sha":"a","parents":[],"author":{"name":"","email":"","date":""},` +
+		`"committer":{"name":"","email":"","date":""},"subject":"","matched_by":[],"patch_id":null,"landed_on":{"branches":[],"tags":[]}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := Parse(data)
+		if err != nil {
+			return
+		}
+		b, err := jsonout.Bytes(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse(b)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		if !reflect.DeepEqual(again, doc) {
+			t.Fatalf("read back differs:\n%#v\n%#v", again, doc)
+		}
+	})
+}
