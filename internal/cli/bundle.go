@@ -127,7 +127,10 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if c.Int64("probe-limit") < 0 {
 		return usageError("--probe-limit must not be negative")
 	}
-	projectRoot := filepath.Dir(sdd)
+	projectRoot, err := s.projectRoot(workdir != "")
+	if err != nil {
+		return err
+	}
 	lineageV2, err := bundle.LineageV2Enabled(projectRoot, envOf(c).getenv)
 	if err != nil {
 		return err

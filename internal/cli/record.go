@@ -185,9 +185,9 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
-	root := s.repo.WorkTree
-	if root == "" {
-		root = s.repo.GitDir
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return nil, err
 	}
 	wd, err := s.env.getwd()
 	if err != nil {
