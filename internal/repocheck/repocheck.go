@@ -6,7 +6,6 @@
 package repocheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -34,7 +34,7 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 	mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
 
 	var doc discover.Commits
-	if err := json.Unmarshal(commitsJSON, &doc); err != nil {
+	if err := strictjson.Unmarshal(commitsJSON, &doc); err != nil {
 		mismatch("git/commits.json is not what `git bernstein commits --json` writes: %v", err)
 		return res
 	}

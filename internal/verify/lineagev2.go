@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // CheckLineageV2 is the check of a bundle's lineage v2 slice against the checkpoint the bundle carries; it runs
@@ -100,7 +100,11 @@ func (r *recordReader) end() {
 	if len(r.line) > 0 || r.tooLong {
 		var rec chainRecord
 		if !r.tooLong {
-			json.Unmarshal(r.line, &rec) // an unreadable record keeps empty fields, which match no checkpoint
+			// An unreadable record (or one a case-insensitive reader would read another way: "HMAC" beside
+			// "hmac") keeps empty fields, which match no checkpoint.
+			if strictjson.Unmarshal(r.line, &rec) != nil {
+				rec = chainRecord{}
+			}
 		}
 		r.recs = append(r.recs, rec)
 	}
