@@ -35,6 +35,9 @@ func Parse(data []byte) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
+	if err := noReplacement(v, "$"); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
 	top, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
@@ -80,6 +83,33 @@ func Parse(data []byte) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// noReplacement refuses U+FFFD anywhere in v, names included: a manifest has no reason to carry one, and it may
+// stand for bytes a writer replaced, which RFC 8785 signing would then cover as something else.
+func noReplacement(v any, path string) error {
+	switch t := v.(type) {
+	case string:
+		if strings.ContainsRune(t, utf8.RuneError) {
+			return fmt.Errorf("%s: holds U+FFFD", path)
+		}
+	case []any:
+		for i, e := range t {
+			if err := noReplacement(e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, e := range t {
+			if strings.ContainsRune(k, utf8.RuneError) {
+				return fmt.Errorf("%s: member name %q holds U+FFFD", path, k)
+			}
+			if err := noReplacement(e, path+"."+k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // fields reads the members of one object with exact types; where names it in errors.

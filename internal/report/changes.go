@@ -1,12 +1,12 @@
 package report
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // maxGridBranches caps the change × branch grid's columns: a repository with hundreds of review branches would
@@ -40,7 +40,7 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 		return nil, nil
 	}
 	var doc discover.Commits
-	if err := json.Unmarshal(mb.Head, &doc); err != nil || len(doc.Details) == 0 {
+	if err := strictjson.Unmarshal(mb.Head, &doc); err != nil || len(doc.Details) == 0 {
 		return nil, nil
 	}
 	changes := discover.Changes(doc.Details)

@@ -2,13 +2,13 @@ package report
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -208,7 +208,7 @@ func commitRows(mb *Member) ([]commitRow, string) {
 		return nil, fmt.Sprintf("git/commits.json is %s, more than is shown; see it in the archive", sizeText(mb.Size))
 	}
 	var doc discover.Commits
-	if err := json.Unmarshal(mb.Head, &doc); err != nil {
+	if err := strictjson.Unmarshal(mb.Head, &doc); err != nil {
 		return nil, fmt.Sprintf("git/commits.json is not the commits document (%v)", err)
 	}
 	var rows []commitRow

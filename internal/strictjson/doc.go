@@ -12,8 +12,9 @@
 //
 // Decode reads one JSON value and refuses all of that: invalid UTF-8, a member name twice in one object
 // (after unescaping: "a" and "\u0061" collide), two names of one object that differ only in letter case
-// (strings.EqualFold, the folding encoding/json matches with), U+FFFD in a name or string, nesting deeper than
-// MaxDepth, and anything but white space after the value. Unmarshal decodes into a Go value after Decode and
+// (strings.EqualFold, the folding encoding/json matches with), a \u escape of half a surrogate pair, nesting
+// deeper than MaxDepth, and anything but white space after the value. (A U+FFFD written as such is a
+// character: encoding/json writes one for every invalid byte of a commit message, in commits.json.) Unmarshal decodes into a Go value after Decode and
 // after checking that every member whose name encoding/json would match to a field of the target matches it
 // exactly; UnmarshalKnown also refuses members the target has no field for. So a struct reader and a reader of
 // exact names see one document.

@@ -21,6 +21,9 @@ func Decode(data []byte) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("not valid UTF-8")
 	}
+	if off := loneSurrogate(data); off >= 0 {
+		return nil, fmt.Errorf("a lone surrogate escape at offset %d (%.6s), which encoding/json reads as U+FFFD and other readers refuse", off, data[off:])
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decodeValue(dec, "$", 0)
@@ -82,9 +85,6 @@ func decodeValue(dec *json.Decoder, path string, depth int) (any, error) {
 				if !ok {
 					return nil, fmt.Errorf("%s: member name is not a string", path)
 				}
-				if err := checkString(k); err != nil {
-					return nil, fmt.Errorf("%s: member name %q: %v", path, k, err)
-				}
 				if _, dup := obj[k]; dup {
 					return nil, fmt.Errorf("%s: duplicate member %q (two readers could see two different values)", path, k)
 				}
@@ -118,10 +118,6 @@ func decodeValue(dec *json.Decoder, path string, depth int) (any, error) {
 			return list, nil
 		}
 		return nil, fmt.Errorf("%s: unexpected %q", path, t)
-	case string:
-		if err := checkString(t); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
 	}
 	return tok, nil
 }
@@ -141,13 +137,59 @@ func member(path, k string) string {
 	return fmt.Sprintf("%s[%q]", path, k)
 }
 
-// checkString refuses U+FFFD. encoding/json turns a lone surrogate escape (\ud800) into U+FFFD silently, so a
-// decoded U+FFFD may stand for bytes another reader (and RFC 8785) refuses.
-func checkString(s string) error {
-	if strings.ContainsRune(s, utf8.RuneError) {
-		return errors.New("holds U+FFFD or a lone surrogate escape")
+// loneSurrogate is the offset of the first \u escape of a UTF-16 surrogate that is not half of a pair (a high
+// one followed by a low one), or -1. encoding/json turns such an escape into U+FFFD without an error, while
+// RFC 8785 and other readers refuse it, so two readers would see two documents. A U+FFFD written as itself is
+// a character like any other.
+func loneSurrogate(data []byte) int {
+	in := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case !in:
+			in = c == '"'
+		case c == '"':
+			in = false
+		case c == '\\' && i+1 < len(data):
+			if data[i+1] != 'u' {
+				i++
+				continue
+			}
+			r, ok := hex4(data, i+2)
+			switch {
+			case !ok || r < 0xd800 || r > 0xdfff:
+			case r >= 0xdc00:
+				return i // a low half with no high half before it
+			default:
+				if lo, ok := hex4(data, i+8); i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' || !ok || lo < 0xdc00 || lo > 0xdfff {
+					return i
+				}
+				i += 6 // the low half is this pair's
+			}
+			i += 5
+		}
 	}
-	return nil
+	return -1
+}
+
+// hex4 is the value of the four hex digits at data[i:], if there are four.
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // fold is encoding/json's foldName: two names fold alike exactly when bytes.EqualFold says they are equal,

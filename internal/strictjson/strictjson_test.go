@@ -41,7 +41,12 @@ func TestUnmarshal(t *testing.T) {
 		{doc: `{"other":{"a":1,"A":2}}`, err: `$.other: members "a" and "A"`},      // in members no field reads too
 		{doc: `{"NOTE":"n"}`, err: `$.NOTE: member names are exact: write "note"`}, // embedded fields
 		{doc: `{"extra":{"a":1,"a":2}}`, err: `$.extra: duplicate member "a"`},     // raw members are still JSON read once
-		{doc: `{"kid":"\ud800"}`, err: `$.kid: holds U+FFFD or a lone surrogate escape`},
+		{doc: `{"kid":"\ud800"}`, err: `a lone surrogate escape at offset 8`},
+		{doc: `{"kid":"\udc00\ud800"}`, err: `a lone surrogate escape at offset 8`},
+		{doc: `{"kid":"\ud800\u0041"}`, err: `a lone surrogate escape`},
+		{doc: `{"kid":"a\\ud800"}`},                                       // an escaped backslash, then text
+		{doc: `{"kid":"\ud83d\ude00 \u00e9 \"\ud800"}`, err: `offset 30`}, // a pair, then a lone one
+		{doc: `{"kid":"\ud83d\ude00","note":"\uFFFD �"}`},                 // U+FFFD itself is a character
 		{doc: `{"kid":"k"} {"kid":"l"}`, err: `data after the JSON value`},
 		{doc: `{"kid":"k"}` + "\n"},
 		{doc: "\xff", err: `not valid UTF-8`},
