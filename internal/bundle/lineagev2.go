@@ -1,7 +1,6 @@
 package bundle
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // LineageV2Enabled says whether the project writes lineage v2, as the Bernstein docs enable it:
@@ -95,12 +95,14 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) (members []me
 	}
 	tied := map[string]bool{}
 	checked := map[string]bool{} // child files already probed
+	// Parent refs are read as the verifier reads them (strictjson: exact names, no case twins), so a line whose
+	// "task_id" a case-insensitive reader would take from a twin such as "ta\u017fk_id" ties no task.
 	err = eachLine(f, func(line []byte) error {
 		var ref struct {
 			TaskID   string `json:"task_id"`
 			ChildSHA string `json:"child_sha"`
 		}
-		if json.Unmarshal(line, &ref) != nil || ref.TaskID == "" {
+		if strictjson.Unmarshal(line, &ref) != nil || ref.TaskID == "" {
 			return nil
 		}
 		if tied[ref.TaskID] {
@@ -143,7 +145,7 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) (members []me
 				TaskID   string `json:"task_id"`
 				ChildSHA string `json:"child_sha"`
 			}
-			if json.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
+			if strictjson.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
 				return nil
 			}
 			if child, err := childRel(ref.ChildSHA); err == nil {
