@@ -120,10 +120,11 @@ func TestLineageV2TicketRefCutInBundle(t *testing.T) {
 	root := filepath.Join(r.Dir, ".sdd", "lineage", "v2")
 	os.RemoveAll(root)
 	store := lineage.Open(root, lineage.PublicKey())
-	// Parent refs 0..4: ENG-42-impl, ENG-420, ENG-42-impl, ENG-42-review, ENG-420.
+	// Parent refs 0..4: ENG-42-impl, ENG-420, ENG-42-impl, ENG-42-review, ENG-420. A payload is user data: its
+	// members may differ only in case, and the check reads the records' own members by exact name regardless.
 	for _, task := range []string{"ENG-42-impl", "ENG-420", "ENG-42-impl", "ENG-42-review", "ENG-420"} {
 		if _, _, err := store.Append(lineage.ParentRef{V: 2, TaskID: task, ChildRunID: "r", TsNs: 1},
-			lineage.ChildBody{V: 2, TaskID: task, ChildRunID: "r", Kind: "started", Payload: map[string]any{}, TsNs: 1}); err != nil {
+			lineage.ChildBody{V: 2, TaskID: task, ChildRunID: "r", Kind: "started", Payload: map[string]any{"Name": "a", "name": "b"}, TsNs: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}

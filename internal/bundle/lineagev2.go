@@ -15,8 +15,8 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
-	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // LineageV2Enabled says whether the project writes lineage v2, as the Bernstein docs enable it:
@@ -95,14 +95,9 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) (members []me
 	}
 	tied := map[string]bool{}
 	checked := map[string]bool{} // child files already probed
-	// Parent refs are read as the verifier reads them (strictjson: exact names, no case twins), so a line whose
-	// "task_id" a case-insensitive reader would take from a twin such as "ta\u017fk_id" ties no task.
 	err = eachLine(f, func(line []byte) error {
-		var ref struct {
-			TaskID   string `json:"task_id"`
-			ChildSHA string `json:"child_sha"`
-		}
-		if strictjson.Unmarshal(line, &ref) != nil || ref.TaskID == "" {
+		ref := readParentRef(line)
+		if ref.TaskID == "" {
 			return nil
 		}
 		if tied[ref.TaskID] {
@@ -141,11 +136,8 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) (members []me
 	children := map[string]bool{}
 	parentSlice, err := workMember(work, "lineage/v2/parent.jsonl", manifest.SectionLineage, func(w io.Writer) error {
 		return eachLine(f, func(line []byte) error {
-			var ref struct {
-				TaskID   string `json:"task_id"`
-				ChildSHA string `json:"child_sha"`
-			}
-			if strictjson.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
+			ref := readParentRef(line)
+			if !tied[ref.TaskID] {
 				return nil
 			}
 			if child, err := childRel(ref.ChildSHA); err == nil {
@@ -238,4 +230,22 @@ func ticketRefsMember(work string, opts Options, sel Selector, tasks []string) (
 		return nil, err
 	}
 	return &m, nil
+}
+
+// parentRef is what the selection reads of a parent ref.
+type parentRef struct{ TaskID, ChildSHA string }
+
+// readParentRef reads a parent ref's task_id and child_sha as the store's readers (Python's and package
+// lineage's) do: json.loads, then the members by their exact names. encoding/json would match names ignoring
+// case, so a canonical line with "task_id" and a twin sorting after it ("ta\u017fk_id", the long s folding to
+// s) would tie the task by the twin's id. An unreadable line has neither.
+func readParentRef(line []byte) parentRef {
+	v, err := pyjson.Parse(line)
+	if err != nil {
+		return parentRef{}
+	}
+	m, _ := v.(map[string]any)
+	task, _ := m["task_id"].(string)
+	child, _ := m["child_sha"].(string)
+	return parentRef{TaskID: task, ChildSHA: child}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/strictjson"
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 )
 
 // CheckLineageV2 is the check of a bundle's lineage v2 slice against the checkpoint the bundle carries; it runs
@@ -69,10 +69,21 @@ func (l *lineageV2Collector) Member(name string, size int64) (io.Writer, error) 
 
 // chainRecord is what the check reads of one JSONL record.
 type chainRecord struct {
-	HMAC     string `json:"hmac"`
-	PrevHMAC string `json:"prev_hmac"`
-	ChildSHA string `json:"child_sha"`
-	TaskID   string `json:"task_id"`
+	HMAC, PrevHMAC, ChildSHA, TaskID string
+}
+
+// readChainRecord reads a record as the store's readers (Python's json.loads, package lineage) do: the members
+// by their exact names. encoding/json would match them ignoring case ("HMAC" beside "hmac"); a strict reader
+// refusing case twins at any depth would refuse a child body whose payload, user data, has {"Name","name"}.
+// An unreadable record keeps empty fields, which match no checkpoint.
+func readChainRecord(line []byte) chainRecord {
+	v, err := pyjson.Parse(line)
+	if err != nil {
+		return chainRecord{}
+	}
+	m, _ := v.(map[string]any)
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return chainRecord{HMAC: str("hmac"), PrevHMAC: str("prev_hmac"), ChildSHA: str("child_sha"), TaskID: str("task_id")}
 }
 
 // recordReader splits a JSONL member into records as the store's readers do (empty lines skipped; a last line
@@ -112,11 +123,7 @@ func (r *recordReader) end() {
 	if len(r.line) > 0 || r.tooLong {
 		var rec chainRecord
 		if !r.tooLong {
-			// An unreadable record (or one a case-insensitive reader would read another way: "HMAC" beside
-			// "hmac") keeps empty fields, which match no checkpoint.
-			if strictjson.Unmarshal(r.line, &rec) != nil {
-				rec = chainRecord{}
-			}
+			rec = readChainRecord(r.line)
 		}
 		r.recs = append(r.recs, rec)
 	}
