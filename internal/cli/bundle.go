@@ -38,8 +38,10 @@ func bundleCommand() *ucli.Command {
 		Usage:     "pack a ticket's commits, diff and agent artefacts into one signed, deterministic tar.gz",
 		ArgsUsage: "TICKET",
 		Description: `Builds <TICKET>.tar.gz holding manifest.json (schema_version 1), git/commits.json (what
-'git bernstein commits --json' prints), git/diff.patch (one format-patch part per non-merge commit, which
-'git am' applies), and the .sdd artefacts of the ticket: transcripts/, traces/, lineage/, audit/. A .sdd file is
+'git bernstein commits --json' prints), git/diff.patch (one format-patch part per non-merge commit, oldest
+first, each diffed against its first parent: 'git am' of one part applies on that parent; the whole series is
+one 'git am' run only when each commit's parent is the part before, which backports and merged lines break),
+and the .sdd artefacts of the ticket: transcripts/, traces/, lineage/, audit/. A .sdd file is
 taken when its name names the ticket (any size), or when it is .json/.jsonl of at most --probe-limit bytes and
 one record has string values equal to the tracker and to the ticket. Lineage and audit JSONL files chosen by
 their content are packed as slices of their matching lines unless --whole-files. Symlinks are never followed.
@@ -154,6 +156,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(s.keyUnderGithub(c, tracker, id), res.Warnings...)
 	warn(c, res.Warnings)
 	if c.Bool("json") {
 		warnings := res.Warnings

@@ -28,8 +28,8 @@ const signKeyUsage = "key to sign with: a PKCS#8 Ed25519 PEM `FILE`, an OpenSSH 
 // signFlags are the flags of bundle and record that choose what is signed besides the manifest's JWS.
 func signFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.BoolFlag{Name: "ssh-sig", Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
-		&ucli.BoolFlag{Name: "attest", Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key (default: git config bernstein.attest)"},
+		&ucli.BoolFlag{Name: "ssh-sig", DisableDefaultText: true, Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
+		&ucli.BoolFlag{Name: "attest", DisableDefaultText: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key (default: git config bernstein.attest)"},
 	}
 }
 

@@ -41,6 +41,10 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
               the one around the working folder) with the parents, author, committer and subject it lists,
               and each part of git/diff.patch, applied in memory, turns its parent's tree into its
               commit's tree (FAIL on any difference; unusable if a commit is not in the repository)
+   pr-sources when the bundle has pr/ members: pr/sources.json names exactly them (else FAIL) and says
+              where each came from: fetched from GitHub, or GitHub's answer from the ETag cache after a 304
+              (ETag, cached_at), each listed (PASS); an offline copy from .sdd/pr, which GitHub never said,
+              or a bundle without pr/sources.json ("sources not recorded") is a WARN
 Then the verdict, with what it means and what it does not.
 
 VERDICTS AND EXIT CODES:

@@ -57,8 +57,25 @@
 // files (every listed file present with its size and sha256, nothing else), signature, trust, and, when asked,
 // note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when asked,
 // repository (below), and, when the bundle carries lineage/v2/checkpoint.json, lineage-v2 (the packed lineage v2
-// slice extends that checkpoint; package lineage, "Checkpoints"). A failed archive
-// or manifest check stops there; a failed files check does not stop the signature check.
+// slice extends that checkpoint; package lineage, "Checkpoints"), and, when the bundle has a pr/ member,
+// pr-sources (below). A failed archive or manifest check stops there; a failed files check does not stop the
+// signature check.
+//
+// # Pull request sources
+//
+// pr/sources.json (package prsource) says where each pr/ member came from: fetched from GitHub, GitHub's answer
+// from the ETag cache after a 304, or an offline copy from .sdd/pr. The pr-sources check reads it strictly and
+// holds it against the pr/ members of the archive; Report.PRSources (--json "pr_sources") carries it.
+//
+//	PASS  it names exactly the pr/ members present, each fetched or cache (each listed with its URLs, and the
+//	      cache's ETag and cached_at with its age at created_at)
+//	WARN  a member is an offline copy ("pr/pr_7.reviews.json: offline copy from .sdd/pr/pr_7.reviews.json, not
+//	      from GitHub"): an agent or a person wrote it, and the signature says only that the bundler packed it;
+//	      or the bundle has pr/ members and no pr/sources.json ("sources not recorded": older bundles and
+//	      upstream's, which verify as before). VERIFIED, exit 3 under --strict: VERIFIED must not read as
+//	      GitHub having said what an agent wrote
+//	FAIL  it is not strict JSON of v 1, or names a member the archive lacks, or a pr/ member is not named
+//	FAIL  (unusable, exit 2) a newer "v", or larger than 16 MiB
 //
 // # Repository
 //

@@ -51,7 +51,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 
 	l2 := &lineageV2Collector{}
-	next := sinks{opts.Sink, l2}
+	prs := &prSourcesCollector{}
+	next := sinks{opts.Sink, l2, prs}
 	var git *repoCollector
 	if opts.Repository != nil {
 		git = &repoCollector{}
@@ -104,6 +105,10 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if chk := l2.check(); chk != nil {
 		r.add(*chk)
+	}
+	if chk, sources := prs.check(c.members, m.CreatedAt); chk != nil {
+		r.add(*chk)
+		r.PRSources = sources
 	}
 	return r
 }
