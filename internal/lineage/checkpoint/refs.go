@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/pyjson"
@@ -108,8 +109,8 @@ func ParseRefs(data []byte) (*TicketRefs, error) {
 		return nil, fmt.Errorf("ticket refs v is %v; this program reads v %d", m["v"], Version)
 	}
 	tr := &TicketRefs{Tasks: []string{}, Refs: []PositionedRef{}}
-	if tr.CheckpointSHA256, ok = m["checkpoint_sha256"].(string); !ok || len(tr.CheckpointSHA256) != 64 {
-		return nil, fmt.Errorf("ticket refs checkpoint_sha256 is not 64 hex digits")
+	if tr.CheckpointSHA256, ok = m["checkpoint_sha256"].(string); !ok || len(tr.CheckpointSHA256) != 64 || strings.Trim(tr.CheckpointSHA256, "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("ticket refs checkpoint_sha256 is not 64 lower-case hex digits")
 	}
 	tasks, ok := m["tasks"].([]any)
 	if !ok {

@@ -54,3 +54,23 @@ func TestTicketRefs(t *testing.T) {
 		t.Errorf("refs of another checkpoint: %v", p)
 	}
 }
+
+// FuzzParseRefs: ParseRefs never panics, and what it accepts is exactly what Marshal writes for it.
+func FuzzParseRefs(f *testing.F) {
+	cp := Of(Head{Parent: []string{"h0", "h1"}, ParentTasks: []string{"A", "B"}}, time.Unix(0, 0), "public-default")
+	cpFile, _ := cp.Marshal()
+	good, _ := TicketRefsOf(cp, cpFile, []string{"A"}).Marshal()
+	f.Add(good)
+	f.Add([]byte(`{"checkpoint_sha256":"","format":"","refs":[],"tasks":[],"v":1}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ParseRefs(data)
+		if err != nil {
+			return
+		}
+		again, err := tr.Marshal()
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("ParseRefs accepted %q, which Marshal writes as %q (%v)", data, again, err)
+		}
+		CheckRefs(cp, tr.CheckpointSHA256, tr, []Ref{{"A", "h0"}})
+	})
+}
