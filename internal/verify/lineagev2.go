@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 )
 
 // CheckLineageV2 is the check of a bundle's lineage v2 slice against the checkpoint the bundle carries; it runs
@@ -73,17 +73,48 @@ type chainRecord struct {
 }
 
 // readChainRecord reads a record as the store's readers (Python's json.loads, package lineage) do: the members
-// by their exact names. encoding/json would match them ignoring case ("HMAC" beside "hmac"); a strict reader
-// refusing case twins at any depth would refuse a child body whose payload, user data, has {"Name","name"}.
-// An unreadable record keeps empty fields, which match no checkpoint.
+// by their exact names, the last of two alike. encoding/json's struct decoding would match them ignoring case
+// ("HMAC" beside "hmac"), and a strict reader refusing case twins at any depth would refuse a child body whose
+// payload, user data, has {"Name","name"}. Other members are skipped, not decoded into a tree: a body may be
+// megabytes. An unreadable record keeps empty fields, which match no checkpoint.
 func readChainRecord(line []byte) chainRecord {
-	v, err := pyjson.Parse(line)
-	if err != nil {
+	var rec chainRecord
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return chainRecord{}
 	}
-	m, _ := v.(map[string]any)
-	str := func(k string) string { s, _ := m[k].(string); return s }
-	return chainRecord{HMAC: str("hmac"), PrevHMAC: str("prev_hmac"), ChildSHA: str("child_sha"), TaskID: str("task_id")}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return chainRecord{}
+		}
+		var field *string
+		switch t {
+		case "hmac":
+			field = &rec.HMAC
+		case "prev_hmac":
+			field = &rec.PrevHMAC
+		case "child_sha":
+			field = &rec.ChildSHA
+		case "task_id":
+			field = &rec.TaskID
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return chainRecord{}
+		}
+		if field != nil {
+			*field = ""
+			json.Unmarshal(v, field) // a member that is not a string reads as ""
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return chainRecord{}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return chainRecord{}
+	}
+	return rec
 }
 
 // recordReader splits a JSONL member into records as the store's readers do (empty lines skipped; a last line
