@@ -116,6 +116,10 @@ func Build(opts Options) (*Result, error) {
 		}
 	}
 	clk := newClock(opts)
+	// What is signed takes no patch id from the cache, a file anyone who can write .git can fill: each is
+	// computed again (the same commits are diffed for git/diff.patch anyway), and a cached one that differs is
+	// replaced with a warning.
+	opts.Find.RecomputePatchIDs = true
 	commits, err := discover.Find(opts.Repo, opts.Find)
 	if err != nil {
 		return nil, err

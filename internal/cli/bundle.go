@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"crypto/ed25519"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 func bundleFlags() []ucli.Flag {
@@ -184,35 +182,6 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		return s.noteBundle(c, res, signing.Kid, rev)
 	}
 	return nil
-}
-
-// signingKey reads --sign-key/--sign-kid or their git config defaults; one without the other is a usage error.
-func (s *session) signingKey(c *ucli.Context) (ed25519.PrivateKey, string, error) {
-	path := s.configOr(c, "sign-key", "bernstein.signingKey", "")
-	kid := s.configOr(c, "sign-kid", "bernstein.signingKid", "")
-	if path == "" && kid == "" {
-		return nil, "", nil
-	}
-	if path == "" || kid == "" {
-		return nil, "", usageError("signing needs both a key and a kid: give --sign-key FILE and --sign-kid KID " +
-			"(or git config bernstein.signingKey and bernstein.signingKid)")
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		return nil, "", usageError("--sign-kid: %v", err)
-	}
-	path = expandHome(path)
-	if !filepath.IsAbs(path) {
-		wd, err := s.env.getwd()
-		if err != nil {
-			return nil, "", err
-		}
-		path = filepath.Join(wd, path)
-	}
-	key, err := sign.LoadPrivateKey(path)
-	if err != nil {
-		return nil, "", err
-	}
-	return key, kid, nil
 }
 
 func createdAt(c *ucli.Context) (time.Time, error) {

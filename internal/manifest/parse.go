@@ -31,8 +31,11 @@ const maxSafeInt = 1<<53 - 1
 // malformed), then every field of schema 1 present with its type, and nothing more. Entries must have safe,
 // distinct arcnames and lower-case hex sha256. Errors say which field is wrong.
 func Parse(data []byte) (*Manifest, error) {
-	v, err := DecodeStrict(data)
+	v, err := strictjson.Decode(data)
 	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if err := noReplacement(v, "$"); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	top, ok := v.(map[string]any)
@@ -80,22 +83,6 @@ func Parse(data []byte) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// DecodeStrict is the strict JSON reading Parse does, for the bundle's other JSON members that must read the
-// same in every reader (package prsource): package strictjson's Decode (valid UTF-8, one value and nothing
-// after it, no member name twice nor two that differ only in letter case in any object, no lone surrogate
-// escape, nested at most 16 levels), and no U+FFFD. Objects come back as map[string]any, lists as []any,
-// numbers as json.Number.
-func DecodeStrict(data []byte) (any, error) {
-	v, err := strictjson.Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := noReplacement(v, "$"); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // noReplacement refuses U+FFFD anywhere in v, names included: a manifest has no reason to carry one, and it may

@@ -43,7 +43,7 @@
 //
 // # Reading
 //
-// Parse reads strictly, as package manifest reads manifest.json (manifest.DecodeStrict): valid UTF-8, one
+// Parse reads strictly, as package manifest reads manifest.json (strictjson.Decode): valid UTF-8, one
 // object, no member name twice at any depth, every member above present with its type and no other; arcnames
 // pass manifest.CheckName, start with "pr/", are distinct and are not pr/sources.json; sources, paths, URLs
 // and times as above. A "v" other than 1 is ErrUnsupported (a newer format: the verifier calls it unusable,

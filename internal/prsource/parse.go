@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // Parse outcomes, for errors.Is (doc.go, "Reading").
@@ -21,7 +22,7 @@ var (
 
 // Parse reads pr/sources.json strictly (doc.go, "Reading"). Errors say which member is wrong.
 func Parse(data []byte) (*Sources, error) {
-	v, err := manifest.DecodeStrict(data)
+	v, err := strictjson.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}

@@ -4,9 +4,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // maxGridBranches caps the change × branch grid's columns: a repository with hundreds of review branches would
@@ -39,8 +39,8 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 	if mb == nil || mb.Truncated {
 		return nil, nil
 	}
-	var doc discover.Commits
-	if err := strictjson.Unmarshal(mb.Head, &doc); err != nil || len(doc.Details) == 0 {
+	doc, err := commitsjson.Parse(mb.Head)
+	if err != nil || len(doc.Details) == 0 {
 		return nil, nil
 	}
 	changes := discover.Changes(doc.Details)

@@ -6,10 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/prsource"
-	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -220,8 +219,9 @@ func commitRows(mb *Member) ([]commitRow, string) {
 	if mb.Truncated {
 		return nil, fmt.Sprintf("git/commits.json is %s, more than is shown; see it in the archive", sizeText(mb.Size))
 	}
-	var doc discover.Commits
-	if err := strictjson.Unmarshal(mb.Head, &doc); err != nil {
+	// Read as the verifier reads it (strict: no duplicate keys, exact names), so the page shows what was checked.
+	doc, err := commitsjson.Parse(mb.Head)
+	if err != nil {
 		return nil, fmt.Sprintf("git/commits.json is not the commits document (%v)", err)
 	}
 	var rows []commitRow

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html"
 	"regexp"
@@ -33,6 +34,13 @@ func testBundle(t *testing.T, files map[string]string, tamper func(name string, 
 	sort.Strings(names)
 	m := &manifest.Manifest{SchemaVersion: 1, CreatedAt: "2026-01-01T00:00:00Z", BernsteinVersion: "test", Tracker: "github",
 		TicketID: "ENG-42", Files: []manifest.Entry{}, Commits: []string{}}
+	// The manifest lists the commits git/commits.json does, as bundle writes it (the verifier's commits check).
+	var doc struct {
+		Commits []string `json:"commits"`
+	}
+	if json.Unmarshal([]byte(files["git/commits.json"]), &doc) == nil && doc.Commits != nil {
+		m.Commits = doc.Commits
+	}
 	for _, n := range names {
 		sum := sha256.Sum256([]byte(files[n]))
 		section, _, _ := strings.Cut(n, "/")
@@ -197,7 +205,7 @@ func TestHostileText(t *testing.T) {
 	evil := "</script><script>alert(1)</script><img src=x onerror=alert(2)><style>*{}</style>\x1b[2J\x00\u202e<!--"
 	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x00", `\u0000`).Replace(evil)
 	files := map[string]string{
-		"git/commits.json": `{"tracker":"github","ticket_id":"ENG-42","commits":["a"],"details":[{"sha":"` + q + `","parents":[],` +
+		"git/commits.json": `{"tracker":"github","ticket_id":"ENG-42","commits":["` + q + `"],"details":[{"sha":"` + q + `","parents":[],` +
 			`"author":{"name":"` + q + `","email":"` + q + `","date":"` + q + `"},"committer":{"name":"","email":"","date":""},"subject":"` + q + `","matched_by":["` + q + `"]}]}`,
 		"git/diff.patch":                  "From 72d901313566b7dc2a317d2bd7de75e9eb787ae3 Mon Sep 17 00:00:00 2001\nSubject: " + evil + "\n---\ndiff --git a/" + evil + " b/" + evil + "\n+" + evil + "\n",
 		"pr/pr_1.json":                    `{"number":1,"title":"` + q + `","user":{"login":"` + q + `"},"body":"` + q + `","html_url":"javascript:alert(3)"}`,

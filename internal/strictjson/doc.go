@@ -1,5 +1,6 @@
-// Package strictjson is the one reader of the JSON documents git-bernstein trusts: manifests, agent cards, JWKs
-// and JWKS, note lines, DSSE envelopes and in-toto statements, lineage files inside a bundle. encoding/json
+// Package strictjson is the one reader of the JSON documents git-bernstein trusts: manifest.json,
+// git/commits.json (package commitsjson), pr/sources.json (package prsource), agent cards, JWKs and JWKS, note
+// lines, DSSE envelopes and in-toto statements, lineage v1's commit-files.json. encoding/json
 // alone is lenient in ways that let two readers of one document see two different documents:
 //
 //   - a member given twice is read as the last one (Python's json too, but Go's map decoding as the first in

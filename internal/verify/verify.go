@@ -52,7 +52,8 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 
 	l2 := &lineageV2Collector{}
 	prs := &prSourcesCollector{}
-	next := sinks{opts.Sink, l2, prs}
+	commits := &commitsCollector{}
+	next := sinks{opts.Sink, l2, prs, commits}
 	var git *repoCollector
 	if opts.Repository != nil {
 		git = &repoCollector{}
@@ -92,6 +93,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if hashes != nil {
 		r.checkSidecars(hashes, c.manifestJSON, m.CreatedAt, keys, opts)
+	}
+	if chk := checkCommits(m, commits); chk != nil {
+		r.add(*chk)
 	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
