@@ -1,6 +1,8 @@
 // Package checkpoint is the lineage v2 checkpoint document: the head of a store at one moment (how many parent
 // refs and the HMAC of the last, and for every child file how many bodies and the HMAC of the last), and the
-// checks that a store, or a bundle's slice of one, still extends it. The format and the checks are specified in
+// checks that a store, or a bundle's slice of one, still extends it; and a bundle's ticket refs (refs.go): the
+// positions and hmacs of its ticket's tasks' parent refs at the checkpoint, so a bundle shows a ref of the
+// ticket cut before packing. The format and the checks are specified in
 // package lineage's doc.go ("Checkpoints"). This package reads no files, so the bundle verifier (also compiled to
 // WebAssembly for the browser page) can use it; package lineage takes checkpoints of a store on disk.
 package checkpoint
@@ -32,6 +34,15 @@ type Checkpoint struct {
 	KeyClass  string    // the class of the key the store verified under: "public-default" or "secret-file"
 	Parent    Tip
 	Children  map[string]Tip // by the child file's 64 hex digits (its name without .jsonl)
+	// Refs are the parent refs the checkpoint counts, by position: what a bundle's TicketRefs are made of. Of
+	// sets them from the head; they are not in the file, so Parse leaves them nil.
+	Refs []Ref
+}
+
+// Ref is one parent ref as the store held it: its task and its hmac ("" when unreadable).
+type Ref struct {
+	TaskID string
+	HMAC   string
 }
 
 // Tip is one chain's length and the hmac of its last record ("" when it has none).
@@ -45,6 +56,8 @@ type Tip struct {
 type Head struct {
 	Parent   []string
 	Children map[string][]string
+	// ParentTasks, when set, is the task_id of each record of Parent ("" when unreadable).
+	ParentTasks []string
 }
 
 // Of is the checkpoint of head.
@@ -52,6 +65,13 @@ func Of(head Head, createdAt time.Time, keyClass string) *Checkpoint {
 	cp := &Checkpoint{CreatedAt: createdAt.UTC().Truncate(time.Second), KeyClass: keyClass, Parent: tipOf(head.Parent), Children: map[string]Tip{}}
 	for hex, hmacs := range head.Children {
 		cp.Children[hex] = tipOf(hmacs)
+	}
+	cp.Refs = make([]Ref, len(head.Parent))
+	for i, h := range head.Parent {
+		cp.Refs[i].HMAC = h
+		if i < len(head.ParentTasks) {
+			cp.Refs[i].TaskID = head.ParentTasks[i]
+		}
 	}
 	return cp
 }
