@@ -10,7 +10,8 @@ package checkpoint
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,7 +172,7 @@ func Parse(data []byte) (*Checkpoint, error) {
 
 func exactKeys(m map[string]any, allowed ...string) error {
 	for k := range m {
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			return fmt.Errorf("checkpoint has an unknown member %.80q", k)
 		}
 	}
@@ -181,15 +182,6 @@ func exactKeys(m map[string]any, allowed ...string) error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func parseTip(v any, what string) (Tip, error) {
@@ -230,7 +222,7 @@ func Check(cp *Checkpoint, head Head) []Problem {
 // child files of its ticket's tasks, not the store's.
 func CheckChildren(cp *Checkpoint, head Head, want func(hex string) bool) []Problem {
 	var out []Problem
-	for _, hex := range sortedKeys(cp.Children) {
+	for _, hex := range slices.Sorted(maps.Keys(cp.Children)) {
 		if want != nil && !want(hex) {
 			continue
 		}
@@ -272,15 +264,6 @@ func short(h string) string {
 		return h[:16] + "…"
 	}
 	return h
-}
-
-func sortedKeys(m map[string]Tip) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Summary says what a checkpoint pins, in one phrase: "5 parent refs, 3 child files (12 bodies)".
