@@ -133,6 +133,9 @@ func TestLineageCheckpointSigned(t *testing.T) {
 // The post-merge hook on a real merge puts a checkpoint in the bundle and its digest in the note; --since then
 // holds the store to it, and a cut after the merge fails.
 func TestHookCheckpointAndSince(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	bin := builtBinary(t)
 	r := ticketRepo(t)

@@ -319,6 +319,9 @@ func TestMergedBranches(t *testing.T) {
 // The fast paths (pack files read in place, parents from the commit-graph) must give exactly what loose objects
 // give.
 func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	s := newScenario(t)
 	loose := s.find(t, s.r.Dir, "ENG-42")

@@ -38,6 +38,9 @@ func bigIndex(n int) []byte {
 // rebuilds. A mapping of the file would take SIGBUS on the pages past the new end, which no recover catches; so
 // the racing reads run in a child process, and the test fails if it dies.
 func TestIndexTruncatedWhileReadNeverCrashes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	if os.Getenv("BERNSTEIN_TEST_INDEX_RACE") != "" {
 		indexTruncationRace(t, os.Getenv("BERNSTEIN_TEST_INDEX_RACE"))
 		return

@@ -91,6 +91,9 @@ func TestParseAllowedSigners(t *testing.T) {
 // we may trust a line only when ssh-keygen does. Where we are stricter on purpose the case says so; anywhere
 // else the two must agree.
 func TestAllowedSignersAgreesWithSSHKeygen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	sshtest.Require(t)
 	dir := t.TempDir()
 	keyPath := sshtest.Keygen(t, dir, "erin", "ed25519", "")
