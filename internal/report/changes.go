@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/landing"
 	"sort"
 	"strings"
 
@@ -44,6 +45,10 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 		return nil, nil
 	}
 	changes := discover.Changes(doc.Details)
+	base := ""
+	if doc.Discovery != nil {
+		base = doc.Discovery.BaseBranch.Ref
+	}
 	var rows []commitRow
 	for _, ch := range changes {
 		for k, i := range ch.Commits {
@@ -55,8 +60,9 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 			row := commitRow{SHA: d.SHA, Author: author, Date: d.Author.Date, Subject: d.Subject,
 				MatchedBy: strings.Join(d.MatchedBy, ", "), Backport: k > 0}
 			if d.LandedOn != nil {
-				row.Branches = strings.Join(d.LandedOn.Branches, ", ")
-				row.Tags = strings.Join(d.LandedOn.Tags, ", ")
+				// Shortened as `commits` shortens them (package landing); the file table has them all.
+				row.Branches = landing.Branches(d.LandedOn.Branches, base).String()
+				row.Tags = landing.Tags(d.LandedOn.Tags).String()
 			}
 			rows = append(rows, row)
 		}
