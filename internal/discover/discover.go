@@ -393,7 +393,8 @@ func intersectSorted(a, b []int) []int {
 	return out
 }
 
-// tieBranches ties the commits of every branch that names the ticket and that the base branch does not have.
+// tieBranches ties the commits of every branch that names the ticket and that it adds over where it forked from
+// the base branch, local or remote-tracking (forkStops).
 func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(plumbing.Hash, string)) ([]string, error) {
 	var named []gitext.Tip
 	for _, t := range tips {
@@ -413,7 +414,11 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 		return []string{fmt.Sprintf("branch source skipped: %s to compare ticket branches with; "+
 			"set one with `git config bernstein.baseBranch <branch>`", what)}, nil
 	}
-	bi, _ := g.Index(baseHash)
+	copies := baseCopies(r, g, tips, baseName)
+	if len(copies) == 0 { // a configured base that is no branch tip (refs/…): compare with it alone
+		bi, _ := g.Index(baseHash)
+		copies = []int{bi}
+	}
 	var warnings []string
 	for _, t := range named {
 		if t.Name == baseName {
@@ -422,7 +427,7 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 			continue
 		}
 		ti, _ := g.Index(t.Commit)
-		for _, j := range g.Exclusive([]int{ti}, []int{bi}) {
+		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, copies)) {
 			addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
 		}
 	}

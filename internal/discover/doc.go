@@ -6,8 +6,11 @@
 // A commit is tied to a ticket by any of (Options.Sources, reported in this order in matched_by):
 //   - trailer:KEY  a trailer of its message (git's rules, gitext.ParseTrailers) whose key is one of
 //     Options.TrailerKeys (case-insensitive; DefaultTrailerKeys unless configured) names the ticket;
-//   - branch:NAME  it is on a local or remote-tracking branch whose name names the ticket, and not on the base
-//     branch (bernstein.baseBranch, else origin/HEAD's target, else main, else master);
+//   - branch:NAME  it is on a local or remote-tracking branch whose name names the ticket, and the branch adds it
+//     over where it forked from the base branch (bernstein.baseBranch, else origin/HEAD's target, else main, else
+//     master), in every copy: the local branch and each remote's branch of that name (forkStops). A copy that
+//     holds the ticket branch through a merge is taken as it was before that merge (its first-parent line down
+//     to the first commit without the branch); a copy fast-forwarded to it is left out unless all are;
 //   - merge:NAME   a merge whose subject merges such a branch, and every commit that merge brought in;
 //   - message      its message names the ticket anywhere.
 //
