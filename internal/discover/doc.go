@@ -15,7 +15,8 @@
 //   - message      its message names the ticket anywhere.
 //
 // "Names the ticket" is package ticket's rule: the id as a whole token (not next to a letter, digit or '_'),
-// case-insensitively; GitHub numbers as #N, owner/repo#N or a URL ending in /N.
+// case-insensitively; GitHub numbers as #N (with no letter, digit or '_' before the '#', as GitHub links them:
+// PKCS#1 names nothing), owner/repo#N or a URL ending in /N.
 //
 // # commits.json
 //

@@ -43,6 +43,7 @@ func TestTickets(t *testing.T) {
 		{"message spelling wins over branch", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 2), commit("ENG-42 work", 1)}, []string{"ENG-42"}},
 		{"branch only for merges", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 1)}, []string{}},
 		{"github numbers in ticket trailers", "", "github", []*object.Commit{commit("Fix (#17)\n\nFixes: #12, acme/app#13\nSigned-off-by: A <a@x>", 1)}, []string{"12", "13"}},
+		{"no letter before #", "", "github", []*object.Commit{commit("RSA (PKCS#1)\n\nRefs: PKCS#1, C#2, _#3, #4, acme/app#5", 1)}, []string{"4", "5"}},
 		{"github numbers not for jira", "", "jira", []*object.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
 		{"custom pattern", `PROJ_[0-9]+`, "jira", []*object.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
 		{"duplicates collapse", "", "github", []*object.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},

@@ -23,7 +23,8 @@ const DefaultPattern = `[A-Z][A-Z0-9]+-[0-9]+`
 // RFC-7797, CVE-2024-…): never tickets, and a merge that mentions them must not bundle them.
 var notTickets = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "RFC": true, "CVE": true}
 
-// githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github.
+// githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github; it counts where GitHub
+// links it (ticket.RefStartsAt: not PKCS#1).
 var githubRef = regexp.MustCompile(`#([0-9]+)`)
 
 // launchpadRef is a Launchpad bug in a trailer value (Closes-Bug: #2161868, Related-Bug: 2059809): six or seven
@@ -146,7 +147,8 @@ func (f *Finder) trailerIDs(value string) []string {
 	}
 	var out []string
 	for _, m := range re.FindAllStringSubmatchIndex(value, -1) {
-		if !ticket.EndsAlone(value, m[3]) || (f.Tracker == "launchpad" && !ticket.StandsAlone(value, m[0], m[1])) {
+		if !ticket.EndsAlone(value, m[3]) || (f.Tracker == "launchpad" && !ticket.StandsAlone(value, m[0], m[1])) ||
+			(f.Tracker == "github" && !ticket.RefStartsAt(value, m[0])) { // PKCS#1 is no reference (GitHub's rule)
 			continue
 		}
 		out = append(out, value[m[2]:m[3]])
