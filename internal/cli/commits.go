@@ -33,7 +33,7 @@ then its backports: the same patch id, or a "(cherry picked from commit X)" line
 it is on and, in brackets, the first tags that contain it.
 
 --json prints {"tracker","ticket_id","commits":[sha…],"details":[{"sha","parents","author","committer",
-"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags"}}]}, the document
+"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags","first_tags_by_branch"}}]}, the document
 bundles carry as git/commits.json.`,
 		Flags: append(matchFlags(),
 			&ucli.BoolFlag{Name: "json", Usage: "print the commits.json document instead of one line a commit"},

@@ -29,7 +29,8 @@
 //	              "committer": {…}, "subject": "<first paragraph on one line, as git's %s>",
 //	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …],
 //	              "patch_id": "<40 hex>" | null, "cherry_picked_from": ["<sha>", …],
-//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …]}}, …]}
+//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …],
+//	                            "first_tags_by_branch": {"main": [], "remotes/origin/stable/1": ["v1.0.1"], …}}}, …]}
 //
 // The last three fields say where the change landed (bundles made before them lack them; readers take both):
 //   - patch_id: `git show <sha> | git patch-id --stable` (builtin/patch-id.c of git 2.39: whitespace removed, index
@@ -42,8 +43,14 @@
 //   - landed_on: the local branches (short names) and remote-tracking branches ("remotes/origin/main") whose tip
 //     contains the commit, as `git branch -a --contains` lists them minus symbolic refs; and the first tags that
 //     contain it: a containing tag counts only when no other containing tag at another commit is its ancestor.
-//     Each sorted by ref name. gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass
-//     in topological order, skipping commits whose generation number is below the lowest tied commit's.
+//     Each sorted by ref name. landed_on.first_tags_by_branch has, for each of those branches, the first of the
+//     containing tags that are on that branch's history (the tag's commit is an ancestor of the branch's tip),
+//     as `git tag --merged B --contains C` less every tag another of them is in; [] when none. Tags holds all
+//     branches at once: a release candidate tagged on a side commit of 3.3 contains trunk's fix but is on no
+//     branch. Bundles made before it lack it (nil): readers must not show Tags as one branch's.
+//     gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass in topological order,
+//     skipping commits whose generation number is below the lowest tied commit's; one more pass finds which
+//     branches hold each containing tag.
 //
 // Changes groups details into changes (same patch id, or linked by cherry_picked_from), for `commits` and the
 // report.
