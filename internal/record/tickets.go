@@ -40,6 +40,9 @@ type Finder struct {
 	// TrailerKeys are the trailer keys whose values may name GitHub issues by #N (matched case-insensitively).
 	TrailerKeys []string
 	Trailers    gitext.TrailerOptions
+	// Projects are the keys (bernstein.projects, ParseProjects) whose ids the pattern finds, in messages and in
+	// branch names; nil is every key. The tracker's own shapes (#123, Launchpad bugs) are not keys.
+	Projects []string
 }
 
 // NewFinder compiles pattern (DefaultPattern when empty) for tracker. For tracker launchpad with no pattern,
@@ -169,7 +172,8 @@ func LooksLikeKeys(found []Found) bool {
 }
 
 // matches returns re's matches in text that stand as whole tokens (no letter, digit or _ directly around them),
-// the rule ticket matching uses everywhere, so ENG-42a and xENG-42 name nothing.
+// the rule ticket matching uses everywhere, so ENG-42a and xENG-42 name nothing; with Projects, only the ids of
+// those keys.
 func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 	var out []string
 	for _, m := range re.FindAllStringIndex(text, -1) {
@@ -177,6 +181,9 @@ func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 			continue
 		}
 		id := text[m[0]:m[1]]
+		if !InProjects(id, f.Projects) {
+			continue
+		}
 		if f.isDefault {
 			prefix, _, _ := strings.Cut(id, "-")
 			if notTickets[strings.ToUpper(prefix)] {
