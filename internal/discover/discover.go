@@ -417,7 +417,11 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 	copies := baseCopies(r, g, tips, baseName)
 	if len(copies) == 0 { // a configured base that is no branch tip (refs/…): compare with it alone
 		bi, _ := g.Index(baseHash)
-		copies = []int{bi}
+		copies = []baseCopy{{baseName, bi}}
+	}
+	reflog := func(ref plumbing.ReferenceName) ([]gitext.ReflogEntry, bool) {
+		entries, ok, err := r.Reflog(ref)
+		return entries, ok && err == nil // an unreadable reflog is none: the copy is left out
 	}
 	var warnings []string
 	for _, t := range named {
@@ -427,7 +431,7 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 			continue
 		}
 		ti, _ := g.Index(t.Commit)
-		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, copies)) {
+		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, t.Name, copies, reflog)) {
 			addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
 		}
 	}

@@ -8,11 +8,17 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
-// baseCopies returns the nodes of every copy of the base branch: the local branch and each remote's
-// remote-tracking branch of the same name (trunk, origin/trunk, upstream/trunk), whichever of them base names.
-// A clone's local trunk may be commits ahead of origin/trunk, and a ticket branch made from it forked there:
-// compared with origin/trunk alone, those unpushed commits would join the ticket.
-func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbing.ReferenceName) []int {
+// baseCopy is one copy of the base branch: its ref and its tip's node.
+type baseCopy struct {
+	ref  plumbing.ReferenceName
+	node int
+}
+
+// baseCopies returns every copy of the base branch: the local branch and each remote's remote-tracking branch of
+// the same name (trunk, origin/trunk, upstream/trunk), whichever of them base names. A clone's local trunk may be
+// commits ahead of origin/trunk, and a ticket branch made from it forked there: compared with origin/trunk
+// alone, those unpushed commits would join the ticket.
+func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbing.ReferenceName) []baseCopy {
 	remotes := map[string]bool{}
 	if cfg, err := r.Repository.Config(); err == nil {
 		for name := range cfg.Remotes {
@@ -34,8 +40,7 @@ func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbin
 		remotes[remote] = true
 		short = name
 	}
-	var out []int
-	seen := map[int]bool{}
+	var out []baseCopy
 	for _, t := range tips {
 		same := t.Name == base || t.Name == plumbing.NewBranchReferenceName(short)
 		if !same && t.Name.IsRemote() {
@@ -46,29 +51,35 @@ func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbin
 				}
 			}
 		}
-		if i, ok := g.Index(t.Commit); same && ok && !seen[i] {
-			seen[i] = true
-			out = append(out, i)
+		if i, ok := g.Index(t.Commit); same && ok {
+			out = append(out, baseCopy{t.Name, i})
 		}
 	}
 	return out
 }
 
-// forkStops returns where ticket branch tip t forked from the base, one node per copy of the base (baseCopies):
-// the copy's tip when it does not hold t; when it holds t through a merge, the first-parent ancestor just
-// before that merge (what the base was when the branch was merged), so that the branch's own commits stay its own
-// after it is merged. A copy with t on its first-parent line (fast-forwarded to the branch, or t is the copy's
-// tip) keeps no trace of where the branch started and is left out, unless every copy is such: then the base holds
-// the branch as its own line and the branch adds nothing over it (`git log base..branch` is empty).
+// reflogFunc reads a ref's reflog (gitext.Repo.Reflog); ok is false when it has none.
+type reflogFunc func(plumbing.ReferenceName) (entries []gitext.ReflogEntry, ok bool)
+
+// forkStops returns where the ticket branch (tip node t, ref name) forked from the base, one node per copy of
+// the base (baseCopies):
+//   - a copy that does not hold t: its tip;
+//   - a copy that holds t through a merge: the first-parent ancestor just before that merge (what the base was
+//     when the branch was merged), so that the branch's own commits stay its own after it is merged;
+//   - a local copy with t on its first-parent line (fast-forwarded to the branch, or the branch made on it):
+//     the graph keeps no trace of where the branch started, but the copy's reflog does. Its newest
+//     "merge <branch>: …" entry says where it was before it took the branch; with none, the branch was made on
+//     the copy's line and adds nothing over it (the copy's tip). A copy without a reflog (a remote-tracking
+//     branch, core.logAllRefUpdates off) is left out, unless every copy is: then the branch adds nothing.
 //
 // The base merged into the ticket branch is no trouble: its commits are reachable from the stops.
-func forkStops(g *gitext.Graph, t int, copies []int) []int {
+func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []baseCopy, reflog reflogFunc) []int {
 	// Each copy's first-parent line down to the first commit older (by generation) than t, which cannot hold t.
 	var line []int
 	starts := make([]int, len(copies)+1)
 	for k, b := range copies {
 		starts[k] = len(line)
-		for i := b; ; {
+		for i := b.node; ; {
 			line = append(line, i)
 			if g.Gen[i] < g.Gen[t] || len(g.Nodes[i].Parents) == 0 {
 				break
@@ -83,10 +94,10 @@ func forkStops(g *gitext.Graph, t int, copies []int) []int {
 	}
 	var stops []int
 	for k, b := range copies {
-		stop, fastForward := -1, false
+		stop, onLine := -1, false
 		for j := starts[k]; j < starts[k+1]; j++ {
 			if line[j] == t {
-				fastForward = true
+				onLine = true
 				break
 			}
 			if !holds[j] {
@@ -95,15 +106,48 @@ func forkStops(g *gitext.Graph, t int, copies []int) []int {
 			}
 		}
 		switch {
-		case fastForward:
+		case onLine:
+			if at, ok := beforeMerging(g, b.ref, name, reflog); ok && at >= 0 {
+				stops = append(stops, at)
+			} else if ok {
+				stops = append(stops, b.node) // made on the copy's line: it adds nothing over it
+			}
 		case stop >= 0:
 			stops = append(stops, stop)
 		default: // a shallow boundary before the commit that brought t in: stop at the copy itself
-			stops = append(stops, b)
+			stops = append(stops, b.node)
 		}
 	}
 	if len(stops) == 0 {
-		return copies
+		nodes := make([]int, len(copies))
+		for k, b := range copies {
+			nodes[k] = b.node
+		}
+		return nodes
 	}
 	return stops
+}
+
+// beforeMerging reads where local branch base was before it merged (fast-forwarded to) the ticket branch name,
+// from base's reflog: the old value of its newest "merge <name>: …" entry (git merge writes "merge <what was
+// given>: Fast-forward"). -1 when the reflog has none; ok is false when base keeps no reflog.
+func beforeMerging(g *gitext.Graph, base, name plumbing.ReferenceName, reflog reflogFunc) (int, bool) {
+	if !base.IsBranch() || reflog == nil {
+		return 0, false
+	}
+	entries, ok := reflog(base)
+	if !ok || len(entries) == 0 {
+		return 0, false
+	}
+	for k := len(entries) - 1; k >= 0; k-- {
+		e := entries[k]
+		for _, given := range []string{name.Short(), name.String()} {
+			if strings.HasPrefix(e.Message, "merge "+given+":") {
+				if i, ok := g.Index(e.Old); ok {
+					return i, true
+				}
+			}
+		}
+	}
+	return -1, true
 }

@@ -1,6 +1,8 @@
 package discover
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -123,24 +125,52 @@ func TestBaseMergedIntoTicketBranch(t *testing.T) {
 	}
 }
 
-// A fast-forward leaves no trace in the graph of where the branch forked: the branch is then compared with the
-// copies of the base that do not have it on their first-parent line, so its own commits are never lost.
-func TestFastForwardedBranchKeepsItsCommits(t *testing.T) {
+// A fast-forward leaves no trace in the graph of where the branch forked, but the base's reflog does: git merge
+// writes "merge KAFKA-99998-fix: Fast-forward" with where trunk was before. That is the post-merge hook's case.
+func TestFastForwardedBranch(t *testing.T) {
 	t.Parallel()
 	s := unpushedBase(t)
 	r := s.r
 	r.Git("checkout", "-q", "-b", "KAFKA-99998-fix")
 	s.sha["k1"] = r.Commit("Fix the consumer", map[string]string{"k": "1\n"})
+	s.sha["k2"] = r.Commit("Test the fix", map[string]string{"k": "2\n"})
 	r.Git("checkout", "-q", "trunk")
+	forked := r.Rev("trunk")
 	r.Git("merge", "-q", "--ff-only", "KAFKA-99998-fix")
 	res := s.find(t, r.Dir, "KAFKA-99998")
-	if got, want := sortedCommits(res), gitLog(r, "origin/trunk..KAFKA-99998-fix"); !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v, want git log origin/trunk..KAFKA-99998-fix", s.labels(res))
+	if got, want := sortedCommits(res), gitLog(r, forked+"..KAFKA-99998-fix"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("fast-forwarded: got %v, want git log %s..KAFKA-99998-fix", s.labels(res), forked[:7])
 	}
-	// Only local trunk, fast-forwarded: the base holds the branch as its own line, and nothing is tied.
+
+	// A new branch made on trunk, no commits of its own yet: it adds nothing (git log trunk..KAFKA-99997-new).
+	r.Git("branch", "KAFKA-99997-new")
+	res = s.find(t, r.Dir, "KAFKA-99997")
+	if len(res.Commits) != 0 {
+		t.Fatalf("new branch: got %v, want nothing", s.labels(res))
+	}
+	// Nor one made further down trunk's line.
+	r.Git("branch", "KAFKA-99996-old", s.sha["u2"])
+	res = s.find(t, r.Dir, "KAFKA-99996")
+	if len(res.Commits) != 0 {
+		t.Fatalf("branch made at u2: got %v, want nothing", s.labels(res))
+	}
+
+	// Without reflogs the fast-forward is not seen: the branch is then measured from origin/trunk, so that its
+	// own commits are never lost (the documented limit: the unpushed ones join it).
+	if err := os.RemoveAll(filepath.Join(r.Dir, ".git", "logs")); err != nil {
+		t.Fatal(err)
+	}
+	res = s.find(t, r.Dir, "KAFKA-99998")
+	if got, want := sortedCommits(res), gitLog(r, "origin/trunk..KAFKA-99998-fix"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("no reflog: got %v, want git log origin/trunk..KAFKA-99998-fix", s.labels(res))
+	}
+	// Only local trunk, fast-forwarded, no reflog: nothing to measure from but trunk; nothing is tied.
 	r.Git("update-ref", "-d", "refs/remotes/origin/HEAD")
 	r.Git("update-ref", "-d", "refs/remotes/origin/trunk")
 	r.Git("branch", "-m", "trunk", "main")
+	if err := os.RemoveAll(filepath.Join(r.Dir, ".git", "logs")); err != nil {
+		t.Fatal(err)
+	}
 	res = s.find(t, r.Dir, "KAFKA-99998", SourceBranch)
 	if len(res.Commits) != 0 || len(res.Warnings) != 0 {
 		t.Fatalf("got %v %q, want nothing (git log main..KAFKA-99998-fix is empty)", s.labels(res), res.Warnings)
