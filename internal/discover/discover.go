@@ -424,8 +424,12 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 		return entries, ok && err == nil // an unreadable reflog is none: the copy is left out
 	}
 	var warnings []string
+	isBase := map[plumbing.ReferenceName]bool{baseName: true}
+	for _, c := range copies {
+		isBase[c.ref] = true // origin/KAFKA-1 is the base too when the base is a local KAFKA-1
+	}
 	for _, t := range named {
-		if t.Name == baseName {
+		if isBase[t.Name] {
 			warnings = append(warnings, fmt.Sprintf("branch %s names the ticket but is the base branch: skipped, "+
 				"so that all of history is not tied to the ticket", t.Name.Short()))
 			continue
