@@ -224,7 +224,9 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
 			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
 	}
-	if err == nil && len(finder.Projects) == 0 {
+	// With tracker github the tickets are numbers, and ids of the pattern beside them are noise rather than
+	// projects to name: the warning is for key-based trackers, or when every id found is a key.
+	if err == nil && len(finder.Projects) == 0 && (tracker != "github" || record.LooksLikeKeys(rep.Tickets)) {
 		if w := severalKeys(record.Keys(rep.Tickets)); w != "" {
 			warn(c, []string{w})
 		}
