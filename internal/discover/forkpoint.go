@@ -107,7 +107,7 @@ func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []bas
 		}
 		switch {
 		case onLine:
-			if at, ok := beforeMerging(g, b.ref, name, reflog); ok && at >= 0 {
+			if at, ok := beforeMerging(g, t, b.ref, name, reflog); ok && at >= 0 {
 				stops = append(stops, at)
 			} else if ok {
 				stops = append(stops, b.node) // made on the copy's line: it adds nothing over it
@@ -128,10 +128,13 @@ func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []bas
 	return stops
 }
 
-// beforeMerging reads where local branch base was before it merged (fast-forwarded to) the ticket branch name,
-// from base's reflog: the old value of its newest "merge <name>: …" entry (git merge writes "merge <what was
-// given>: Fast-forward"). -1 when the reflog has none; ok is false when base keeps no reflog.
-func beforeMerging(g *gitext.Graph, base, name plumbing.ReferenceName, reflog reflogFunc) (int, bool) {
+// beforeMerging reads where local branch base was before it merged (fast-forwarded to) the ticket branch tip t
+// of ref name, from base's reflog: the old value of the "merge <name>: …" entry (git merge writes "merge <what
+// was given>: Fast-forward") that brought t in, its old value without t and its new value with it. Entries
+// written after (another merge of the branch, a reset) do not change the answer, so finding the ticket again
+// later gives the same one while the entry lasts (gc.reflogExpire). -1 when the reflog has no such entry; ok is
+// false when base keeps no reflog.
+func beforeMerging(g *gitext.Graph, t int, base, name plumbing.ReferenceName, reflog reflogFunc) (int, bool) {
 	if !base.IsBranch() || reflog == nil {
 		return 0, false
 	}
@@ -139,14 +142,30 @@ func beforeMerging(g *gitext.Graph, base, name plumbing.ReferenceName, reflog re
 	if !ok || len(entries) == 0 {
 		return 0, false
 	}
-	for k := len(entries) - 1; k >= 0; k-- {
-		e := entries[k]
-		for _, given := range []string{name.Short(), name.String()} {
-			if strings.HasPrefix(e.Message, "merge "+given+":") {
-				if i, ok := g.Index(e.Old); ok {
-					return i, true
-				}
-			}
+	type cand struct{ old, new int }
+	var cands []cand
+	var nodes []int
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Message, "merge "+name.Short()+":") && !strings.HasPrefix(e.Message, "merge "+name.String()+":") {
+			continue
+		}
+		o, ok1 := g.Index(e.Old)
+		n, ok2 := g.Index(e.New)
+		if ok1 && ok2 {
+			cands = append(cands, cand{o, n})
+			nodes = append(nodes, o, n)
+		}
+	}
+	if len(cands) == 0 {
+		return -1, true
+	}
+	holds := map[int]bool{}
+	for _, k := range g.ContainedBy([]int{t}, nodes)[0] {
+		holds[nodes[k]] = true
+	}
+	for k := len(cands) - 1; k >= 0; k-- { // the newest that brought t in
+		if c := cands[k]; !holds[c.old] && holds[c.new] {
+			return c.old, true
 		}
 	}
 	return -1, true

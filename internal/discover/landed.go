@@ -17,24 +17,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
-// LandedOn is where a commit landed: the local and remote-tracking branches whose tip contains it, named as
-// `git branch -a --contains` prints them (main, remotes/origin/stable/2025.1; no symbolic refs such as
-// remotes/origin/HEAD), and the first tags that contain it: a containing tag counts only when no other
-// containing tag is its ancestor, so a fix on master and two stable lines has one tag a line, the first release
-// of each that shipped it. Both sorted by ref name, as git lists them.
-//
-// FirstTagsByBranch answers the same per branch: for each of Branches, the first of the tags that contain the
-// commit and are on that branch's history (the tag's commit is an ancestor of the branch's tip), as
-// `git tag --merged <branch> --contains <commit>` less every tag another of them (at another commit) is in. A
-// release tag on a side commit (a version bump tagged off the release branch, as Kafka's rc tags are) is on no
-// branch's history. Bundles made before it existed lack it (nil): a reader then knows only Tags, for all
-// branches at once, and must not present them as one branch's.
-type LandedOn struct {
-	Branches          []string            `json:"branches"`
-	Tags              []string            `json:"tags"`
-	FirstTagsByBranch map[string][]string `json:"first_tags_by_branch"`
-}
-
 // cherryPickLine is what `git cherry-pick -x` appends: "(cherry picked from commit <sha>)".
 var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
 
@@ -185,9 +167,9 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string) ([]*string, []string) {
+func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
 	out := make([]*string, len(hashes))
-	cache := loadPatchIDCache(r, coreAbbrev)
+	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
 	var todo []int
 	for i, h := range hashes {
@@ -201,7 +183,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		todo = append(todo, i)
 	}
 	if len(todo) == 0 {
-		return out, nil
+		return out, cache.warnings()
 	}
 	// A binary file's patch id hashes its abbreviated object names; the abbreviator is shared, so one at a time.
 	var abbrevMu sync.Mutex
@@ -253,7 +235,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	}
 	if failed > 0 {
 		// One line, not one a commit: offline, a partial clone lacks the blobs of every one of them.
-		return out, []string{fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr)}
+		return out, append(cache.warnings(), fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr))
 	}
-	return out, nil
+	return out, cache.warnings()
 }
