@@ -11,8 +11,8 @@
 //     master), in every copy: the local branch and each remote's branch of that name (forkStops). A copy that
 //     holds the ticket branch through a merge is taken as it was before that merge (its first-parent line down
 //     to the first commit without the branch); a local copy with the branch on its first-parent line is taken
-//     as its reflog's newest "merge <branch>: …" entry says it was before (else the branch was made there and
-//     adds nothing), and a copy without a reflog is left out unless all are;
+//     as its reflog's first "merge <branch>: …" entry whose work the branch has says it was before (else the
+//     branch was made there and adds nothing), and a copy without a reflog is left out unless all are;
 //   - merge:NAME   a merge whose subject merges such a branch, and every commit that merge brought in;
 //   - message      its message names the ticket anywhere.
 //

@@ -128,12 +128,13 @@ func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []bas
 	return stops
 }
 
-// beforeMerging reads where local branch base was before it merged (fast-forwarded to) the ticket branch tip t
-// of ref name, from base's reflog: the old value of the "merge <name>: …" entry (git merge writes "merge <what
-// was given>: Fast-forward") that brought t in, its old value without t and its new value with it. Entries
-// written after (another merge of the branch, a reset) do not change the answer, so finding the ticket again
-// later gives the same one while the entry lasts (gc.reflogExpire). -1 when the reflog has no such entry; ok is
-// false when base keeps no reflog.
+// beforeMerging reads where local branch base was before it first merged (fast-forwarded to) the ticket branch
+// tip t of ref name, from base's reflog: the old value of the oldest "merge <name>: …" entry (git merge writes
+// "merge <what was given>: Fast-forward") whose new value t has, that is the first merge of the work that is now
+// t's. A branch merged twice forked where the first merge began; entries written after t was recorded (a later
+// merge of more work, a reset) are not t's, so finding the ticket again at a recorded state gives the same answer
+// while the entry lasts (gc.reflogExpire). -1 when the reflog has no such entry; ok is false when base keeps no
+// reflog.
 func beforeMerging(g *gitext.Graph, t int, base, name plumbing.ReferenceName, reflog reflogFunc) (int, bool) {
 	if !base.IsBranch() || reflog == nil {
 		return 0, false
@@ -142,9 +143,7 @@ func beforeMerging(g *gitext.Graph, t int, base, name plumbing.ReferenceName, re
 	if !ok || len(entries) == 0 {
 		return 0, false
 	}
-	type cand struct{ old, new int }
-	var cands []cand
-	var nodes []int
+	var olds, news []int // of the "merge <name>" entries whose commits the graph has, oldest first
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Message, "merge "+name.Short()+":") && !strings.HasPrefix(e.Message, "merge "+name.String()+":") {
 			continue
@@ -152,20 +151,15 @@ func beforeMerging(g *gitext.Graph, t int, base, name plumbing.ReferenceName, re
 		o, ok1 := g.Index(e.Old)
 		n, ok2 := g.Index(e.New)
 		if ok1 && ok2 {
-			cands = append(cands, cand{o, n})
-			nodes = append(nodes, o, n)
+			olds, news = append(olds, o), append(news, n)
 		}
 	}
-	if len(cands) == 0 {
+	if len(news) == 0 {
 		return -1, true
 	}
-	holds := map[int]bool{}
-	for _, k := range g.ContainedBy([]int{t}, nodes)[0] {
-		holds[nodes[k]] = true
-	}
-	for k := len(cands) - 1; k >= 0; k-- { // the newest that brought t in
-		if c := cands[k]; !holds[c.old] && holds[c.new] {
-			return c.old, true
+	for k, holders := range g.ContainedBy(news, []int{t}) {
+		if len(holders) > 0 { // t has what this merge brought
+			return olds[k], true
 		}
 	}
 	return -1, true

@@ -142,6 +142,16 @@ func TestFastForwardedBranch(t *testing.T) {
 		t.Fatalf("fast-forwarded: got %v, want git log %s..KAFKA-99998-fix", s.labels(res), forked[:7])
 	}
 
+	// More work on the branch, fast-forwarded again: the branch still forked where the first merge began.
+	r.Git("checkout", "-q", "KAFKA-99998-fix")
+	s.sha["k3"] = r.Commit("Tidy the fix", map[string]string{"k": "3\n"})
+	r.Git("checkout", "-q", "trunk")
+	r.Git("merge", "-q", "--ff-only", "KAFKA-99998-fix")
+	res = s.find(t, r.Dir, "KAFKA-99998")
+	if got, want := sortedCommits(res), gitLog(r, forked+"..KAFKA-99998-fix"); !reflect.DeepEqual(got, want) || len(got) != 3 {
+		t.Fatalf("fast-forwarded twice: got %v, want git log %s..KAFKA-99998-fix", s.labels(res), forked[:7])
+	}
+
 	// A new branch made on trunk, no commits of its own yet: it adds nothing (git log trunk..KAFKA-99997-new).
 	r.Git("branch", "KAFKA-99997-new")
 	res = s.find(t, r.Dir, "KAFKA-99997")
