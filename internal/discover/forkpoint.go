@@ -67,8 +67,8 @@ type reflogFunc func(plumbing.ReferenceName) (entries []gitext.ReflogEntry, ok b
 //   - a copy that holds t through a merge: the first-parent ancestor just before that merge (what the base was
 //     when the branch was merged), so that the branch's own commits stay its own after it is merged;
 //   - a local copy with t on its first-parent line (fast-forwarded to the branch, or the branch made on it):
-//     the graph keeps no trace of where the branch started, but the copy's reflog does. Its newest
-//     "merge <branch>: …" entry says where it was before it took the branch; with none, the branch was made on
+//     the graph keeps no trace of where the branch started, but the copy's reflog does (beforeMerging): its
+//     first "merge <branch>: …" entry of the branch's work says where it was before; with none, the branch was made on
 //     the copy's line and adds nothing over it (the copy's tip). A copy without a reflog (a remote-tracking
 //     branch, core.logAllRefUpdates off) is left out, unless every copy is: then the branch adds nothing.
 //
