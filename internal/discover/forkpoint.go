@@ -68,9 +68,10 @@ type reflogFunc func(plumbing.ReferenceName) (entries []gitext.ReflogEntry, ok b
 //     when the branch was merged), so that the branch's own commits stay its own after it is merged;
 //   - a local copy with t on its first-parent line (fast-forwarded to the branch, or the branch made on it):
 //     the graph keeps no trace of where the branch started, but the copy's reflog does (beforeMerging): its
-//     first "merge <branch>: …" entry of the branch's work says where it was before; with none, the branch was made on
-//     the copy's line and adds nothing over it (the copy's tip). A copy without a reflog (a remote-tracking
-//     branch, core.logAllRefUpdates off) is left out, unless every copy is: then the branch adds nothing.
+//     first "merge <branch>: …" entry of the branch's work says where it was before; with none, the branch
+//     was made on the copy's line and adds nothing over it (the copy's tip). A copy without a reflog (a
+//     remote-tracking branch, core.logAllRefUpdates off) is left out, unless every copy is: then the branch
+//     adds nothing.
 //
 // The base merged into the ticket branch is no trouble: its commits are reachable from the stops.
 func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []baseCopy, reflog reflogFunc) []int {
