@@ -20,7 +20,8 @@ var ErrMalformed = errors.New("git/commits.json is malformed")
 // duplicate member names at any depth, exact member names (encoding/json would take "SHA" or "Sha" for "sha",
 // and the last of two "sha"s), every member with its type. Required: tracker, ticket_id and commits (all that
 // upstream writes); details and discovery are optional, and so are a detail's patch_id, cherry_picked_from and
-// landed_on (bundles made before them); null for details or cherry_picked_from is the same as absent. It does
+// landed_on (bundles made before them) and landed_on's first_tags_by_branch; null for details,
+// cherry_picked_from or first_tags_by_branch is the same as absent. It does
 // not judge the content (a sha twice, details that do not match
 // commits): callers do, and say what is wrong.
 func Parse(data []byte) (*Commits, error) {
@@ -118,7 +119,7 @@ func detail(v any, where string) (CommitDetail, error) {
 			return d, fmt.Errorf("%w: %s: \"landed_on\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(l))
 		}
 		lf := fields{m: lo, where: where + ": landed_on"}
-		if err := lf.only([]string{"branches", "tags"}); err != nil {
+		if err := lf.only([]string{"branches", "tags"}, "first_tags_by_branch"); err != nil {
 			return d, err
 		}
 		d.LandedOn = &LandedOn{}
@@ -127,6 +128,19 @@ func detail(v any, where string) (CommitDetail, error) {
 		}
 		if d.LandedOn.Tags, err = lf.strList("tags"); err != nil {
 			return d, err
+		}
+		if v, ok := lo["first_tags_by_branch"]; ok && v != nil { // null, as Go writes a nil map, is absent
+			byBranch, ok := v.(map[string]any)
+			if !ok {
+				return d, fmt.Errorf("%w: %s: landed_on: \"first_tags_by_branch\" must be an object or null, got %s", ErrMalformed, where, kind(v))
+			}
+			bf := fields{m: byBranch, where: where + ": landed_on: first_tags_by_branch"}
+			d.LandedOn.FirstTagsByBranch = make(map[string][]string, len(byBranch))
+			for b := range byBranch {
+				if d.LandedOn.FirstTagsByBranch[b], err = bf.strList(b); err != nil {
+					return d, err
+				}
+			}
 		}
 	}
 	return d, nil
