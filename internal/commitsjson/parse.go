@@ -132,7 +132,7 @@ func detail(v any, where string) (CommitDetail, error) {
 		if v, ok := lo["first_tags_by_branch"]; ok && v != nil { // null, as Go writes a nil map, is absent
 			byBranch, ok := v.(map[string]any)
 			if !ok {
-				return d, fmt.Errorf("%w: %s: landed_on: \"first_tags_by_branch\" must be an object or null, got %s", ErrMalformed, where, kind(v))
+				return d, fmt.Errorf("%w: %s: landed_on: \"first_tags_by_branch\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(v))
 			}
 			bf := fields{m: byBranch, where: where + ": landed_on: first_tags_by_branch"}
 			d.LandedOn.FirstTagsByBranch = make(map[string][]string, len(byBranch))
