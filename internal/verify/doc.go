@@ -137,6 +137,10 @@
 //	2 UNVERIFIABLE  no signature or no trusted key (the archive is still checked), or unusable input
 //	3               VERIFIED with warnings, under --strict only
 //
+// Each check's status (Check.Status, "status" in --json) is pass, warn, fail (a mismatch, FAILED) or unusable
+// (CannotCheck: the check could not be made, UNVERIFIABLE, no sign of tampering); the text report shows it as
+// [PASS], [WARN], [FAIL] or [UNUSABLE]. Report.Failures names the checks that are fail or unusable.
+//
 // # Limits
 //
 // Every size is counted on the bytes read, never taken from a header: members (Limits.MaxEntries), one member,
