@@ -20,7 +20,8 @@ type Options struct {
 	// Into is the destination folder; it must not exist.
 	Into string
 	// AllowUnverified extracts an intact bundle that could not be VERIFIED only for want of a signature or a
-	// trusted key (no check failed). A FAILED bundle is never extracted.
+	// trusted key (no check failed), or because its repository check (Verify.Repository) could not be made. A
+	// FAILED bundle, whatever failed, the repository check included, is never extracted.
 	AllowUnverified bool
 	// Verify are the verifier's options (limits, strict); its Sink is Extract's own.
 	Verify verify.Options
@@ -36,6 +37,9 @@ type Result struct {
 	Bytes                 int64
 	// Reason says why nothing was extracted, when nothing was.
 	Reason string
+	// Swept are the abandoned staging folders of earlier runs (a process killed while extracting) that were
+	// removed from beside Into (staging.go).
+	Swept []Stale
 }
 
 // ErrExists is wrapped by the error for a destination that already exists.
@@ -53,23 +57,19 @@ func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts O
 		return res, fmt.Errorf("check the destination %s: %w", into, err)
 	}
 	parent := filepath.Dir(into)
-	staging, err := os.MkdirTemp(parent, "."+filepath.Base(into)+".extract-*")
+	res.Swept = sweep(parent)
+	st, err := newStaging(into)
 	if err != nil {
-		return res, fmt.Errorf("create a staging folder in %s: %w", parent, err)
+		return res, err
 	}
-	keep := false
+	staging, keep := st.path, false
 	defer func() {
 		if !keep {
-			os.RemoveAll(staging)
+			st.discard()
 		}
 	}()
-	root, err := os.OpenRoot(staging)
-	if err != nil {
-		return res, fmt.Errorf("open the staging folder %s: %w", staging, err)
-	}
-	defer root.Close()
 
-	s := newStagingSink(root)
+	s := newStagingSink(st.root)
 	defer s.release()
 	vopts := opts.Verify
 	vopts.Sink = s
@@ -83,11 +83,17 @@ func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts O
 	}
 	res.Files, res.Bytes = s.files, s.bytes
 
+	repoUnusable := repositoryUnusable(rep)
+	intact := rep.Verdict == verify.Unverifiable && (len(rep.Failures) == 0 || repoUnusable)
 	switch {
 	case rep.Verdict == verify.Verified:
-	case opts.AllowUnverified && rep.Verdict == verify.Unverifiable && len(rep.Failures) == 0:
+	case opts.AllowUnverified && intact:
 		res.Unverified = true
-	case rep.Verdict == verify.Unverifiable && len(rep.Failures) == 0:
+	case intact && repoUnusable:
+		res.Reason = "the repository check could not be made (see its line): nothing was extracted; give a clone that has " +
+			"the bundle's commits with --repo=DIR, or pass --allow-unverified to extract it anyway"
+		return res, nil
+	case intact:
 		res.Reason = "the bundle is intact but not VERIFIED (no signature, or no --card): nothing was extracted; give the signer's card with --card, or pass --allow-unverified to extract it anyway"
 		return res, nil
 	default:
@@ -97,8 +103,9 @@ func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts O
 	if err := s.syncDirs(); err != nil {
 		return res, fmt.Errorf("sync %s: %w", staging, err)
 	}
-	if err := renameNoReplace(staging, into); err != nil {
-		return res, fmt.Errorf("move %s into place as %s: %w", staging, into, err)
+	s.release()
+	if err := st.publish(into); err != nil {
+		return res, err
 	}
 	keep = true
 	if err := syncDir(parent); err != nil {
@@ -106,6 +113,22 @@ func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts O
 	}
 	res.Extracted = true
 	return res, nil
+}
+
+// repositoryUnusable says whether the only check that failed is the repository check (--repo), and it could
+// not be made (a commit not in the clone, no repository): the archive was read whole and nothing mismatched, so
+// the bundle follows the rule of an unsigned one (--allow-unverified). A repository check that found a
+// difference makes the bundle FAILED, which is never extracted.
+func repositoryUnusable(rep *verify.Report) bool {
+	if len(rep.Failures) != 1 || rep.Failures[0] != verify.CheckRepository {
+		return false
+	}
+	for _, c := range rep.Checks {
+		if c.Check == verify.CheckRepository {
+			return c.Status == verify.CannotCheck
+		}
+	}
+	return false
 }
 
 // stagingSink writes each member into the staging folder as the verifier reads it.
