@@ -85,10 +85,14 @@ func runExtract(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
+	if err := repoWrittenApart(c, wd, args); err != nil {
+		return err
+	}
 	into := extract.DefaultInto(wd, args[0])
 	if d := c.String("into"); d != "" {
 		into = inDir(wd, d)
 	}
+	vopts.Repository = repoCheck(c, envOf(c), wd)
 	var in *verifyInputs
 	unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &vopts)
 	if unusable == nil {
@@ -101,6 +105,13 @@ func runExtract(c *ucli.Context) error {
 	} else {
 		defer in.archive.Close()
 		res, xerr = extract.Extract(in.archive, in.sig, in.keys, extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
+	}
+	for _, st := range res.Swept {
+		gone := ""
+		if st.PID != 0 {
+			gone = fmt.Sprintf(" (process %d, which is gone)", st.PID)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "removed %s: the staging folder of an extract that was interrupted%s, with unverified files\n", st.Path, gone)
 	}
 	if res.Report == nil { // the destination was refused before anything was read
 		return exitWith(verify.ExitUnverifiable, "%v", xerr)
@@ -128,6 +139,9 @@ func runExtract(c *ucli.Context) error {
 	switch {
 	case xerr != nil:
 		return exitWith(code, "%v; nothing was extracted", xerr)
+	case res.Extracted && res.Unverified && repoUnusableLine(res.Report):
+		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
+			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	case res.Extracted && res.Unverified:
 		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
 			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
@@ -140,4 +154,14 @@ func runExtract(c *ucli.Context) error {
 		return exitWith(code, "")
 	}
 	return nil
+}
+
+// repoUnusableLine says whether the report has an unusable repository check.
+func repoUnusableLine(r *verify.Report) bool {
+	for _, c := range r.Checks {
+		if c.Check == verify.CheckRepository && c.Status == verify.CannotCheck {
+			return true
+		}
+	}
+	return false
 }

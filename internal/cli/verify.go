@@ -122,6 +122,9 @@ func runVerify(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
+	if err := repoWrittenApart(c, wd, args); err != nil {
+		return err
+	}
 	if rev := c.String("rev"); rev != "" {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}

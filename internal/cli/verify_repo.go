@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -36,6 +37,27 @@ func repoFlag() ucli.Flag {
 	return &ucli.GenericFlag{Name: "repo", Value: &repoValue{}, Usage: "also check the bundle's git section against the repository in `DIR` " +
 		"(--repo=DIR; --repo alone: the repository around the working folder): every commit of git/commits.json is there with the details it lists, " +
 		"and each part of git/diff.patch, applied in memory, turns its parent's tree into its commit's tree"}
+}
+
+// repoWrittenApart catches `--repo DIR` written for `--repo=DIR`: --repo takes its value only after "=", so the
+// folder became a positional argument, and the command would then say the signature (or archive) "is a
+// directory". When --repo stands alone and an argument is a folder, this says how to write it (exit 2).
+func repoWrittenApart(c *ucli.Context, wd string, args []string) error {
+	v, ok := c.Generic("repo").(*repoValue)
+	if !ok || !v.set || v.dir != "" {
+		return nil
+	}
+	for i, a := range args {
+		if fi, err := os.Stat(inDir(wd, a)); err == nil && fi.IsDir() {
+			role := "ARCHIVE"
+			if i == 1 {
+				role = "SIGNATURE"
+			}
+			return usageError("%s is a folder, read as the %s because --repo takes its folder only after \"=\": write --repo=%s "+
+				"(--repo alone means the repository around the working folder)", a, role, a)
+		}
+	}
+	return nil
 }
 
 // repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A
