@@ -18,9 +18,15 @@ a forger would use, and tar restores the modes, owners and links the archive ask
 
 Members go into a fresh staging folder beside DIR, each file created new (O_EXCL, never through a symlink),
 mode 0644, folders 0755, never outside DIR, each file fsynced. Only a VERIFIED bundle is renamed into place as
-DIR (default: the archive's name without .tar.gz, in the current folder); DIR must not exist. Otherwise the
-staging folder is removed and nothing is left. With --allow-unverified, an intact bundle that is only unsigned
-or unchecked (no --card; no check failed) is extracted too, and the output says so. A FAILED bundle never is.
+DIR (default: the archive's name without .tar.gz, in the current folder), mode 0755; DIR must not exist.
+Otherwise the staging folder is removed and nothing is left. With --allow-unverified, an intact bundle that is
+only unsigned or unchecked (no --card; no check failed) is extracted too, and the output says so. A FAILED
+bundle never is. --repo[=DIR] runs verify's repository check: a git section the clone contradicts is FAILED;
+one it cannot check (a commit it lacks) extracts only with --allow-unverified.
+
+An extract killed mid-way leaves its staging folder (.DIR.extract-*) behind; the next extract beside it removes
+it, and says so on stderr, when a marker file its process held locked proves it abandoned. Folders it cannot
+prove its own are never touched.
 
 The check lines and the verdict are exactly verify's (see 'git bernstein help verify'), then one line saying
 what was extracted, or why nothing was.
