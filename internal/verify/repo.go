@@ -39,6 +39,11 @@ type RepoResult struct {
 	Missing []string
 	// Err is set when the repository could not be read (a corrupt object, a partial clone offline).
 	Err error
+	// Notices are what the completeness check could not judge, and commits tied to the ticket only since the
+	// bundle was made: they make the check WARN (exit 3 under --strict) unless it failed.
+	Notices []string
+	// Complete, when not empty, says what completeness was proven (package repocheck, checkComplete).
+	Complete string
 }
 
 // repoCollector keeps, from the one read of the archive, the two members the repository check needs.
@@ -76,19 +81,26 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 	found := fmt.Sprintf("%s of git/commits.json found in %s", plural.Count(res.Commits, "commit"), rc.Dir)
 	switch {
 	case len(res.Mismatches) > 0:
-		chk.Status, chk.Problems = Fail, append(res.Mismatches, res.Missing...)
+		chk.Status, chk.Problems = Fail, append(append(res.Mismatches, res.Missing...), res.Notices...)
 		chk.Detail = fmt.Sprintf("the git section disagrees with %s in %s (below): it is not what the repository holds; %s, %s not",
 			rc.Dir, plural.Count(len(res.Mismatches), "place"), found, plural.Count(len(res.Missing), "commit"))
 	case res.Err != nil:
 		chk.Status, chk.Detail, chk.unusable = Fail, fmt.Sprintf("could not read %s: %v", rc.Dir, res.Err), true
 	case len(res.Missing) > 0:
-		chk.Status, chk.Problems, chk.unusable = Fail, res.Missing, true
+		chk.Status, chk.Problems, chk.unusable = Fail, append(res.Missing, res.Notices...), true
 		chk.Detail = fmt.Sprintf("%s not in %s (below), so the git section could not be checked in full; what is there matches (%s, %s applied). Fetch them, or give a clone that has them",
 			plural.Count(len(res.Missing), "commit"), rc.Dir, found, plural.Count(res.Parts, "part"))
 	default:
 		chk.Status = Pass
 		chk.Detail = fmt.Sprintf("%s, each with the parents, author, committer and subject it lists; %s of git/diff.patch applied in memory: each turns its parent's tree into its commit's tree",
 			found, plural.Count(res.Parts, "part"))
+		if res.Complete != "" {
+			chk.Detail += "; " + res.Complete
+		}
+		if len(res.Notices) > 0 {
+			chk.Status, chk.Problems = Warn, res.Notices
+			chk.Detail += fmt.Sprintf("; %s (below): what could not be checked, or was tied only since", plural.Count(len(res.Notices), "notice"))
+		}
 	}
 	return chk
 }
