@@ -50,8 +50,9 @@
 // first member and before any other member is handed on, lists each file in the section that is its top
 // folder; no member name is a folder of another's (transcripts/a beside transcripts/a/b: a file system holds
 // one, and GNU tar and Python each lose one). Each of these is FAILED at archive. Names that are distinct here
-// but not on other file systems (letter case; NFC and NFD spellings; names Windows cannot create, such as CON,
-// a.txt:ads or "trail.") are warnings (exit 3 under --strict).
+// but not on other file systems (letter case; NFC and NFD spellings; either of those making one name a folder
+// of another; names Windows cannot create, such as CON, a.txt:ads or "trail.") are warnings (exit 3 under
+// --strict).
 //
 // How it is enforced: shapeReader (tarshape.go) reads the inflated stream beneath archive/tar and judges every
 // byte as it passes; a byte outside the shape makes the read that would deliver it fail, so archive/tar never
