@@ -148,6 +148,7 @@ func TestRepoWrittenApart(t *testing.T) {
 		{"verify", "ENG-42.tar.gz", "--card", card, "--repo", "."},
 		{"verify", "--repo", ".", "ENG-42.tar.gz", "--card", card},
 		{"extract", "ENG-42.tar.gz", "--card", card, "--repo", "."},
+		{"verify", "ENG-42.tar.gz", ".", "--card", card}, // no --repo: a repository as SIGNATURE
 	} {
 		out, errOut, code := runIn(t, r.Dir, r.Env, args...)
 		if code != 2 || !strings.Contains(errOut, "write --repo=.") || !strings.Contains(errOut, "is a folder") || strings.Contains(out+errOut, "is a directory") {

@@ -60,10 +60,23 @@ func (f optionalValueFlag) String() string {
 
 // repoWrittenApart catches `--repo DIR` written for `--repo=DIR`: --repo takes its value only after "=", so the
 // folder became a positional argument, and the command would then say the signature (or archive) "is a
-// directory". When --repo stands alone and an argument is a folder, this says how to write it (exit 2).
+// directory". When --repo stands alone and an argument is a folder, or when a repository's folder is given as
+// the SIGNATURE without --repo, this says how to write it (exit 2).
 func repoWrittenApart(c *ucli.Context, wd string, args []string) error {
 	v, ok := c.Generic("repo").(*repoValue)
-	if !ok || !v.set || v.dir != "" {
+	if !ok || v.set && v.dir != "" {
+		return nil
+	}
+	if !v.set {
+		// No --repo at all: a folder as SIGNATURE is still no signature; when it is a repository, say how to
+		// check against it.
+		if len(args) == 2 {
+			if fi, err := os.Stat(inDir(wd, args[1])); err == nil && fi.IsDir() {
+				if _, err := gitext.Discover(inDir(wd, args[1]), envOf(c).getenv); err == nil {
+					return usageError("%s is a folder in a repository, not a SIGNATURE (.jws): to check the bundle against that repository, write --repo=%s", args[1], args[1])
+				}
+			}
+		}
 		return nil
 	}
 	for i, a := range args {
