@@ -32,44 +32,86 @@ func checkManifestSections(m *manifest.Manifest) *archiveFailure {
 // and one whose name is a folder of another member's (transcripts/a and transcripts/a/b: a file system holds
 // only one of the two, and GNU tar and Python's tarfile each silently lose one, issue 25, 13).
 type memberTree struct {
-	files map[string]int    // member name → member number
-	dirs  map[string]string // folder → the first member inside it
+	tree  pathTree
+	files map[string]int // member name → member number
 }
 
 func newMemberTree() *memberTree {
-	return &memberTree{files: map[string]int{}, dirs: map[string]string{}}
+	return &memberTree{tree: newPathTree(), files: map[string]int{}}
 }
 
-// add checks member n named name (already a safe name, and not a duplicate) and records it. Names are at most
-// MaxNameDepth parts, so this is a bounded number of map look-ups per member.
+// add checks member n named name (already a safe name, and not a duplicate) and records it.
 func (t *memberTree) add(n int, name string) *archiveFailure {
 	if top := manifest.TopFolder(name); !manifest.IsSection(top) {
 		return refuse("member %d %.200q is not inside a section's folder (%s): no bundle writer makes one", n, name, sectionList)
 	}
-	if inside, ok := t.dirs[name]; ok {
+	switch other, clash := t.tree.add(name, name); clash {
+	case fileAboveName:
+		return refuse("member %d %.200q is inside member %d %.200q as a folder, but that member is a file: a file system holds only one of them "+
+			"(GNU tar and Python's tarfile each lose one); no bundle has both", n, name, t.files[other], other)
+	case nameAboveFile:
 		return refuse("member %d %.200q is a file, but member %d %.200q is inside it as a folder: a file system holds only one of them "+
-			"(GNU tar and Python's tarfile each lose one); no bundle has both", n, name, t.files[inside], inside)
-	}
-	for i := strings.IndexByte(name, '/'); i >= 0; i = next(name, i) {
-		if m, ok := t.files[name[:i]]; ok {
-			return refuse("member %d %.200q is inside member %d %.200q as a folder, but that member is a file: a file system holds only one of them "+
-				"(GNU tar and Python's tarfile each lose one); no bundle has both", n, name, m, name[:i])
-		}
+			"(GNU tar and Python's tarfile each lose one); no bundle has both", n, name, t.files[other], other)
 	}
 	t.files[name] = n
-	for i := strings.IndexByte(name, '/'); i >= 0; i = next(name, i) {
-		if _, ok := t.dirs[name[:i]]; !ok {
-			t.dirs[name[:i]] = name
-		}
-	}
 	return nil
 }
 
-// next is the index of the next "/" in name after i, or -1.
-func next(name string, i int) int {
-	j := strings.IndexByte(name[i+1:], '/')
-	if j < 0 {
-		return -1
+// pathTree records slash-separated keys part by part, a map look-up per part, so that a name costs its length
+// once, not a hash of each of its prefixes (a name has up to MaxNameDepth parts and MaxNameLength bytes).
+type pathTree struct {
+	edges map[pathEdge]int32 // (folder, part) → node
+	nodes []pathNode         // nodes[0] is the root folder
+}
+
+type pathEdge struct {
+	parent int32
+	part   string
+}
+
+// pathNode is a file (the name recorded there) or a folder (file "": the first name recorded below it).
+type pathNode struct {
+	file, inside string
+}
+
+type pathClash int
+
+const (
+	noClash       pathClash = iota
+	fileAboveName           // a recorded file is a folder of the new name
+	nameAboveFile           // the new name is a folder of a recorded name
+)
+
+func newPathTree() pathTree { return pathTree{edges: map[pathEdge]int32{}, nodes: []pathNode{{}}} }
+
+// add records name under key (name itself, or its folded form) and returns the recorded name it clashes with, if
+// any: a file on key's way, or a name below key. A key recorded before as a file is no clash here.
+func (t *pathTree) add(key, name string) (string, pathClash) {
+	cur := int32(0)
+	for {
+		i := strings.IndexByte(key, '/')
+		if i < 0 {
+			break
+		}
+		e := pathEdge{cur, key[:i]}
+		id, ok := t.edges[e]
+		if !ok {
+			id = int32(len(t.nodes))
+			t.nodes = append(t.nodes, pathNode{inside: name})
+			t.edges[e] = id
+		} else if f := t.nodes[id].file; f != "" {
+			return f, fileAboveName
+		}
+		cur, key = id, key[i+1:]
 	}
-	return i + 1 + j
+	e := pathEdge{cur, key}
+	if id, ok := t.edges[e]; ok {
+		if t.nodes[id].file == "" {
+			return t.nodes[id].inside, nameAboveFile
+		}
+		return "", noClash
+	}
+	t.edges[e] = int32(len(t.nodes))
+	t.nodes = append(t.nodes, pathNode{file: name})
+	return "", noClash
 }

@@ -15,31 +15,23 @@ import (
 // It also finds a name that is, once folded, a folder of another (transcripts/A beside transcripts/a/b): the
 // exact case is refused (layout.go), the folded one is a warning like the others, since on Linux both extract.
 type nameClashes struct {
-	folded     map[string]string // case- and normalization-folded name → first name with it
-	foldedDirs map[string]string // folded folder → first name inside it
-	problems   []string
+	folded   map[string]string // case- and normalization-folded name → first name with it
+	tree     pathTree          // folded names, part by part
+	problems []string
 }
 
 func newNameClashes() *nameClashes {
-	return &nameClashes{folded: map[string]string{}, foldedDirs: map[string]string{}}
+	return &nameClashes{folded: map[string]string{}, tree: newPathTree()}
 }
 
 func (n *nameClashes) add(name string) {
 	key := strings.ToLower(norm.NFC.String(name))
 	const folderWhy = "on a case-insensitive or normalizing file system (macOS, Windows) one is a file where the other needs a folder: one cannot be extracted"
-	if inside, ok := n.foldedDirs[key]; ok {
-		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", name, inside, folderWhy))
-	}
-	for i := strings.IndexByte(key, '/'); i >= 0; i = next(key, i) {
-		if file, ok := n.folded[key[:i]]; ok {
-			n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", file, name, folderWhy))
-			break
-		}
-	}
-	for i := strings.IndexByte(key, '/'); i >= 0; i = next(key, i) {
-		if _, ok := n.foldedDirs[key[:i]]; !ok {
-			n.foldedDirs[key[:i]] = name
-		}
+	switch other, clash := n.tree.add(key, name); clash {
+	case fileAboveName:
+		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", other, name, folderWhy))
+	case nameAboveFile:
+		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", name, other, folderWhy))
 	}
 	if first, clash := n.folded[key]; clash {
 		why := "differ only in letter case: extracted on a case-insensitive file system (macOS, Windows), one overwrites the other"
