@@ -119,6 +119,10 @@ func runExtract(c *ucli.Context) error {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "removed %s: the staging folder of an extract that was interrupted%s, with unverified files\n", st.Path, gone)
 	}
+	for _, p := range res.Unproven {
+		fmt.Fprintf(c.App.ErrWriter, "left %s alone: it looks like the staging folder of an interrupted extract, but has no marker "+
+			"proving it one (an extract before markers, or one killed as it started): remove it yourself if it is\n", p)
+	}
 	if res.Report == nil { // the destination was refused before anything was read
 		return exitWith(verify.ExitUnverifiable, "%v", xerr)
 	}

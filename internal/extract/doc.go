@@ -30,5 +30,6 @@
 //     named like one) holding that marker (a regular file of ours with one link and our contents) whose lock is
 //     free, which the kernel guarantees once its writer has ended. A folder without it (including one from a
 //     process killed in the instant between making the folder and locking its marker, or between removing the
-//     marker and the final rename) is never removed: remove such a ".<name>.extract-*" folder by hand.
+//     marker and the final rename, and one from an extract older than markers) is never removed; when it is a
+//     folder of the user's named like ours it is listed in Result.Unproven, so that the user can look.
 package extract

@@ -40,6 +40,9 @@ type Result struct {
 	// Swept are the abandoned staging folders of earlier runs (a process killed while extracting) that were
 	// removed from beside Into (staging.go).
 	Swept []Stale
+	// Unproven are folders beside Into, the user's and named like staging folders, that nothing proves
+	// abandoned (no marker of ours): left alone, and named so that the user can look.
+	Unproven []string
 }
 
 // ErrExists is wrapped by the error for a destination that already exists.
@@ -57,7 +60,7 @@ func Extract(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts O
 		return res, fmt.Errorf("check the destination %s: %w", into, err)
 	}
 	parent := filepath.Dir(into)
-	res.Swept = sweep(parent)
+	res.Swept, res.Unproven = sweep(parent)
 	st, err := newStaging(into)
 	if err != nil {
 		return res, err

@@ -148,21 +148,33 @@ func markerPID(data []byte) (pid int, ok bool) {
 	return pid, true
 }
 
-// sweep removes the abandoned staging folders of ours in parent and says which; a folder it cannot read or
-// cannot prove ours and abandoned is left alone, silently.
-func sweep(parent string) []Stale {
+// sweepOutcome is what sweep did with one folder named like a staging folder.
+type sweepOutcome int
+
+const (
+	kept     sweepOutcome = iota // not a folder of the user's, or its extract still runs: nothing to say
+	removed                      // ours and abandoned: removed
+	unproven                     // the user's, but without our marker: left, and named so the user can look
+)
+
+// sweep removes the abandoned staging folders of ours in parent and says which, and names the folders of the
+// user's that look like staging folders but that it cannot prove abandoned (an extract older than markers, or
+// killed before it locked its marker). Anything else is left alone, silently.
+func sweep(parent string) (gone []Stale, left []string) {
 	ents, err := os.ReadDir(parent)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var out []Stale
 	for _, e := range ents {
 		if !stagingName(e.Name()) || e.Type()&os.ModeType != os.ModeDir {
 			continue
 		}
-		if st, ok := removeIfAbandoned(parent, e.Name()); ok {
-			out = append(out, st)
+		switch st, outcome := removeIfAbandoned(parent, e.Name()); outcome {
+		case removed:
+			gone = append(gone, st)
+		case unproven:
+			left = append(left, filepath.Join(parent, e.Name()))
 		}
 	}
-	return out
+	return gone, left
 }

@@ -131,6 +131,14 @@ func TestStaleStagingRemoved(t *testing.T) {
 			t.Errorf("%s is still there (%v)", p, err)
 		}
 	}
+	// Folders of the user's named like ours but without a marker that proves them so are named, not removed.
+	wantLeft := []string{keep[0], keep[1], keep[2], keep[3]}
+	slices.Sort(wantLeft)
+	left := slices.Clone(res.Unproven)
+	slices.Sort(left)
+	if !slices.Equal(left, wantLeft) {
+		t.Errorf("named as unproven %q, want %q", left, wantLeft)
+	}
 	for _, s := range res.Swept {
 		if s.Path == killed && s.PID != cmd.Process.Pid {
 			t.Errorf("the killed extract's pid: %d, want %d", s.PID, cmd.Process.Pid)

@@ -8,4 +8,4 @@ import "os"
 func lockNow(*os.File) error { return nil }
 
 // removeIfAbandoned removes nothing: without a lock nothing proves a staging folder's writer gone.
-func removeIfAbandoned(parent, name string) (Stale, bool) { return Stale{}, false }
+func removeIfAbandoned(parent, name string) (Stale, sweepOutcome) { return Stale{}, unproven }
