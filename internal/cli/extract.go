@@ -26,7 +26,7 @@ one it cannot check (a commit it lacks) extracts only with --allow-unverified.
 
 An extract killed mid-way leaves its staging folder (.DIR.extract-*) behind; the next extract beside it removes
 it, and says so on stderr, when a marker file its process held locked proves it abandoned. Folders it cannot
-prove its own are never touched.
+prove its own are never touched; those of yours named like one (left by an older extract) are named on stderr.
 
 The check lines and the verdict are exactly verify's (see 'git bernstein help verify'), then one line saying
 what was extracted, or why nothing was.
