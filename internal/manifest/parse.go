@@ -248,7 +248,8 @@ func integer(v any, what string) (int64, error) {
 
 // CheckName says whether name is safe as an archive member or arcname: a relative POSIX path of valid UTF-8
 // whose parts are neither empty, "." nor "..", with no backslash, NUL or other control character, and no
-// Windows drive prefix. Extracting such a name can only write inside the target folder, on any system.
+// Windows drive prefix, and no part that is git's folder .git on some file system (dotgit.go). Extracting such a
+// name can only write inside the target folder, on any system, and never into a repository's own files.
 func CheckName(name string) error {
 	switch {
 	case name == "":
@@ -277,5 +278,5 @@ func CheckName(name string) error {
 			return fmt.Errorf("%q is not a clean path (empty or \".\" part)", name)
 		}
 	}
-	return nil
+	return checkDotGit(name)
 }

@@ -52,6 +52,7 @@ func TestNextSteps(t *testing.T) {
 	}
 	pass := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Pass} }
 	fail := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Fail} }
+	unusable := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.CannotCheck} }
 	cases := []struct {
 		name   string
 		rep    *verify.Report
@@ -60,7 +61,7 @@ func TestNextSteps(t *testing.T) {
 		want   string
 	}{
 		{"verified", rep(verify.Verified, 0), true, 1, ""},
-		{"damaged", rep(verify.Unverifiable, 2, fail(verify.CheckArchive)), true, 1, "send it again"},
+		{"damaged", rep(verify.Unverifiable, 2, unusable(verify.CheckArchive)), true, 1, "send it again"},
 		{"edited", rep(verify.Failed, 1, pass(verify.CheckArchive), pass(verify.CheckManifest), fail(verify.CheckFiles)), true, 1, "sha256sum 'my bundle.tar.gz'"},
 		{"wrong key", rep(verify.Failed, 1, pass(verify.CheckFiles), fail(verify.CheckSignature), fail(verify.CheckTrust)), true, 1, "signer's own"},
 		{"no signature", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), false, 1, "my bundle.tar.gz.jws"},
