@@ -93,6 +93,18 @@ type partBody struct {
 }
 
 func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList, nr, total int, sig string) error {
+	writeMailHeader(w, c, nr, total)
+	w.WriteString("---\n")
+	if err := writePartDiff(w, body, src, c, parent, tree); err != nil {
+		return err
+	}
+	w.WriteString(sig)
+	return nil
+}
+
+// writePartDiff writes what follows a part's "---" line up to its signature: the diffstat, the summary, an
+// empty line and the file sections.
+func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList) error {
 	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
@@ -117,13 +129,10 @@ func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Comm
 	}
 	bw.Flush()
 
-	writeMailHeader(w, c, nr, total)
-	w.WriteString("---\n")
 	writeDiffstat(w, queue, stats)
 	writeSummary(w, queue)
 	w.WriteString("\n")
 	w.Write(body.buf.Bytes())
-	w.WriteString(sig)
 	return nil
 }
 

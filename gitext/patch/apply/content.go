@@ -262,12 +262,27 @@ func inflate(z []byte, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, size+1))
-	if err != nil {
-		return nil, err
+	out := make([]byte, size) // size was held to the commit's file and the budget by the caller
+	if n, err := io.ReadFull(zr, out); err != nil {
+		return nil, fmt.Errorf("inflates to %d bytes, the hunk says %d", n, size)
 	}
-	if int64(len(out)) != size {
-		return nil, fmt.Errorf("inflates to %d bytes, the hunk says %d", len(out), size)
+	// Like git (apply.c inflate_it), the stream must end there, checksum included.
+	var more [1]byte
+	if n, err := zr.Read(more[:]); n > 0 || err != io.EOF {
+		return nil, fmt.Errorf("inflates to more than the %d bytes the hunk says, or is corrupt", size)
 	}
 	return out, nil
+}
+
+// Data inflates the hunk, which must hold exactly h.Size bytes, when h.Size is at most limit (a size the caller
+// has checked against the commit): a hunk that claims more is an error before anything is inflated.
+func (h *BinaryHunk) Data(limit int64) ([]byte, error) {
+	if h.Size > limit || h.Size > MaxFileSize {
+		return nil, fmt.Errorf("line %d: a binary hunk of %d bytes, more than the %d expected", h.Line, h.Size, min(limit, MaxFileSize))
+	}
+	data, err := inflate(h.Deflated, h.Size)
+	if err != nil {
+		return nil, fmt.Errorf("line %d: binary hunk: %v", h.Line, err)
+	}
+	return data, nil
 }

@@ -34,6 +34,8 @@ type File struct {
 	// binary change whose content the patch does not carry.
 	Binary       *BinaryHunk
 	NoBinaryData bool
+	// Reverse is the binary patch's reverse hunk, when it has one: git apply uses it only with -R.
+	Reverse *BinaryHunk
 }
 
 // Fragment is one text hunk: "@@ -OldStart,OldLines +NewStart,NewLines @@" and its lines. Body is the hunk's
@@ -399,7 +401,7 @@ header:
 		f.Binary = hunk
 		// The reverse hunk, when there is one, is read and not used.
 		if l := c.line(); bytes.HasPrefix(l, []byte("literal ")) || bytes.HasPrefix(l, []byte("delta ")) {
-			if _, err = parseBinaryHunk(c); err != nil {
+			if f.Reverse, err = parseBinaryHunk(c); err != nil {
 				return nil, err
 			}
 		}
