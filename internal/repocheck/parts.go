@@ -80,30 +80,39 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 		}
 		rest := p.Raw[len(header):]
 		restLine := p.Line + bytes.Count(header, []byte("\n"))
-		exact, err := sameDiff(rest, diff, p, header)
+		exact, unjudged, err := sameDiff(rest, diff, p, header)
 		if err != nil {
 			mismatch("%s: %v", name, err)
 			continue
 		}
+		if unjudged != "" {
+			res.Unverifiable = append(res.Unverifiable, name+": "+unjudged)
+			continue
+		}
 		if !exact {
 			// Before the first section, format-patch writes the diffstat and summary (lines starting with a
-			// space) and an empty line: nothing else, there, is ours.
-			for k, l := range bytes.SplitAfter(rest[:bytes.Index(rest, []byte("\ndiff --git "))+1], []byte("\n")) {
-				if len(l) > 0 && l[0] != ' ' && string(l) != "\n" {
-					mismatch("%s: line %d: %q where format-patch writes its diffstat", name, restLine+k, clip(l))
-					break
+			// space) and one empty line: nothing else, there, is ours.
+			k, b := restLine, rest
+			for ; len(b) > 0 && b[0] == ' '; k++ {
+				b = b[len(line(b)):]
+			}
+			if !bytes.HasPrefix(b, []byte("\ndiff --git ")) {
+				if string(line(b)) == "\n" {
+					k, b = k+1, b[1:]
 				}
+				mismatch("%s: line %d: %q where format-patch ends its diffstat with one empty line and the first \"diff --git\" section", name, k, clip(line(b)))
+				continue
 			}
 			res.Inexact = append(res.Inexact, name)
 		}
-		problems, unjudged, err := apply.CheckTrees(r.ReadObject, from, c.TreeHash, p.Files)
+		problems, over, err := apply.CheckTrees(r.ReadObject, from, c.TreeHash, p.Files)
 		if err != nil {
 			return nil, fmt.Errorf("apply the part for %s: %w", short(p.Commit), err)
 		}
 		for _, pr := range problems {
 			mismatch("%s: %s", name, pr)
 		}
-		for _, u := range unjudged {
+		for _, u := range over {
 			res.Unverifiable = append(res.Unverifiable, name+": "+u)
 		}
 		res.Parts++
@@ -114,12 +123,13 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 // sameDiff says whether rest (a part after its "---" line) is diff, what format-patch writes there, then the
 // signature (whose shape package apply has checked): byte for byte but for binary hunks' base85 lines, whose
 // inflated data is compared instead, each bounded by the size format-patch states, which is the commit's.
-func sameDiff(rest, diff []byte, got apply.Part, header []byte) (bool, error) {
+// unjudged is set when that size is over the budget (apply.MaxFileSize): the part is then not judged.
+func sameDiff(rest, diff []byte, got apply.Part, header []byte) (exact bool, unjudged string, err error) {
 	g, w := rest, diff
 	for len(w) > 0 {
 		gl, wl := line(g), line(w)
 		if !bytes.Equal(gl, wl) {
-			return false, nil
+			return false, "", nil
 		}
 		g, w = g[len(gl):], w[len(wl):]
 		// Only a binary patch starts a line of the diff with "literal " or "delta " (hunk lines start with ' ',
@@ -129,7 +139,7 @@ func sameDiff(rest, diff []byte, got apply.Part, header []byte) (bool, error) {
 		}
 	}
 	if !bytes.HasPrefix(g, []byte("-- \n")) {
-		return false, nil
+		return false, "", nil
 	}
 	// The binary hunks, by their data.
 	wantParts, err := apply.ParseSeries(append(append(append([]byte{}, header...), diff...), "-- \nformat-patch\n"...))
@@ -139,36 +149,39 @@ func sameDiff(rest, diff []byte, got apply.Part, header []byte) (bool, error) {
 		err = wantParts[0].Err
 	}
 	if err != nil {
-		return false, fmt.Errorf("the part format-patch writes for the commit does not read back (%v): please report this", err)
+		return false, "", fmt.Errorf("the part format-patch writes for the commit does not read back (%v): please report this", err)
 	}
 	want := wantParts[0].Files
 	if len(want) != len(got.Files) {
-		return false, nil
+		return false, "", nil
 	}
 	for k, wf := range want {
 		gf := got.Files[k]
 		for _, h := range [][2]*apply.BinaryHunk{{gf.Binary, wf.Binary}, {gf.Reverse, wf.Reverse}} {
 			gh, wh := h[0], h[1]
 			if (gh == nil) != (wh == nil) {
-				return false, nil
+				return false, "", nil
 			}
 			if wh == nil {
 				continue
 			}
+			if wh.Size > apply.MaxFileSize {
+				return false, fmt.Sprintf("line %d: a binary hunk of %d bytes, more than the %d the check inflates (over the check's budget)", gh.Line, wh.Size, apply.MaxFileSize), nil
+			}
 			wd, err := wh.Data(wh.Size)
 			if err != nil {
-				return false, fmt.Errorf("the part format-patch writes for the commit: %v: please report this", err)
+				return false, "", fmt.Errorf("the part format-patch writes for the commit: %v: please report this", err)
 			}
 			gd, err := gh.Data(wh.Size)
 			if err != nil {
-				return false, fmt.Errorf("the binary hunk format-patch writes with %d bytes: %v", wh.Size, err)
+				return false, "", fmt.Errorf("the binary hunk format-patch writes with %d bytes: %v", wh.Size, err)
 			}
 			if !bytes.Equal(gd, wd) {
-				return false, fmt.Errorf("line %d: the binary hunk's data is not the commit's", gh.Line)
+				return false, "", fmt.Errorf("line %d: the binary hunk's data is not the commit's", gh.Line)
 			}
 		}
 	}
-	return true, nil
+	return true, "", nil
 }
 
 // skipData skips a binary hunk's base85 lines, up to the empty line that ends them.

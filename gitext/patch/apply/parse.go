@@ -105,7 +105,10 @@ func lineAt(data []byte, off int) []byte {
 	return data[off:]
 }
 
-func (c *cursor) atFrom() bool { return !c.eof() && fromLine.Match(trimEOL(c.line())) }
+func (c *cursor) atFrom() bool {
+	l := c.line()
+	return len(l) >= len("From  Mon Sep 17 00:00:00 2001")+40 && bytes.HasPrefix(l, []byte("From ")) && fromLine.Match(trimEOL(l))
+}
 
 // ParseSeries splits a format-patch series into its parts and reads each part as `git am` does, holding it to
 // the shape format-patch writes. git mailsplit cuts the series at "From " lines; git mailinfo ends the
