@@ -253,4 +253,3 @@ func gitApply(t *testing.T, r *gittest.Repo, commit, part string) (string, bool)
 	}
 	return tree, true
 }
-

@@ -402,6 +402,10 @@ header:
 			return nil, err
 		}
 		f.Binary = hunk
+		// apply.c apply_binary: "cannot apply binary patch to '%s' without full index line".
+		if len(f.OldID) < 40 || len(f.NewID) < 40 {
+			return nil, errorf("a binary patch without a full index line, which git apply refuses")
+		}
 		// The reverse hunk, when there is one, is read and not used.
 		if l := c.line(); bytes.HasPrefix(l, []byte("literal ")) || bytes.HasPrefix(l, []byte("delta ")) {
 			if f.Reverse, err = parseBinaryHunk(c); err != nil {

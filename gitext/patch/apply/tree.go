@@ -144,6 +144,18 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) (problem
 				problem("does not apply: %v", err)
 				continue
 			}
+			// The reverse hunk must give the parent's file back: git apply inflates it too, and at a corrupt one
+			// it stops reading the patch and applies only the sections before it (apply.c apply_patch).
+			if f.Reverse != nil {
+				back, err := (&File{Binary: f.Reverse}).Content(data, int64(len(oldData)))
+				if err == nil && !bytes.Equal(back, oldData) {
+					err = errors.New("it makes other bytes")
+				}
+				if err != nil {
+					problem("the reverse binary hunk does not give back the parent's file: %v", err)
+					continue
+				}
+			}
 			if res.id, err = idOf(res.mode, data); err != nil {
 				problem("%v", err)
 				continue
