@@ -201,7 +201,7 @@ func readSignature(c *cursor) error {
 	at := c.n
 	c.next()
 	sig := trimEOL(c.line())
-	if c.eof() || !bytes.HasSuffix(c.line(), []byte("\n")) || len(sig) == 0 || len(sig) > 200 || bytes.HasPrefix(sig, []byte("diff ")) {
+	if c.eof() || !bytes.HasSuffix(c.line(), []byte("\n")) || len(sig) == 0 || len(sig) > 200 || bytes.HasPrefix(sig, []byte("diff ")) || gitStart(c) != "" {
 		return fmt.Errorf("line %d: the signature after \"-- \" (line %d) is one line naming the writer, not %q", c.n, at, clip(c.line()))
 	}
 	for _, b := range sig {
