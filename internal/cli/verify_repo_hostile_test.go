@@ -14,8 +14,8 @@ import (
 // TestVerifyRepoHostileParts builds the red team's bundles of issue 25 (items 2, 3, 4 and 10) as they did: a
 // real bundle made by keygen and bundle, its git/diff.patch edited, the archive rebuilt and signed again with
 // the signer's key, so that every check but the repository's passes. `verify --repo` FAILS each, naming the
-// part and the line at fault. With GIT_BERNSTEIN_KEEP_BOMBS=DIR the bundles and the card are copied to DIR (to
-// measure the real binary on them).
+// part and the line at fault. With GIT_BERNSTEIN_KEEP_BOMBS=DIR the bundles, the card and the repository are
+// copied to DIR (to measure the real binary on them).
 func TestVerifyRepoHostileParts(t *testing.T) {
 	t.Parallel()
 	r := gittest.New(t)
@@ -50,6 +50,10 @@ func TestVerifyRepoHostileParts(t *testing.T) {
 	if keep != "" {
 		os.MkdirAll(keep, 0o755)
 		copyFile(t, card, filepath.Join(keep, "alice.card.json"))
+		os.RemoveAll(filepath.Join(keep, "repo"))
+		if err := os.CopyFS(filepath.Join(keep, "repo"), os.DirFS(r.Dir)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, c := range []struct {
 		name, old, new string

@@ -70,14 +70,21 @@ const noNewline = "\\ No newline at end of file\n"
 // (a slice header a line would cost 24 times the series).
 type cursor struct {
 	data []byte
-	off  int // where the current line starts
-	n    int // its 1-based number
+	off  int    // where the current line starts
+	n    int    // its 1-based number
+	cur  []byte // the current line, found once
+}
+
+func newCursor(data []byte) *cursor {
+	c := &cursor{data: data, n: 1}
+	c.cur = lineAt(data, 0)
+	return c
 }
 
 func (c *cursor) eof() bool { return c.off >= len(c.data) }
 
 // line is the current line with its "\n" (nil at the end of the series).
-func (c *cursor) line() []byte { return lineAt(c.data, c.off) }
+func (c *cursor) line() []byte { return c.cur }
 
 // ahead is the k-th line after the current one (nil past the end).
 func (c *cursor) ahead(k int) []byte {
@@ -88,10 +95,23 @@ func (c *cursor) ahead(k int) []byte {
 	return lineAt(c.data, off)
 }
 
+// skipBlank moves past empty lines, which git apply skips and which no start or break is: a long run of them
+// costs a byte compare each.
+func (c *cursor) skipBlank() {
+	if c.off < len(c.data) && c.data[c.off] == '\n' {
+		for c.off < len(c.data) && c.data[c.off] == '\n' {
+			c.off++
+			c.n++
+		}
+		c.cur = lineAt(c.data, c.off)
+	}
+}
+
 func (c *cursor) next() {
 	if !c.eof() {
-		c.off += len(c.line())
+		c.off += len(c.cur)
 		c.n++
+		c.cur = lineAt(c.data, c.off)
 	}
 }
 
@@ -121,7 +141,7 @@ func (c *cursor) atFrom() bool {
 // line, and the rest of the part is skipped. Text before the first From line is an error: a series made by
 // format-patch starts with one. Two sections for one path are not an error here; CheckTrees reports them.
 func ParseSeries(series []byte) ([]Part, error) {
-	c := &cursor{data: series, n: 1}
+	c := newCursor(series)
 	for !c.eof() && len(bytes.TrimSpace(c.line())) == 0 {
 		c.next()
 	}
@@ -159,7 +179,7 @@ func readPart(c *cursor, p *Part) error {
 	}
 	c.next()
 	// The message, up to git mailinfo's patch break.
-	for !c.eof() && !c.atFrom() && !patchBreak(trimEOL(c.line())) {
+	for c.skipBlank(); !c.eof() && !c.atFrom() && !patchBreak(trimEOL(c.line())); c.skipBlank() {
 		c.next()
 	}
 	if c.eof() || c.atFrom() {
@@ -167,7 +187,7 @@ func readPart(c *cursor, p *Part) error {
 	}
 	// From the break on, what git apply reads: the diffstat (nothing git takes for a patch), the sections, the
 	// signature.
-	for !c.eof() && !c.atFrom() {
+	for c.skipBlank(); !c.eof() && !c.atFrom(); c.skipBlank() {
 		l := c.line()
 		if bytes.HasPrefix(l, []byte("diff --git ")) {
 			f, err := parseFile(c)
