@@ -31,9 +31,9 @@ var snippets = []string{
 
 // TestDifferentialWithGit holds our check to git's: for the red team's parts and for random variants of a
 // part (lines inserted from snippets, deleted, duplicated, replaced, bytes changed), whenever our check
-// passes, `git apply --cached` of the part on the commit's parent makes exactly the commit's tree and
-// `git mailinfo` (what git am records: author, email, date, subject, message) reads the same as from the
-// unedited part. Our check may fail a part git takes (it is stricter), never the reverse.
+// passes, `git apply --cached` of the part on the commit's parent makes exactly the commit's tree, `git
+// mailinfo` (what git am records: author, email, date, subject, message) reads the same as from the unedited
+// part, and git apply of the patch mailinfo cuts out (what git am applies) makes the commit's tree too. Our check may fail a part git takes (it is stricter), never the reverse.
 func TestDifferentialWithGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs git for each variant our check passes")
@@ -42,7 +42,7 @@ func TestDifferentialWithGit(t *testing.T) {
 	start, end := f.part2()
 	orig := f.series[start:end]
 	wantTree := f.r.Git("rev-parse", f.commits[1]+"^{tree}")
-	wantInfo := mailinfo(t, f, orig)
+	wantInfo, _ := mailinfo(t, f, orig)
 	same := func(part string) (bool, string) {
 		tree, ok := gitApply(t, f.r, f.commits[1], part)
 		if !ok {
@@ -51,8 +51,12 @@ func TestDifferentialWithGit(t *testing.T) {
 		if tree != wantTree {
 			return false, "git apply --cached on the parent makes tree " + tree + ", the commit's is " + wantTree
 		}
-		if info := mailinfo(t, f, part); info != wantInfo {
+		info, cut := mailinfo(t, f, part)
+		if info != wantInfo {
 			return false, "git mailinfo reads\n" + info + "\nnot\n" + wantInfo
+		}
+		if tree, ok := gitApply(t, f.r, f.commits[1], cut); !ok || tree != wantTree {
+			return false, "git apply --cached of the patch git mailinfo cuts from it (git am's) fails or makes tree " + tree
 		}
 		return true, ""
 	}
@@ -114,19 +118,23 @@ func TestDifferentialWithGit(t *testing.T) {
 }
 
 // mailinfo is what git am reads from a part's mail: `git mailinfo`'s author, email, subject and date, and the
-// message.
-func mailinfo(t *testing.T, f *fixture, part string) string {
+// message; and the patch it cuts out, which git am applies.
+func mailinfo(t *testing.T, f *fixture, part string) (info, patch string) {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command("git", "mailinfo", filepath.Join(dir, "msg"), filepath.Join(dir, "patch"))
 	cmd.Dir, cmd.Env, cmd.Stdin = f.r.Dir, f.r.Env, strings.NewReader(part)
-	info, err := cmd.Output()
+	out, err := cmd.Output()
 	if err != nil {
-		return "mailinfo fails: " + err.Error()
+		return "mailinfo fails: " + err.Error(), ""
 	}
 	msg, err := os.ReadFile(filepath.Join(dir, "msg"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(info) + "\n" + string(msg)
+	cut, err := os.ReadFile(filepath.Join(dir, "patch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out) + "\n" + string(msg), string(cut)
 }

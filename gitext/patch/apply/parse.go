@@ -131,15 +131,17 @@ func (c *cursor) atFrom() bool {
 }
 
 // ParseSeries splits a format-patch series into its parts and reads each part as `git am` does, holding it to
-// the shape format-patch writes. git mailsplit cuts the series at "From " lines; git mailinfo ends the
-// message at its patch break ("---", "--- NAME", "diff -", "Index: "); from there `git apply` reads every
-// line (apply.c find_header), taking as a patch each "diff --git" section and each traditional diff ("--- "
-// then "+++ " then "@@ -"), wherever it stands. So from the patch break on, a part may hold nothing git would
-// apply but its "diff --git" sections, back to back, then the signature ("-- ", one line, at most two empty
-// lines): a traditional diff or a hunk anywhere else, text between or after sections, a "diff --git" line
-// with no section, a hunk line without "\n" — anything outside that shape sets the part's Err, naming its
-// line, and the rest of the part is skipped. Text before the first From line is an error: a series made by
-// format-patch starts with one. Two sections for one path are not an error here; CheckTrees reports them.
+// the shape format-patch writes. git mailsplit cuts the series at "From " lines; git mailinfo reads the mail
+// header (header lines and continuations, up to an empty line or a line that is none) and ends the message
+// at its patch break ("---", "--- NAME", "diff -", "Index: "); from there `git apply` reads every line
+// (apply.c find_header), taking as a patch each "diff --git" section and each traditional diff ("--- " then
+// "+++ " then "@@ -"), wherever it stands; and `git apply` given the whole mail reads its header and message
+// that way too. So a part may hold nothing git would apply but its "diff --git" sections, back to back, then
+// the signature ("-- ", one line, at most two empty lines): a traditional diff or a hunk anywhere else, text
+// between or after sections, a "diff --git" line with no section, a hunk line without "\n", a transfer
+// encoding mailinfo would decode — anything outside that shape sets the part's Err, naming its line, and the
+// rest of the part is skipped. Text before the first From line is an error: a series made by format-patch
+// starts with one. Two sections for one path are not an error here; CheckTrees reports them.
 func ParseSeries(series []byte) ([]Part, error) {
 	c := newCursor(series)
 	for !c.eof() && len(bytes.TrimSpace(c.line())) == 0 {
@@ -168,18 +170,44 @@ func ParseSeries(series []byte) ([]Part, error) {
 
 // readPart reads a part after its From line, up to the next From line or the end of the series.
 func readPart(c *cursor, p *Part) error {
-	// The mail header, up to the empty line that ends it.
-	for ; len(trimEOL(c.line())) > 0; c.next() {
-		if c.atFrom() {
+	// The mail header, as git mailinfo reads it (read_one_header_line): header lines and their continuations,
+	// up to an empty line, or up to a line that is no header, which is then the message's first line.
+	for first := true; !c.eof() && !c.atFrom(); first = false {
+		l := c.line()
+		if string(l) == "\n" {
+			c.next()
 			break
 		}
+		if !(!first && (l[0] == ' ' || l[0] == '\t')) && !isHeaderLine(l) {
+			break
+		}
+		if err := notGitStart(c, "the mail header"); err != nil {
+			return err
+		}
+		// mailinfo decodes a base64 or quoted-printable body, patch included, and splits a multipart one: git
+		// would apply other bytes than the part shows.
+		name, value, _ := bytes.Cut(trimEOL(l), []byte(":"))
+		value = bytes.ToLower(bytes.TrimSpace(value))
+		switch strings.ToLower(string(name)) {
+		case "content-transfer-encoding":
+			if string(value) != "8bit" && string(value) != "7bit" {
+				return fmt.Errorf("line %d: %q: git mailinfo would decode the body, patch included, and apply what it decodes", c.n, clip(l))
+			}
+		case "content-type":
+			if bytes.HasPrefix(value, []byte("multipart/")) || !bytes.HasPrefix(value, []byte("text/plain")) {
+				return fmt.Errorf("line %d: %q: format-patch writes a text/plain mail", c.n, clip(l))
+			}
+		}
+		c.next()
 	}
 	if c.eof() || c.atFrom() {
 		return fmt.Errorf("line %d: the part ends in its mail header", c.n)
 	}
-	c.next()
 	// The message, up to git mailinfo's patch break.
 	for c.skipBlank(); !c.eof() && !c.atFrom() && !patchBreak(trimEOL(c.line())); c.skipBlank() {
+		if err := notGitStart(c, "the message"); err != nil {
+			return err
+		}
 		c.next()
 	}
 	if c.eof() || c.atFrom() {
@@ -239,6 +267,24 @@ func readSignature(c *cursor) error {
 	return nil
 }
 
+// isHeaderLine is mailinfo.c is_rfc2822_header: an mbox "From " line, or a field name (RFC 2822 section 3.6.8:
+// bytes 33–126 but ':') and a colon.
+func isHeaderLine(l []byte) bool {
+	if bytes.HasPrefix(l, []byte("From ")) || bytes.HasPrefix(l, []byte(">From ")) {
+		return true
+	}
+	for _, ch := range l {
+		switch {
+		case ch == ':':
+			return true
+		case ch >= 33 && ch <= 126:
+			continue
+		}
+		return false
+	}
+	return false
+}
+
 // gitStart is what `git apply` would take the current line for, as apply.c find_header reads a line: the start
 // of a "diff --git" section, of a traditional diff ("--- ", "+++ ", "@@ -"), or a hunk with no header (an
 // error to git); "" for a line git skips. Lines shorter than 6 bytes are skipped, as git skips them.
@@ -261,6 +307,16 @@ func gitStart(c *cursor) string {
 		}
 	}
 	return ""
+}
+
+// notGitStart is an error when the current line, in the part's header or message, is one `git apply` would
+// read as a patch start: given the whole mail (not the patch git mailinfo cuts out of it, as git am does), git
+// apply reads every line.
+func notGitStart(c *cursor, where string) error {
+	if what := gitStart(c); what != "" {
+		return fmt.Errorf("line %d: %s in %s: git apply, given the mail, would read it", c.n, what, where)
+	}
+	return nil
 }
 
 // gitReads names, for an error, what git apply would make of the current line when it is a patch start.
