@@ -105,8 +105,8 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 		chk.Status, chk.Detail, chk.unusable = Fail, fmt.Sprintf("could not read %s: %v", rc.Dir, res.Err), true
 	case len(res.Unverifiable) > 0:
 		chk.Status, chk.Problems, chk.unusable = Fail, append(res.Unverifiable, res.Missing...), true
-		chk.Detail = fmt.Sprintf("%s over the check's budget (below), so the git section could not be checked in full; what is there matches (%s, %s applied)",
-			plural.Count(len(res.Unverifiable), "part"), found, plural.Count(res.Parts, "part"))
+		chk.Detail = fmt.Sprintf("over the check's budget (below), so the git section could not be checked in full; what is there matches (%s, %s applied)",
+			found, plural.Count(res.Parts, "part"))
 	case len(res.Missing) > 0:
 		chk.Status, chk.Problems, chk.unusable = Fail, res.Missing, true
 		chk.Detail = fmt.Sprintf("%s not in %s (below), so the git section could not be checked in full; what is there matches (%s, %s applied). Fetch them, or give a clone that has them",
