@@ -238,6 +238,9 @@ func readPart(c *cursor, p *Part) error {
 		if what := gitStart(c); what != "" {
 			return fmt.Errorf("line %d: %s outside the part's \"diff --git\" sections: git apply would read it, format-patch never writes it", c.n, what)
 		}
+		if mboxFrom(l) {
+			return fmt.Errorf("line %d: %q: git mailsplit would start a new mail there, which git am applies on its own", c.n, clip(l))
+		}
 		c.next()
 	}
 	return fmt.Errorf("line %d: the part has no \"diff --git\" section", c.n)
@@ -316,7 +319,41 @@ func notGitStart(c *cursor, where string) error {
 	if what := gitStart(c); what != "" {
 		return fmt.Errorf("line %d: %s in %s: git apply, given the mail, would read it", c.n, what, where)
 	}
+	if mboxFrom(c.line()) {
+		return fmt.Errorf("line %d: %q in %s: git mailsplit would start a new mail there, which git am applies on its own", c.n, clip(c.line()), where)
+	}
 	return nil
+}
+
+// mboxFrom is mailsplit.c is_from_line: a "From " line with something like a time and a year after 1990 at
+// its end, where git am's mailsplit cuts a series into mails. Parts start at stricter From lines; another one
+// inside a part would make a mail of its own.
+func mboxFrom(l []byte) bool {
+	if len(l) < 20 || !bytes.HasPrefix(l, []byte("From ")) {
+		return false
+	}
+	colon := len(l) - 2
+	for {
+		if colon < 5 {
+			return false
+		}
+		colon--
+		if l[colon] == ':' {
+			break
+		}
+	}
+	digit := func(i int) bool { return i >= 0 && i < len(l) && l[i] >= '0' && l[i] <= '9' }
+	if !digit(colon-4) || !digit(colon-2) || !digit(colon-1) || !digit(colon+1) || !digit(colon+2) {
+		return false
+	}
+	i, year := colon+3, 0 // strtol: blanks, then digits
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	for ; digit(i) && year < 1e6; i++ {
+		year = year*10 + int(l[i]-'0')
+	}
+	return year > 90
 }
 
 // gitReads names, for an error, what git apply would make of the current line when it is a patch start.
