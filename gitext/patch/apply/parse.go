@@ -466,8 +466,11 @@ header:
 		}
 		seen[key] = true
 	}
-	if seen["from"] != seen["to"] {
-		return nil, errorf("a rename or copy without both its \"from\" and \"to\" lines")
+	if seen["from"] != seen["to"] || seen["from"] != seen["similarity"] {
+		return nil, errorf("a rename or copy without its \"similarity index\", \"from\" and \"to\" lines, all three")
+	}
+	if seen["old mode"] != seen["new mode"] {
+		return nil, errorf("an \"old mode\" or \"new mode\" line without the other (git apply takes no mode change from it)")
 	}
 	if f.IsNew && f.IsDeleted {
 		return nil, errorf("a section that both creates and deletes its file")
@@ -528,10 +531,11 @@ header:
 	case bytes.HasPrefix(l, []byte("@@ -")):
 		return nil, errorf("a hunk without the \"---\"/\"+++\" lines before it")
 	default:
-		// No content change: a mode change, a rename or copy, an empty new or deleted file. git apply skips a
-		// "diff --git" line with nothing after it; format-patch never writes one.
-		if len(seen) == 0 {
-			return nil, errorf("a \"diff --git\" line with no header or change after it")
+		// No content change: a mode change, a rename or copy, an empty new or deleted file; anything else is
+		// "patch with only garbage" to git apply (apply.c metadata_changes). git apply skips a "diff --git" line
+		// with nothing after it; format-patch never writes one.
+		if !f.IsNew && !f.IsDeleted && !f.IsRename && !f.IsCopy && !(seen["old mode"] && f.OldMode != f.NewMode) {
+			return nil, errorf("a section with no change: no hunk, no binary patch, no mode change, rename, copy, creation or deletion")
 		}
 	}
 	return f, nil
