@@ -105,6 +105,20 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) (problem
 			problem("the part creates it, but the parent's tree already has it (%s)", e)
 			continue
 		}
+		if f.NewName == "" && (len(f.Fragments) > 0 || f.Binary != nil || f.NoBinaryData) {
+			// A deletion's hunk must remove exactly the parent's content, as git apply checks it.
+			oldData, err := t.content(old)
+			if err != nil {
+				return nil, nil, err
+			}
+			if _, err := f.Content(oldData, 0); errors.Is(err, ErrOverBudget) {
+				unjudged = append(unjudged, fmt.Sprintf("line %d: %s: %v", f.Line, quoteIfNeeded(name), err))
+				continue
+			} else if err != nil {
+				problem("the deletion does not apply: %v", err)
+				continue
+			}
+		}
 		var res *entry
 		if f.NewName != "" {
 			res = &entry{mode: canonMode(f.NewMode)}
