@@ -34,7 +34,8 @@ var starts = []string{
 
 // TestDifferentialWithGitApply holds the reader and CheckTrees to `git apply`: for random variants of every
 // part of history's series (each kind of section: renames, copies, binary literals and deltas, modes,
-// symlinks, gitlinks, a missing final newline), whenever the part reads without error and CheckTrees finds
+// symlinks, gitlinks, a missing final newline; lines inserted from starts, deleted, duplicated, replaced,
+// bytes changed, whole sections repeated or moved), whenever the part reads without error and CheckTrees finds
 // nothing, `git apply --cached` of it on the commit's parent makes exactly the commit's tree, and so does git
 // apply of the patch `git mailinfo` cuts from it (what `git am` applies). Our reader may
 // refuse what git takes (it is stricter), never take what git applies otherwise.
@@ -65,7 +66,31 @@ func TestDifferentialWithGitApply(t *testing.T) {
 		}
 		for range rapid.IntRange(1, 3).Draw(rt, "edits") {
 			at := rapid.IntRange(1, len(lines)-1).Draw(rt, "line")
-			switch rapid.IntRange(0, 4).Draw(rt, "op") {
+			switch rapid.IntRange(0, 5).Draw(rt, "op") {
+			case 5: // a whole section again, elsewhere (two sections for one path, or one moved)
+				var starts []int
+				for i, l := range lines {
+					if strings.HasPrefix(l, "diff --git ") {
+						starts = append(starts, i)
+					}
+				}
+				if len(starts) == 0 {
+					break
+				}
+				i := rapid.IntRange(0, len(starts)-1).Draw(rt, "section")
+				end := len(lines)
+				if i+1 < len(starts) {
+					end = starts[i+1]
+				} else {
+					for end = starts[i]; end < len(lines) && lines[end] != "-- \n"; end++ {
+					}
+				}
+				section := append([]string{}, lines[starts[i]:end]...)
+				if rapid.Bool().Draw(rt, "move") {
+					lines = append(lines[:starts[i]], lines[end:]...)
+					at = min(at, len(lines)-1)
+				}
+				lines = append(lines[:at], append(section, lines[at:]...)...)
 			case 0:
 				s := rapid.SampledFrom(starts).Draw(rt, "insert")
 				lines = append(lines[:at], append([]string{s}, lines[at:]...)...)
