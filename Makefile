@@ -1,9 +1,15 @@
 # git-bernstein: `make demo` shows the main job on a demo repository, `make test` runs every test.
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The version is what Go stamps from the clone (the commit, -dirty with changes, or a tag on it), exactly as
+# `go build` and `go install ./cmd/git-bernstein` name it; VERSION=… overrides it for a release build. Go
+# stamps nothing in a linked worktree, so the same commit and -dirty rule (git status --porcelain, as Go
+# reads it) is passed as a fallback used only then.
+VERSION ?=
 GO      ?= go
-LDFLAGS := -s -w -X github.com/git-bernstein/git-bernstein/internal/buildinfo.version=$(VERSION)
+BUILDINFO := github.com/git-bernstein/git-bernstein/internal/buildinfo
+FALLBACK := $(shell git rev-parse HEAD 2>/dev/null | cut -c1-7)$(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -dirty)
+LDFLAGS := -s -w $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION)) $(if $(FALLBACK),-X $(BUILDINFO).fallback=$(FALLBACK))
 BIN     := bin/git-bernstein
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
@@ -22,8 +28,9 @@ modules:
 	@GOPROXY=off GOFLAGS=-mod=mod $(GO) mod download -json >/dev/null 2>&1 || { echo "downloading Go modules (the first time: about a minute)…"; $(call quiet,$(GO) mod download -x); }
 
 build: modules
-	@echo "building $(BIN) $(VERSION) (the first build compiles every dependency: a minute or two)…"
-	@$(call quiet,$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein)
+	@echo "building $(BIN) (the first build compiles every dependency: a minute or two)…"
+	@$(call quiet,$(GO) build -trimpath -buildvcs=auto -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein)
+	@$(BIN) --version
 
 MANDIR  ?= $(PREFIX)/share/man/man1
 

@@ -1,9 +1,13 @@
 package gitext
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,18 +15,122 @@ import (
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
-// Config is git's configuration as `git config` sees it: system, global, repository and worktree files, then
-// values given on the command line (`git -c k=v bernstein …` passes them in GIT_CONFIG_PARAMETERS). go-git's
-// own reader knows only the repository file, and nothing of the environment.
+// Config is git's configuration as `git config` sees it: system, global, repository and worktree files with
+// their [include] and [includeIf] files, then values given on the command line (`git -c k=v bernstein …` passes
+// them in GIT_CONFIG_PARAMETERS). go-git's own reader knows only the repository file, and nothing of includes or
+// the environment.
 type Config struct {
 	values map[string][]string // normalised key → values in file order, later files last
 }
 
-// Config reads the configuration for r. getenv is os.Getenv outside tests.
+// maxConfigList bounds what `git config --list` may print: configuration is small, and a runaway include is
+// an error, not memory.
+const maxConfigList = 16 << 20
+
+// Config reads the configuration for r. getenv is os.Getenv outside tests. It asks the user's git (`git config
+// --null --list`, in this repository), the one reader that follows includes exactly as git does (includeIf
+// gitdir:, onbranch:, hasconfig:remote.*.url: and whatever later versions add); without a git on PATH it reads
+// the files itself, without includes.
 func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	c, err := r.gitConfig(getenv)
+	if !errors.Is(err, exec.ErrNotFound) {
+		return c, err
+	}
+	return r.readConfig(getenv)
+}
+
+// gitConfigEnv are the variables that decide what `git config` reads; the child gets getenv's values for them
+// (tests give an environment of their own) and the process's for everything else.
+var gitConfigEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "PATH"}
+
+// gitConfig runs `git config --null --list` for this repository: each entry is "key\nvalue\0", or "key\0"
+// for a key given without "=" (true).
+func (r *Repo) gitConfig(getenv func(string) string) (*Config, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(git, "config", "--null", "--list")
+	cmd.Dir = r.GitDir
+	env := []string{"GIT_DIR=" + r.GitDir}
+	if r.WorkTree != "" {
+		cmd.Dir = r.WorkTree
+		env = append(env, "GIT_WORK_TREE="+r.WorkTree)
+	}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(gitConfigEnv, k) || strings.HasPrefix(k, "GIT_CONFIG_KEY_") ||
+			strings.HasPrefix(k, "GIT_CONFIG_VALUE_") || strings.HasPrefix(k, "GIT_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range gitConfigEnv {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	if n, err := strconv.Atoi(getenv("GIT_CONFIG_COUNT")); err == nil {
+		for i := range max(0, min(n, 10000)) {
+			for _, k := range []string{fmt.Sprintf("GIT_CONFIG_KEY_%d", i), fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)} {
+				env = append(env, k+"="+getenv(k))
+			}
+		}
+	}
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run git config: %w", err)
+	}
+	data, readErr := io.ReadAll(io.LimitReader(out, maxConfigList+1))
+	waitErr := cmd.Wait()
+	switch {
+	case readErr != nil:
+		return nil, fmt.Errorf("read git config --list: %w", readErr)
+	case len(data) > maxConfigList:
+		return nil, fmt.Errorf("git config --list printed more than %d bytes: check your [include] files", maxConfigList)
+	case waitErr != nil:
+		return nil, fmt.Errorf("git config --list: %v: %s (fix the file it names; `git config --list` shows the same)",
+			waitErr, strings.TrimSpace(stderr.String()))
+	}
+	c := &Config{values: map[string][]string{}}
+	for _, e := range strings.Split(string(data), "\x00") {
+		if e == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(e, "\n")
+		c.add(k, v)
+	}
+	return c, nil
+}
+
+// limitedWriter keeps the first n bytes written to it and drops the rest.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}
+
+// readConfig reads the configuration files and environment itself, in git's order, without includes: what
+// Config does when there is no git to ask.
+func (r *Repo) readConfig(getenv func(string) string) (*Config, error) {
 	c := &Config{values: map[string][]string{}}
 	files := userConfigFiles(getenv)
 	files = append(files, filepath.Join(r.CommonDir, "config"))

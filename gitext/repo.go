@@ -107,6 +107,13 @@ func open(gitDir, workTree string) (*Repo, error) {
 	}
 	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
 	st.promisor = newPromisor(repo, format)
+	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
+		pr, err := repo.packs()
+		if err != nil {
+			return 0, nil, false
+		}
+		return pr.Packed(h)
+	}
 	shallow, err := st.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)

@@ -19,7 +19,9 @@ type Range struct {
 }
 
 // ResolveRange reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
-// everything it brought in). An A of forty zeros, as CI sends for a new branch, also means REV alone.
+// everything it brought in). An A of forty zeros, as CI sends for a new branch, also means REV alone. It reads
+// the commits near the range only (rangeCommits), not all of history: the post-merge hook runs it after every
+// pull, and on Kafka's 21,000 commits a walk of everything took 2 s and 280 MB for a pull of a few commits.
 func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	from, to, isRange := strings.Cut(spec, "..")
 	if strings.HasPrefix(to, ".") {
@@ -35,7 +37,6 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	if err != nil {
 		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
-	tips := []Tip{{Name: plumbing.ReferenceName(to), Commit: tip}}
 	var stop []plumbing.Hash
 	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
 		c, err := repo.CommitObject(tip)
@@ -54,32 +55,18 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 		}
 		stop = append(stop, h)
 	}
-	for _, h := range stop {
-		tips = append(tips, Tip{Name: plumbing.ReferenceName(from), Commit: h})
-	}
-	g, err := repo.Walk(tips, nil)
+	hashes, err := repo.rangeCommits(tip, stop)
 	if err != nil {
 		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
-	var stopIdx []int
-	for _, h := range stop {
-		i, _ := g.Index(h)
-		stopIdx = append(stopIdx, i)
-	}
-	ti, _ := g.Index(tip)
-	excluded := g.Reachable(stopIdx, nil)
-	in := g.Reachable([]int{ti}, excluded)
 	r := &Range{Spec: spec, Tip: tip, Exact: tip.String()}
 	if from != "" && strings.Trim(from, "0") != "" {
 		r.Exact = stop[0].String() + ".." + tip.String()
 	}
-	for _, i := range g.TopoOrder() {
-		if !in[i] {
-			continue
-		}
-		c, err := repo.CommitObject(g.Nodes[i].Hash)
+	for _, h := range hashes {
+		c, err := repo.CommitObject(h)
 		if err != nil {
-			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, g.Nodes[i].Hash, err)
+			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, h, err)
 		}
 		r.Commits = append(r.Commits, c)
 	}

@@ -1,5 +1,6 @@
 // Package patch writes commits as a `git format-patch --stdout` series without running git, so that a ticket
-// bundle carries patches that `git apply --index` and `git am` turn back into the very same trees, and that
+// bundle carries patches that `git apply --index` and `git am` turn back into the very same trees (each part
+// on its commit's first parent; the series in one `git am` run only along a straight line of commits), and that
 // read, byte for byte, as git's own: each part is what `git format-patch --full-index --stdout -1 C` writes
 // (git 2.39), but for the signature after "-- " and the deflated bytes of binary hunks (Go's zlib is not
 // zlib; the hunks inflate to the same data). patchcmp holds that comparison; the tests run it against the git

@@ -20,6 +20,14 @@ func TestFromBuildInfo(t *testing.T) {
 			Settings: vcs("65e824e0123456789abcdef0123456789abcdef0", "false")}, "65e824e"},
 		{"go build with changes", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
 			Settings: vcs("65e824e0123456789abcdef0123456789abcdef0", "true")}, "65e824e-dirty"},
+		{"go build, Go 1.24+ pseudo-version", &debug.BuildInfo{
+			Main:     debug.Module{Version: "v0.0.0-20261201030154-65e824e01234"},
+			Settings: vcs("65e824e0123456789abcdef0123456789abcdef0", "false")}, "65e824e"},
+		{"go build, Go 1.24+ pseudo-version, changes", &debug.BuildInfo{
+			Main:     debug.Module{Version: "v0.0.0-20261201030154-65e824e01234+dirty"},
+			Settings: vcs("65e824e0123456789abcdef0123456789abcdef0", "true")}, "65e824e-dirty"},
+		{"go build on a tagged commit", &debug.BuildInfo{Main: debug.Module{Version: "v1.3.0"},
+			Settings: vcs("65e824e0123456789abcdef0123456789abcdef0", "false")}, "v1.3.0"},
 		{"go test (no stamp)", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
 	} {
 		if got := fromBuildInfo(c.bi); got != c.want {

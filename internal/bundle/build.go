@@ -21,6 +21,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
@@ -72,11 +73,14 @@ type PRSet struct {
 	Warnings []string
 }
 
-// PR is one pull request: its payload and, when known, its reviews (both raw JSON bytes).
+// PR is one pull request: its payload and, when known, its reviews (both raw JSON bytes), and where each came
+// from (package prsource; Build sets the arcnames), packed as pr/sources.json.
 type PR struct {
 	Number  int
 	Payload []byte
 	Reviews []byte // nil when the reviews could not be fetched
+
+	PayloadFrom, ReviewsFrom prsource.Member
 }
 
 // Result describes a written bundle.
@@ -106,6 +110,10 @@ func Build(opts Options) (*Result, error) {
 		}
 	}
 	clk := newClock(opts)
+	// What is signed takes no patch id from the cache, a file anyone who can write .git can fill: each is
+	// computed again (the same commits are diffed for git/diff.patch anyway), and a cached one that differs is
+	// replaced with a warning.
+	opts.Find.RecomputePatchIDs = true
 	commits, err := discover.Find(opts.Repo, opts.Find)
 	if err != nil {
 		return nil, err
@@ -154,11 +162,13 @@ func Build(opts Options) (*Result, error) {
 		}
 		res.Warnings = append(res.Warnings, set.Warnings...)
 		prNumber = set.Landed
+		var sources prsource.Sources
 		for _, pr := range set.PRs {
 			for _, f := range []struct {
 				name string
 				data []byte
-			}{{fmt.Sprintf("pr_%d.json", pr.Number), pr.Payload}, {fmt.Sprintf("pr_%d.reviews.json", pr.Number), pr.Reviews}} {
+				from prsource.Member
+			}{{fmt.Sprintf("pr_%d.json", pr.Number), pr.Payload, pr.PayloadFrom}, {fmt.Sprintf("pr_%d.reviews.json", pr.Number), pr.Reviews, pr.ReviewsFrom}} {
 				if f.data == nil {
 					continue
 				}
@@ -167,7 +177,21 @@ func Build(opts Options) (*Result, error) {
 					return nil, err
 				}
 				members = append(members, m)
+				f.from.Arcname = "pr/" + f.name
+				sources.Members = append(sources.Members, f.from)
 			}
+		}
+		// Where each pr/ member came from, signed with them: an offline copy is never GitHub's answer.
+		if len(sources.Members) > 0 {
+			data, err := sources.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			m, err := workMember(work, prsource.Arcname, manifest.SectionPR, func(w io.Writer) error { _, err := w.Write(data); return err })
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, m)
 		}
 	}
 

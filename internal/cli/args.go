@@ -46,6 +46,9 @@ func positional(c *ucli.Context) ([]string, error) {
 // isBoolFlag says whether a flag may stand alone: a BoolFlag, or a flag whose value says it is boolean to
 // the flag parser (--repo[=DIR]).
 func isBoolFlag(fl ucli.Flag) bool {
+	if o, ok := fl.(optionalValueFlag); ok {
+		fl = o.GenericFlag
+	}
 	if _, ok := fl.(*ucli.BoolFlag); ok {
 		return true
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"crypto/ed25519"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 func bundleFlags() []ucli.Flag {
@@ -38,8 +36,10 @@ func bundleCommand() *ucli.Command {
 		Usage:     "pack a ticket's commits, diff and agent artefacts into one signed, deterministic tar.gz",
 		ArgsUsage: "TICKET",
 		Description: `Builds <TICKET>.tar.gz holding manifest.json (schema_version 1), git/commits.json (what
-'git bernstein commits --json' prints), git/diff.patch (one format-patch part per non-merge commit, which
-'git am' applies), and the .sdd artefacts of the ticket: transcripts/, traces/, lineage/, audit/. A .sdd file is
+'git bernstein commits --json' prints), git/diff.patch (one format-patch part per non-merge commit, oldest
+first, each diffed against its first parent: 'git am' of one part applies on that parent; the whole series is
+one 'git am' run only when each commit's parent is the part before, which backports and merged lines break),
+and the .sdd artefacts of the ticket: transcripts/, traces/, lineage/, audit/. A .sdd file is
 taken when its name names the ticket (any size), or when it is .json/.jsonl of at most --probe-limit bytes and
 one record has string values equal to the tracker and to the ticket. Lineage and audit JSONL files chosen by
 their content are packed as slices of their matching lines unless --whole-files. Symlinks are never followed.
@@ -127,7 +127,10 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if c.Int64("probe-limit") < 0 {
 		return usageError("--probe-limit must not be negative")
 	}
-	projectRoot := filepath.Dir(sdd)
+	projectRoot, err := s.projectRoot(workdir != "")
+	if err != nil {
+		return err
+	}
 	lineageV2, err := bundle.LineageV2Enabled(projectRoot, envOf(c).getenv)
 	if err != nil {
 		return err
@@ -154,6 +157,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(s.keyUnderGithub(c, tracker, id), res.Warnings...)
 	warn(c, res.Warnings)
 	if c.Bool("json") {
 		warnings := res.Warnings
@@ -181,35 +185,6 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		return s.noteBundle(c, res, signing.Kid, rev)
 	}
 	return nil
-}
-
-// signingKey reads --sign-key/--sign-kid or their git config defaults; one without the other is a usage error.
-func (s *session) signingKey(c *ucli.Context) (ed25519.PrivateKey, string, error) {
-	path := s.configOr(c, "sign-key", "bernstein.signingKey", "")
-	kid := s.configOr(c, "sign-kid", "bernstein.signingKid", "")
-	if path == "" && kid == "" {
-		return nil, "", nil
-	}
-	if path == "" || kid == "" {
-		return nil, "", usageError("signing needs both a key and a kid: give --sign-key FILE and --sign-kid KID " +
-			"(or git config bernstein.signingKey and bernstein.signingKid)")
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		return nil, "", usageError("--sign-kid: %v", err)
-	}
-	path = expandHome(path)
-	if !filepath.IsAbs(path) {
-		wd, err := s.env.getwd()
-		if err != nil {
-			return nil, "", err
-		}
-		path = filepath.Join(wd, path)
-	}
-	key, err := sign.LoadPrivateKey(path)
-	if err != nil {
-		return nil, "", err
-	}
-	return key, kid, nil
 }
 
 func createdAt(c *ucli.Context) (time.Time, error) {

@@ -10,6 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/landing"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -33,8 +34,10 @@ then its backports: the same patch id, or a "(cherry picked from commit X)" line
 it is on and, in brackets, the first tags that contain it.
 
 --json prints {"tracker","ticket_id","commits":[sha…],"details":[{"sha","parents","author","committer",
-"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags"}}]}, the document
-bundles carry as git/commits.json.`,
+"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags"}}],"discovery":{"rules",
+"sources","trailer_keys","trailer_separators","trailer_configured","github_repo","base_branch","diff_settings",
+"tips","shallow"}}, the document bundles carry as git/commits.json ("discovery" records how the commits were
+found, so that 'verify --repo' can find them again in a clone).`,
 		Flags: append(matchFlags(),
 			&ucli.BoolFlag{Name: "json", Usage: "print the commits.json document instead of one line a commit"},
 		),
@@ -62,7 +65,7 @@ func runCommits(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	warn(c, res.Warnings)
+	warn(c, append(s.keyUnderGithub(c, "", id), res.Warnings...))
 	if c.Bool("json") {
 		return printJSON(c, res)
 	}
@@ -70,7 +73,8 @@ func runCommits(c *ucli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
 		return nil
 	}
-	printChanges(c.App.Writer, res.Details)
+	base, _, _ := s.repo.BaseBranch(opts.BaseBranch)
+	printChanges(c.App.Writer, res.Details, base.String())
 	return nil
 }
 
@@ -87,7 +91,9 @@ func collectLess(env *Env) {
 
 // printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
 // date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
-func printChanges(out io.Writer, details []discover.CommitDetail) {
+// Branches and tags are shortened for reading (package landing: the base branch and release lines first, the
+// earliest release of each line, "and N more"); --json has them all. base is the base branch's ref, or "".
+func printChanges(out io.Writer, details []discover.CommitDetail, base string) {
 	// One write for the lot, not a system call a line, and each part written as it is rather than joined into
 	// a line first: a commit on hundreds of branches prints a long line, and a ticket can have thousands. Every
 	// part from the repository goes through termtext.Clean (between parts are only our own separators, so
@@ -103,6 +109,12 @@ func printChanges(out io.Writer, details []discover.CommitDetail) {
 			clean(s)
 		}
 	}
+	short := func(l landing.List) {
+		list(l.Shown)
+		if l.More > 0 {
+			fmt.Fprintf(w, " and %d more", l.More)
+		}
+	}
 	for _, ch := range discover.Changes(details) {
 		first := details[ch.Commits[0]]
 		clean(first.Subject)
@@ -116,13 +128,13 @@ func printChanges(out io.Writer, details []discover.CommitDetail) {
 			clean(date)
 			if d.LandedOn != nil && len(d.LandedOn.Branches) > 0 {
 				w.WriteString(" on ")
-				list(d.LandedOn.Branches)
+				short(landing.Branches(d.LandedOn.Branches, base))
 			} else {
 				w.WriteString(" on no branch")
 			}
 			if d.LandedOn != nil && len(d.LandedOn.Tags) > 0 {
 				w.WriteString(" [")
-				list(d.LandedOn.Tags)
+				short(landing.Tags(d.LandedOn.Tags))
 				w.WriteString("]")
 			}
 			w.WriteString(" (")

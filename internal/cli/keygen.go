@@ -10,6 +10,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
@@ -22,12 +23,15 @@ func keygenCommand() *ucli.Command {
 {"protocolVersion":"a2a/1.0","agent_id","kid","public_key_pem"} (mode 0644). Existing files are never
 overwritten. Keep the key secret; give the card to whoever verifies your bundles (verify --card).
 By default both land in the current folder as <kid>.pem and <kid>.card.json, so the kid must then be a
-safe file name (letters, digits, . _ - + @, not starting with punctuation).`,
+safe file name (letters, digits, . _ - + @, not starting with punctuation). A key written inside a git
+worktree is added to the clone's own ignore list, <git common dir>/info/exclude, so that no "git add ."
+commits it (--no-exclude: leave it).`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "kid", Usage: "key id that signatures carry and verifiers match (required)"},
 			&ucli.StringFlag{Name: "agent-id", Value: "git-bernstein", Usage: "agent_id written in the card"},
 			&ucli.StringFlag{Name: "key", Usage: "where to write the private key (default ./<kid>.pem)"},
 			&ucli.StringFlag{Name: "card", Usage: "where to write the agent card (default ./<kid>.card.json)"},
+			&ucli.BoolFlag{Name: "no-exclude", Usage: "do not add a key written inside a git worktree to <git dir>/info/exclude"},
 			sshKeyFlag(),
 		},
 		Action: runKeygen,
@@ -113,6 +117,9 @@ func runKeygen(c *ucli.Context) error {
 	w := c.App.Writer
 	fmt.Fprintf(w, "Wrote private key %s (Ed25519, PKCS#8, mode 0600): keep it secret.\n", keyPath)
 	fmt.Fprintf(w, "Wrote agent card  %s (agent_id %s): give it to verifiers.\n", cardPath, agentID)
+	if !c.Bool("no-exclude") {
+		excludeKey(c, wd, keyFile)
+	}
 	fmt.Fprintf(w, "kid:         %s\n", kid)
 	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", fp)
 	fmt.Fprintf(w, "Sign bundles with: git bernstein bundle --sign-key %s --sign-kid %s TICKET\n", keyPath, kid)
@@ -132,4 +139,22 @@ func writeNew(path string, mode os.FileMode, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// excludeKey keeps a private key written inside a git worktree out of commits: its path goes into the clone's
+// info/exclude (never shared, unlike .gitignore). The key is written by then, so a problem is a warning.
+func excludeKey(c *ucli.Context, wd, keyFile string) {
+	repo, err := gitext.Discover(filepath.Dir(keyFile), envOf(c).getenv)
+	if err != nil {
+		return // not in a repository: nothing can commit it
+	}
+	pattern, err := repo.ExcludeLocally(keyFile)
+	switch {
+	case err != nil:
+		warn(c, []string{fmt.Sprintf("the key is inside the worktree %s and could not be added to its info/exclude (%v): "+
+			"make sure git never commits it", repo.WorkTree, err)})
+	case pattern != "":
+		fmt.Fprintf(c.App.Writer, "Added %s to %s, so git never commits the key (--no-exclude to skip).\n",
+			pattern, displayPath(wd, filepath.Join(repo.CommonDir, "info", "exclude")))
+	}
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -43,7 +43,7 @@ change it. The post-merge hook and 'record' take one with every bundle when line
 			lineageRootFlag(),
 			lineageKeyFlag(),
 			&ucli.StringFlag{Name: "out", Usage: "write the checkpoint to `FILE` (and its signature to FILE.jws)"},
-			&ucli.StringFlag{Name: "sign-key", Usage: "Ed25519 PKCS#8 PEM private key `FILE` to sign with (default: git config bernstein.signingKey)"},
+			&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
 			&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid)"},
 		},
 		Action: runLineageCheckpoint,
@@ -71,10 +71,11 @@ func runLineageCheckpoint(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	signer, kid, err := checkpointSigner(c, env)
+	signer, err := checkpointSigner(c, env)
 	if err != nil {
 		return err
 	}
+	defer signer.Close()
 	out := c.String("out")
 	if out != "" {
 		wd, err := env.getwd()
@@ -95,7 +96,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		jws, err := signer(payload)
+		jws, err := signer.SignJWS(payload)
 		if err != nil {
 			return err
 		}
@@ -109,46 +110,22 @@ func runLineageCheckpoint(c *ucli.Context) error {
 	sum := sha256.Sum256(data)
 	signed := "unsigned"
 	if signer != nil {
-		signed = "signed -> " + out + ".jws, kid " + kid
+		signed = "signed -> " + out + ".jws, kid " + signer.Kid
 	}
 	fmt.Fprintf(c.App.Writer, "Checkpoint of %s written to %s (%s; %s key; sha256 %s; %s).\n",
 		termtext.Clean(store.Root), termtext.Clean(c.String("out")), cp.Summary(), cp.KeyClass, hex.EncodeToString(sum[:]), termtext.Clean(signed))
 	return nil
 }
 
-// checkpointSigner signs with --sign-key and --sign-kid, else git config's bernstein.signingKey and
-// signingKid when run in a repository (the bundle's rules); outside one only the flags count. It is nil when
-// no key is given. The JWS is the bundles' (sign.SignDetached), over the checkpoint's JCS form.
-func checkpointSigner(c *ucli.Context, env *Env) (func(payload []byte) (string, error), string, error) {
-	if s, err := openSession(env); err == nil {
-		k, kid, err := s.signingKey(c)
-		if err != nil || k == nil {
-			return nil, "", err
-		}
-		return func(p []byte) (string, error) { return sign.SignDetached(k, kid, p) }, kid, nil
-	}
-	path, kid := c.String("sign-key"), c.String("sign-kid")
-	if path == "" && kid == "" {
-		return nil, "", nil
-	}
-	if path == "" || kid == "" {
-		return nil, "", usageError("signing needs both --sign-key FILE and --sign-kid KID")
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		return nil, "", usageError("--sign-kid: %v", err)
-	}
-	if !filepath.IsAbs(path) {
-		wd, err := env.getwd()
-		if err != nil {
-			return nil, "", err
-		}
-		path = filepath.Join(wd, path)
-	}
-	k, err := sign.LoadPrivateKey(path)
+// checkpointSigner signs with the key bundles sign with (package signing: --sign-key and --sign-kid, else,
+// in a repository, bernstein.signingKey or git's SSH signing key); nil when no key is given. The JWS is the
+// bundles', over the checkpoint's JCS form. The caller closes the signer.
+func checkpointSigner(c *ucli.Context, env *Env) (*signing.Signer, error) {
+	s, err := openSession(env)
 	if err != nil {
-		return nil, "", err
+		s = nil // outside a repository only the flags count
 	}
-	return func(p []byte) (string, error) { return sign.SignDetached(k, kid, p) }, kid, nil
+	return signer(c, env, s)
 }
 
 // withCheckpoints gives `lineage v2 verify` the checkpoint flags; without them it is the plain verify.

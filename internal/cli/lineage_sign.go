@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"strings"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
-	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
 // exportSignFlags are lineage v2 export's signing flags.
@@ -24,29 +20,16 @@ func exportSignFlags() []ucli.Flag {
 // (payloadType application/vnd.in-toto+json, keyid the kid), one envelope a line (package attest, "Lineage").
 func signedStatements(c *ucli.Context, timeline []lineage.Entry) ([]byte, error) {
 	env := envOf(c)
-	spec := c.String("sign-key")
-	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-		wd, err := env.getwd()
-		if err != nil {
-			return nil, err
-		}
-		spec = inDir(wd, expandHome(spec))
-	}
-	key, err := sshsig.LoadKey(spec, env.getenv)
+	sess, err := openSession(env)
 	if err != nil {
+		sess = nil // outside a repository only the flags count
+	}
+	key, err := signer(c, env, sess)
+	if err != nil || key == nil {
 		return nil, err
 	}
 	defer key.Close()
-	kid := c.String("sign-kid")
-	if kid == "" {
-		if !key.SSH {
-			return nil, usageError("--sign-key with a PKCS#8 key needs --sign-kid KID; SSH keys default to their SHA256: fingerprint")
-		}
-		kid = key.Fingerprint()
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		return nil, usageError("--sign-kid: %v", err)
-	}
+	kid := key.Kid
 	statements, err := lineage.Statements(timeline)
 	if err != nil {
 		return nil, err
@@ -57,7 +40,7 @@ func signedStatements(c *ucli.Context, timeline []lineage.Entry) ([]byte, error)
 		if err != nil {
 			return nil, err
 		}
-		line, err := attest.Seal(key, kid, attest.PayloadType, payload)
+		line, err := attest.Seal(key.Key, kid, attest.PayloadType, payload)
 		if err != nil {
 			return nil, err
 		}

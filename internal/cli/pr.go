@@ -55,7 +55,8 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 		}
 		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings}
 		for _, pr := range res.PRs {
-			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews})
+			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
+				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom})
 		}
 		return set, nil
 	}

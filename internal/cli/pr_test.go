@@ -27,6 +27,7 @@ func prRepo(t *testing.T, remoteURL string) *gittest.Repo {
 	r.Git("checkout", "-q", "main")
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge pull request #17 from acme/ENG-42-login", "ENG-42-login")
 	r.Git("remote", "add", "origin", remoteURL)
+	r.Git("config", "bernstein.tracker", "github") // chosen: no warning that ENG-42 looks like a Jira key
 	if err := os.MkdirAll(filepath.Join(r.Dir, ".sdd"), 0o755); err != nil {
 		t.Fatal(err)
 	}

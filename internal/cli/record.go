@@ -26,7 +26,8 @@ func recordFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
 		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
-		&ucli.IntFlag{Name: "max-tickets", Usage: "record at most `N` tickets of one range, the others are listed with the command that records them (default: git config bernstein.maxTickets, else 100; 0: no cap)"},
+		&ucli.IntFlag{Name: "max-tickets", DefaultText: "git config bernstein.maxTickets, else 100; 0: no cap",
+			Usage: "record at most `N` tickets of one range, the others are listed with the command that records them"},
 	)
 }
 
@@ -184,9 +185,9 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
-	root := s.repo.WorkTree
-	if root == "" {
-		root = s.repo.GitDir
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return nil, err
 	}
 	wd, err := s.env.getwd()
 	if err != nil {
@@ -220,6 +221,17 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
 	}
 	return rep, err
+}
+
+// keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key
+// would be filed under github only because no tracker was chosen (tracker: an argument's, "" when none).
+func (s *session) keyUnderGithub(c *ucli.Context, tracker, id string) []string {
+	if tracker != "" || !s.trackerDefaulted(c) || !record.LooksLikeKeys([]record.Found{{ID: id}}) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s looks like a Jira or Linear key, but bernstein.tracker is not set, so it is taken as a "+
+		"github ticket: run `git config bernstein.tracker jira` (or linear), or give --tracker, so bundles and notes "+
+		"name the right tracker (`git config bernstein.tracker github` keeps github and ends this warning)", id)}
 }
 
 // trackerDefaulted says the tracker is github only because nothing chose one (no --tracker, no bernstein.tracker).
@@ -274,8 +286,8 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 	if len(rep.Deferred) > 0 {
 		out.Resume = resumeCommand(c, rep)
 	}
+	warn(c, recordWarnings(rep))
 	for _, r := range rep.Recorded {
-		warn(c, r.Result.Warnings)
 		out.Recorded = append(out.Recorded, recorded{r.Result.Out, r.Entry})
 	}
 	for _, f := range rep.Failed {
@@ -290,8 +302,8 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))
 		return
 	}
+	warn(c, recordWarnings(rep))
 	for _, r := range rep.Recorded {
-		warn(c, r.Result.Warnings)
 		signed := "unsigned"
 		if r.Entry.Signed {
 			signed = "signed, kid " + r.Entry.Kid
@@ -300,4 +312,20 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), plural.Count(r.Entry.Files, "file"),
 			plural.Count(r.Entry.Commits, "commit"), signed, rep.Range.Tip.String()[:7])
 	}
+}
+
+// recordWarnings are the tickets' warnings, each said once: most (no .sdd folder, GitHub unreachable, the
+// tracker guessed) are about the repository, not the ticket, and a range naming 39 tickets said them 39 times.
+func recordWarnings(rep *record.Report) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rep.Recorded {
+		for _, w := range r.Result.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }

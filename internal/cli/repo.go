@@ -176,10 +176,21 @@ func (s *session) sddFolder(flag string, workdir bool) (string, error) {
 		return flag, nil
 	case flag != "":
 		return filepath.Join(wd, flag), nil
-	case workdir:
-		return filepath.Join(wd, ".sdd"), nil
-	case s.repo.WorkTree != "":
-		return filepath.Join(s.repo.WorkTree, ".sdd"), nil
 	}
-	return filepath.Join(s.repo.GitDir, ".sdd"), nil
+	root, err := s.projectRoot(workdir)
+	return filepath.Join(root, ".sdd"), err
+}
+
+// projectRoot is the one answer to "where is the Bernstein project": the folder that holds bernstein.yaml and,
+// unless --sdd says otherwise, .sdd. It is bundle --workdir's folder (the session's working folder is then that
+// folder), else the top of the worktree, else the git folder of a bare repository. --sdd never moves it: a .sdd
+// given elsewhere does not bring another project's bernstein.yaml with it.
+func (s *session) projectRoot(workdir bool) (string, error) {
+	switch {
+	case workdir:
+		return s.env.getwd()
+	case s.repo.WorkTree != "":
+		return s.repo.WorkTree, nil
+	}
+	return s.repo.GitDir, nil
 }

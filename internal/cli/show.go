@@ -22,9 +22,11 @@ func showCommand() *ucli.Command {
 		Usage:     "show the bundles noted on a commit, for reviewers",
 		ArgsUsage: "[REV]",
 		Description: `Reads REV's note (default HEAD) on git config bernstein.notesRef (default refs/notes/bernstein) and prints
-each bundle: ticket, file, digests, signer, and whether the file in the bundle folder still has the noted digest.
---json prints {"commit","notes_ref","entries":[{…the note entry…,"path","local"}]} where local is match,
-differs or missing. Exit 1 when REV has no note (fetch shared notes first; see the README).`,
+each bundle: ticket, file, digests, signer, and whether the file in the bundle folder still has the noted digest
+(or "not read" when the path holds a symlink, a FIFO or a file with other names, which show never reads).
+--json prints {"commit","notes_ref","entries":[{…the note entry…,"path","local","why"}]} where local is match,
+differs, missing or refused, and why (only with refused) says why the copy was not read. Exit 1 when REV has no
+note (fetch shared notes first; see the README).`,
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},

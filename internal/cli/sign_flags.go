@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"crypto"
 	"errors"
 	"fmt"
@@ -15,7 +14,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -28,8 +27,8 @@ const signKeyUsage = "key to sign with: a PKCS#8 Ed25519 PEM `FILE`, an OpenSSH 
 // signFlags are the flags of bundle and record that choose what is signed besides the manifest's JWS.
 func signFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.BoolFlag{Name: "ssh-sig", Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
-		&ucli.BoolFlag{Name: "attest", Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key (default: git config bernstein.attest)"},
+		&ucli.BoolFlag{Name: "ssh-sig", DisableDefaultText: true, Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
+		&ucli.BoolFlag{Name: "attest", DisableDefaultText: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key (default: git config bernstein.attest)"},
 	}
 }
 
@@ -40,113 +39,57 @@ type bundleSigning struct {
 	Kid    string
 	SSHSig bool
 	Attest bool
-	key    *sshsig.Key
+	signer *signing.Signer
 }
 
 // Close lets go of ssh-agent, when the key is there.
-func (b *bundleSigning) Close() {
-	if b.key != nil {
-		b.key.Close()
+func (b *bundleSigning) Close() { b.signer.Close() }
+
+// signer resolves --sign-key/--sign-kid and the configuration into a key (package signing, the one place that
+// does); nil when nothing asks for signing. s is nil outside a repository, where only the flags count.
+func signer(c *ucli.Context, env *Env, s *session) (*signing.Signer, error) {
+	wd, err := env.getwd()
+	if err != nil {
+		return nil, err
 	}
+	req := signing.Request{Key: c.String("sign-key"), Kid: c.String("sign-kid"), Getenv: env.getenv, Wd: wd}
+	if s != nil {
+		req.Config = s.cfg.Get
+	}
+	sg, err := signing.Resolve(req)
+	if errors.Is(err, signing.ErrUsage) {
+		return nil, usageError("%s", strings.TrimSuffix(err.Error(), ": "+signing.ErrUsage.Error()))
+	}
+	return sg, err
 }
 
-// bundleSigning reads the signing flags and configuration (README, "Signing with SSH keys"):
-//
-//   - the key: --sign-key, else bernstein.signingKey, else git's user.signingKey when gpg.format is ssh; with
-//     bernstein.sign=false only --sign-key signs;
-//   - the kid: --sign-kid, else bernstein.signingKid, else, for an SSH key, its SHA256: fingerprint; a PKCS#8
-//     key needs a kid, and a kid needs a key (usage errors);
-//   - .sig: --ssh-sig, default on for SSH keys; .intoto.jsonl: --attest, default bernstein.attest.
+// bundleSigning reads the signing flags and configuration (package signing; README, "Signing with SSH keys"),
+// and which signatures besides the JWS to write: .sig: --ssh-sig, default on for SSH keys; .intoto.jsonl:
+// --attest, default bernstein.attest.
 func (s *session) bundleSigning(c *ucli.Context) (*bundleSigning, error) {
-	b := &bundleSigning{}
-	spec, origin := c.String("sign-key"), "--sign-key"
-	if !c.IsSet("sign-key") {
-		on, err := s.cfg.Bool("bernstein.sign", true)
-		if err != nil {
-			return nil, err
-		}
-		if !on {
-			return b, nil
-		}
-		spec, origin = s.cfgValue("bernstein.signingKey"), "git config bernstein.signingKey"
-		if format := s.cfgValue("gpg.format"); spec == "" && strings.EqualFold(format, "ssh") {
-			spec, origin = s.cfgValue("user.signingKey"), "git's user.signingKey (gpg.format=ssh)"
-		}
+	sg, err := signer(c, s.env, s)
+	if err != nil {
+		return nil, err
 	}
-	kid := s.configOr(c, "sign-kid", "bernstein.signingKid", "")
-	if spec == "" {
-		if kid != "" {
-			return nil, usageError("signing needs both a key and a kid: give --sign-key FILE too (or git config bernstein.signingKey)")
-		}
+	b := &bundleSigning{signer: sg}
+	if sg == nil {
 		if c.Bool("ssh-sig") || c.Bool("attest") {
 			return nil, usageError("--ssh-sig and --attest sign with the bundle key: give --sign-key (or git config bernstein.signingKey)")
 		}
 		return b, nil
 	}
-	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-		spec = expandHome(spec)
-		if !filepath.IsAbs(spec) {
-			wd, err := s.env.getwd()
-			if err != nil {
-				return nil, err
-			}
-			spec = filepath.Join(wd, spec)
-		}
-	}
-	if kid == "" && isPEMKeyFile(spec) {
-		return nil, usageError("signing needs both a key and a kid: give --sign-key FILE and --sign-kid KID " +
-			"(or git config bernstein.signingKey and bernstein.signingKid); SSH keys default to their SHA256: fingerprint")
-	}
-	key, err := sshsig.LoadKey(spec, s.env.getenv)
-	if err != nil {
-		if strings.HasPrefix(origin, "git's") {
-			err = fmt.Errorf("%w (the key is %s; git config bernstein.sign false bundles unsigned)", err, origin)
-		}
-		return nil, err
-	}
-	b.key, b.Key = key, key
-	if kid == "" {
-		if !key.SSH {
-			key.Close()
-			return nil, usageError("signing needs both a key and a kid: give --sign-key FILE and --sign-kid KID " +
-				"(or git config bernstein.signingKey and bernstein.signingKid); SSH keys default to their SHA256: fingerprint")
-		}
-		kid = key.Fingerprint()
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		key.Close()
-		return nil, usageError("--sign-kid: %v", err)
-	}
-	b.Kid = kid
-	b.SSHSig = key.SSH
+	b.Key, b.Kid, b.SSHSig = sg.Key, sg.Kid, sg.SSH
 	if c.IsSet("ssh-sig") {
 		b.SSHSig = c.Bool("ssh-sig")
 	}
 	if b.Attest, err = s.cfg.Bool("bernstein.attest", false); err != nil {
-		key.Close()
+		sg.Close()
 		return nil, err
 	}
 	if c.IsSet("attest") {
 		b.Attest = c.Bool("attest")
 	}
 	return b, nil
-}
-
-// cfgValue is a git config value, "" when unset.
-func (s *session) cfgValue(key string) string {
-	v, _ := s.cfg.Get(key)
-	return v
-}
-
-// isPEMKeyFile is true for a file that starts like a PEM key other than OpenSSH's (a PKCS#8 key): those have no
-// default kid.
-func isPEMKeyFile(path string) bool {
-	b, err := regularfile.ReadFile(path, "signing key", 64<<10)
-	if err != nil {
-		return false
-	}
-	b = bytes.TrimSpace(b)
-	return bytes.HasPrefix(b, []byte("-----BEGIN")) && !bytes.HasPrefix(b, []byte("-----BEGIN OPENSSH PRIVATE KEY-----"))
 }
 
 // allowedSignersFlag is --allowed-signers of verify, extract and view.

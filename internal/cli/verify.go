@@ -35,12 +35,21 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
               that verifies (else FAIL), by a key on an allowed signers line or card you gave (else WARN)
    attestation  when <ARCHIVE>.intoto.jsonl is there: a DSSE envelope whose in-toto statement names this
               archive's sha256 and manifest (else FAIL), signed under a keyid you gave a key for (else WARN)
+   commits    git/commits.json read strictly (no duplicate keys, exact member names), each sha once in
+              commits and in details, and the manifest's commits exactly the document's (FAIL otherwise)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
               manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
    repository with --repo[=DIR] only: every commit of git/commits.json is in the repository (DIR, else
               the one around the working folder) with the parents, author, committer and subject it lists,
               and each part of git/diff.patch, applied in memory, turns its parent's tree into its
-              commit's tree (FAIL on any difference; unusable if a commit is not in the repository)
+              commit's tree; and the ticket, found again at the tips the bundle records with the rules and
+              settings it records (no index or cache read), ties no commit the bundle lacks and gives the
+              same matched_by, patch_id and landed_on (FAIL on any difference; unusable if a commit is not in
+              the repository; WARN for what cannot be judged and for commits tied only since)
+   pr-sources when the bundle has pr/ members: pr/sources.json names exactly them (else FAIL) and says
+              where each came from: fetched from GitHub, or GitHub's answer from the ETag cache after a 304
+              (ETag, cached_at), each listed (PASS); an offline copy from .sdd/pr, which GitHub never said,
+              or a bundle without pr/sources.json ("sources not recorded") is a WARN
 Then the verdict, with what it means and what it does not.
 
 VERDICTS AND EXIT CODES:

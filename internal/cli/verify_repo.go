@@ -33,9 +33,28 @@ func (v *repoValue) String() string   { return v.dir }
 func (v *repoValue) IsBoolFlag() bool { return true }
 
 func repoFlag() ucli.Flag {
-	return &ucli.GenericFlag{Name: "repo", Value: &repoValue{}, Usage: "also check the bundle's git section against the repository in `DIR` " +
-		"(--repo=DIR; --repo alone: the repository around the working folder): every commit of git/commits.json is there with the details it lists, " +
-		"and each part of git/diff.patch, applied in memory, turns its parent's tree into its commit's tree"}
+	return optionalValueFlag{&ucli.GenericFlag{Name: "repo", Value: &repoValue{},
+		Usage: "also check the bundle's git section against the repository in DIR " +
+			"(--repo alone: the repository around the working folder; a value only after =): every commit of " +
+			"git/commits.json is there with the details it lists, and each part of git/diff.patch, applied in " +
+			"memory, turns its parent's tree into its commit's tree, and the ticket found again at the state the " +
+			"bundle records ties no commit the bundle lacks"}}
+}
+
+// optionalValueFlag is a flag whose value may only follow "=", shown in help as git shows such options
+// (--repo[=DIR]): the flag library would print "--repo DIR", which the parser does not take.
+type optionalValueFlag struct{ *ucli.GenericFlag }
+
+// TakesValue is false: the flag stands alone unless "=" follows it (completion and the man page read this).
+func (f optionalValueFlag) TakesValue() bool { return false }
+
+func (f optionalValueFlag) String() string {
+	s := f.GenericFlag.String()
+	name := "--" + f.Name
+	if rest, ok := strings.CutPrefix(s, name+" value"); ok {
+		return name + "[=DIR]" + rest
+	}
+	return s
 }
 
 // repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A

@@ -86,7 +86,7 @@ func TestVerifyRealBundle(t *testing.T) {
 			if rep.Checks == nil || rep.Failures == nil || rep.Warnings == nil {
 				t.Errorf("--json has null lists:\n%s", jout)
 			}
-			if tc.code == 0 && (rep.TicketID != "ENG-42" || rep.Tracker != "github" || rep.Kid != "alice-2026" || len(rep.Checks) != 5) {
+			if tc.code == 0 && (rep.TicketID != "ENG-42" || rep.Tracker != "github" || rep.Kid != "alice-2026" || len(rep.Checks) != 6) {
 				t.Errorf("--json: %+v", rep)
 			}
 		})

@@ -40,42 +40,17 @@ type Options struct {
 	UseIndex bool
 	// CoreAbbrev is core.abbrev ("" when unset): patch ids hash a binary file's ids as `git show` shortens them.
 	CoreAbbrev string
-}
-
-// Person is an author or committer as commits.json records it.
-type Person struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Date  string `json:"date"` // RFC 3339 in the commit's own time zone
-}
-
-// CommitDetail is one tied commit and every reason it was tied.
-type CommitDetail struct {
-	SHA       string   `json:"sha"`
-	Parents   []string `json:"parents"`
-	Author    Person   `json:"author"`
-	Committer Person   `json:"committer"`
-	Subject   string   `json:"subject"`
-	MatchedBy []string `json:"matched_by"`
-	// PatchID is `git show <sha> | git patch-id --stable`, from our own diff; null for merges and empty commits.
-	// Backports of one change share it.
-	PatchID *string `json:"patch_id"`
-	// CherryPickedFrom lists the commits named by `(cherry picked from commit X)` lines (git cherry-pick -x).
-	CherryPickedFrom []string `json:"cherry_picked_from"`
-	// LandedOn is where the commit is: branches whose tip contains it and the first tags that do. Bundles
-	// made before these three fields existed lack them (nil here).
-	LandedOn *LandedOn `json:"landed_on"`
-}
-
-// Commits is the answer to "which commits are tied to this ticket", and the document written as
-// git/commits.json. Its first three keys are upstream's, so readers of upstream bundles keep working.
-type Commits struct {
-	Tracker  string         `json:"tracker"`
-	TicketID string         `json:"ticket_id"`
-	Commits  []string       `json:"commits"`
-	Details  []CommitDetail `json:"details"`
-	// Warnings are things the user should know (a skipped source, a shallow boundary); not part of the JSON.
-	Warnings []string `json:"-"`
+	// Tips, when not nil, are the history tips to walk instead of the repository's refs, and Base, when not
+	// nil, the base branch instead of resolving BaseBranch (an empty name: there was none). `verify --repo`
+	// gives the ones a bundle recorded, to find the ticket again at the state the bundle was made at.
+	Tips []gitext.Tip
+	Base *gitext.Tip
+	// NoCaches reads and writes neither the ticket index nor the patch id cache, whatever UseIndex says: the
+	// answer then rests on the objects alone (`verify --repo`, which must not trust a cache).
+	NoCaches bool
+	// RecomputePatchIDs computes every patch id and takes none from the cache; a cached id that differs is
+	// replaced, with a warning (bundle: what is signed must not come from a file anyone with .git can write).
+	RecomputePatchIDs bool
 }
 
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
@@ -93,10 +68,11 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %s, "+
 			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(r.Shallow), "shallow commit")))
 	}
-	tips, err := r.HistoryTips()
+	tips, err := historyTips(r, opts)
 	if err != nil {
 		return nil, err
 	}
+	out.Discovery = discoveryOf(r, opts, tips)
 	reasons := map[plumbing.Hash][]string{}
 	addReason := func(h plumbing.Hash, reason string) {
 		for _, have := range reasons[h] {
@@ -194,7 +170,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Details = append(out.Details, d)
 	}
 	landed := landedOn(graph, tips, tied)
-	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev)
+	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev, patchIDCacheModeOf(opts))
 	out.Warnings = append(out.Warnings, warnings...)
 	for k := range out.Details {
 		out.Details[k].LandedOn = &landed[k]
@@ -209,7 +185,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 // ticket's words and the commits added since the index was written; without it, every commit.
 func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, *indexWrite, error) {
 	words := ticketWords(opts.Ticket.ID)
-	if visit == nil || !opts.UseIndex || len(words) == 0 {
+	if visit == nil || !opts.UseIndex || opts.NoCaches || len(words) == 0 {
 		g, err := r.Walk(tips, visit)
 		if err != nil {
 			return nil, nil, err
@@ -313,6 +289,9 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		}
 		return nil, nil, false, err
 	}
+	if !postingsHold(read, words) {
+		return nil, nil, false, nil // not an index we wrote: walk everything and write a new one
+	}
 	for _, c := range read {
 		if err := visit(c); err != nil {
 			return nil, nil, false, err
@@ -404,7 +383,7 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 	if len(named) == 0 {
 		return nil, nil
 	}
-	baseName, baseHash, ok := r.BaseBranch(opts.BaseBranch)
+	baseName, baseHash, ok := baseBranch(r, opts)
 	if !ok {
 		what := "no main, master or origin/HEAD branch"
 		if opts.BaseBranch != "" {

@@ -25,9 +25,18 @@
 //	              "committer": {…}, "subject": "<first paragraph on one line, as git's %s>",
 //	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …],
 //	              "patch_id": "<40 hex>" | null, "cherry_picked_from": ["<sha>", …],
-//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …]}}, …]}
+//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …]}}, …],
+//	 "discovery": {"rules": 1, "sources": ["trailer", …], "trailer_keys": ["Ticket", …],
+//	               "trailer_separators": "", "trailer_configured": [], "github_repo": "owner/name" | "",
+//	               "base_branch": {"configured": "", "ref": "refs/heads/main" | "", "sha": "<sha>" | ""},
+//	               "diff_settings": "diff.renames=… diff.renameLimit=… core.abbrev=…\n",
+//	               "tips": {"HEAD": "<sha>", "refs/heads/main": "<sha>", …}, "shallow": ["<sha>", …]}}
 //
-// The last three fields say where the change landed (bundles made before them lack them; readers take both):
+// The types are package commitsjson's (aliased here), and commitsjson.Parse reads the document strictly: no
+// duplicate keys at any depth, exact member names, each with its type; tracker, ticket_id and commits required
+// (all upstream writes), details, discovery and a detail's last three fields optional (older bundles).
+//
+// A detail's last three fields say where the change landed (bundles made before them lack them; readers take both):
 //   - patch_id: `git show <sha> | git patch-id --stable` (builtin/patch-id.c of git 2.39: whitespace removed, index
 //     lines and hunk headers not hashed, a binary file hashed by the ids of its index line as git show shortens
 //     them, one hash per file summed so file order does not matter), over our own diff against the first parent
@@ -40,6 +49,23 @@
 //     contain it: a containing tag counts only when no other containing tag at another commit is its ancestor.
 //     Each sorted by ref name. gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass
 //     in topological order, skipping commits whose generation number is below the lowest tied commit's.
+//
+// discovery records what the answer depended on besides the commits, for `verify --repo` (package repocheck) to
+// find the ticket again in a clone at the same state and show what the bundle lacks:
+//   - rules: RulesVersion of the writer; a reader with other rules holds no difference against the bundle;
+//   - sources, trailer_keys, trailer_separators and trailer_configured (git's trailer.separators and
+//     trailer.<name>.key), github_repo (whose owner/repo#N count for a GitHub number; "" when unknown);
+//   - base_branch: bernstein.baseBranch as configured, and the ref and commit it resolved to ("" when none: the
+//     branch source tied nothing);
+//   - diff_settings: what patch ids depend on beyond the commits;
+//   - tips: every tip the walk started from (HEAD, branches, remote-tracking branches, tags peeled to commits),
+//     ref name to commit: the repository's state. A commit tied below them was reachable when the bundle was made;
+//   - shallow: the shallow boundary commits, sorted ([] in a full clone): history beyond them was not searched.
+//
+// Options.Tips and Options.Base make Find walk a recorded state instead of the repository's refs;
+// Options.NoCaches reads and writes neither the ticket index nor the patch id cache (verify --repo);
+// Options.RecomputePatchIDs takes no id from the cache and replaces a cached one that differs, with a warning
+// (bundle and record: what is signed must not come from a file anyone who can write .git can fill).
 //
 // Changes groups details into changes (same patch id, or linked by cherry_picked_from), for `commits` and the
 // report.
@@ -67,5 +93,9 @@
 //	         it is no defence against a deliberate writer, and needs none, since no match is taken from the index
 //
 // A file that does not check out (magic, checksum, bounds, order) is rebuilt; so is one whose tips are no longer
-// in history (a rewrite). It is written atomically; failing to write it is a warning, never an error.
+// in history (a rewrite), and one that names, for a word of the ticket, a commit whose message lacks it (not a
+// file we wrote). A posting list with a commit left out cannot be told from a true one without reading every
+// message: a rewritten index drops that commit from `commits` and from a bundle, which only a full walk finds
+// (`verify --repo` makes one, from the recorded tips). Whoever can write .git can do that; delete the file, or set
+// bernstein.index false, where .git is not yours alone. It is written atomically; failing to write it is a warning, never an error.
 package discover

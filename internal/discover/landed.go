@@ -17,16 +17,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
 
-// LandedOn is where a commit landed: the local and remote-tracking branches whose tip contains it, named as
-// `git branch -a --contains` prints them (main, remotes/origin/stable/2025.1; no symbolic refs such as
-// remotes/origin/HEAD), and the first tags that contain it: a containing tag counts only when no other
-// containing tag is its ancestor, so a fix on master and two stable lines has one tag a line, the first release
-// of each that shipped it. Both sorted by ref name, as git lists them.
-type LandedOn struct {
-	Branches []string `json:"branches"`
-	Tags     []string `json:"tags"`
-}
-
 // cherryPickLine is what `git cherry-pick -x` appends: "(cherry picked from commit <sha>)".
 var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
 
@@ -135,9 +125,9 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string) ([]*string, []string) {
+func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
 	out := make([]*string, len(hashes))
-	cache := loadPatchIDCache(r, coreAbbrev)
+	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
 	var todo []int
 	for i, h := range hashes {
@@ -151,7 +141,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		todo = append(todo, i)
 	}
 	if len(todo) == 0 {
-		return out, nil
+		return out, cache.warnings()
 	}
 	// A binary file's patch id hashes its abbreviated object names; the abbreviator is shared, so one at a time.
 	var abbrevMu sync.Mutex
@@ -203,7 +193,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	}
 	if failed > 0 {
 		// One line, not one a commit: offline, a partial clone lacks the blobs of every one of them.
-		return out, []string{fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr)}
+		return out, append(cache.warnings(), fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr))
 	}
-	return out, nil
+	return out, cache.warnings()
 }

@@ -40,6 +40,8 @@ type patchIDCache struct {
 	settings string
 	ids      map[plumbing.Hash]*string
 	dirty    bool
+	mode     patchIDCacheMode
+	replaced []plumbing.Hash // with RecomputePatchIDs: commits whose cached id was not the one computed
 }
 
 func patchIDCachePath(r *gitext.Repo) string {
@@ -89,11 +91,20 @@ func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
 }
 
 func (c *patchIDCache) get(h plumbing.Hash) (*string, bool) {
+	if c.mode != cacheUse {
+		return nil, false
+	}
 	id, ok := c.ids[h]
 	return id, ok
 }
 
 func (c *patchIDCache) put(h plumbing.Hash, id *string) {
+	if old, ok := c.ids[h]; ok {
+		if samePatchID(old, id) {
+			return
+		}
+		c.replaced = append(c.replaced, h)
+	}
 	if len(c.ids) >= maxPatchIDCache {
 		return
 	}
@@ -103,7 +114,7 @@ func (c *patchIDCache) put(h plumbing.Hash, id *string) {
 
 // save writes the cache atomically when it gained entries; errors are ignored (it is only a cache).
 func (c *patchIDCache) save() {
-	if !c.dirty {
+	if !c.dirty || c.mode == cacheOff {
 		return
 	}
 	hashes := make([]plumbing.Hash, 0, len(c.ids))

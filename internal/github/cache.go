@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -22,19 +23,35 @@ const (
 	maxCacheEntry = 8 << 20
 	// maxCache bounds the cache folder; the oldest entries go first.
 	maxCache = 64 << 20
-	// cacheVersion is the "v" of an entry's header line.
-	cacheVersion = 1
+	// cacheVersion is the "v" of an entry's header line. Version 1 entries had no body digest: they are
+	// ignored (so fetched again) and overwritten.
+	cacheVersion = 2
+	// cachedAtFormat is cached_at's layout, the manifest's created_at layout.
+	cachedAtFormat = "2006-01-02T15:04:05Z"
+)
+
+// Internal headers of an answer made from the cache (cacheEntry.response); the transport removes them from
+// every answer a server sent, so a server cannot pass its 200 off as a cached one.
+const (
+	headerCache    = "X-Bernstein-Cache"
+	headerCachedAt = "X-Bernstein-Cached-At"
 )
 
 // cache keeps GitHub's answers with their ETags (doc.go describes the files), so a run can ask "changed since?"
 // with If-None-Match and reuse the body when GitHub answers 304.
-type cache struct{ dir string }
+type cache struct {
+	dir string
+	now func() time.Time
+}
 
-// cacheEntry is an entry's header line, then its body.
+// cacheEntry is an entry's header line, then its body. SHA256 is the body's digest: a 304 says GitHub's
+// answer has not changed since the ETag, not that the bytes on disk are still the ones it sent then.
 type cacheEntry struct {
 	V           int    `json:"v"`
 	URL         string `json:"url"`
 	ETag        string `json:"etag"`
+	SHA256      string `json:"sha256"`
+	CachedAt    string `json:"cached_at"`
 	Link        string `json:"link,omitempty"`
 	ContentType string `json:"content_type,omitempty"`
 	body        []byte
@@ -45,20 +62,30 @@ func (c *cache) path(url string) string {
 	return filepath.Join(c.dir, hex.EncodeToString(sum[:])+".entry")
 }
 
-// get returns the entry for url, or nil. A damaged, foreign or oversized entry is no entry: the cache only
-// saves requests, it never decides an answer.
-func (c *cache) get(url string) *cacheEntry {
-	data, err := regularfile.ReadFile(c.path(url), "GitHub cache entry", maxCacheEntry+64<<10)
+// get returns the entry for url, or nil. A damaged, foreign, older or oversized entry is no entry: the cache
+// only saves requests, it never decides an answer. An entry whose body no longer has the digest stored beside
+// its ETag (edited, or damaged on disk) is removed, and warning says so: a 304 for its ETag would otherwise
+// have the edited bytes packed as GitHub's answer.
+func (c *cache) get(url string) (e *cacheEntry, warning string) {
+	path := c.path(url)
+	data, err := regularfile.ReadFile(path, "GitHub cache entry", maxCacheEntry+64<<10)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	head, body, ok := bytes.Cut(data, []byte("\n"))
-	var e cacheEntry
-	if !ok || json.Unmarshal(head, &e) != nil || e.V != cacheVersion || e.URL != url || e.ETag == "" {
-		return nil
+	var ent cacheEntry
+	if !ok || json.Unmarshal(head, &ent) != nil || ent.V != cacheVersion || ent.URL != url || ent.ETag == "" {
+		return nil, ""
 	}
-	e.body = body
-	return &e
+	if _, err := time.Parse(cachedAtFormat, ent.CachedAt); err != nil {
+		return nil, ""
+	}
+	if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != ent.SHA256 {
+		os.Remove(path)
+		return nil, fmt.Sprintf("GitHub cache entry %s for %s: its body does not have the sha256 stored beside its ETag (edited or damaged since it was cached); removed it and fetched the answer again without If-None-Match", path, redactURL(url))
+	}
+	ent.body = body
+	return &ent, ""
 }
 
 // response turns a 304 into the 200 it stands for: the cached body, GitHub's fresh headers (rate limit) and the
@@ -75,7 +102,8 @@ func (e *cacheEntry) response(req *http.Request, notModified *http.Response) *ht
 	if e.ContentType != "" {
 		h.Set("Content-Type", e.ContentType)
 	}
-	h.Set("X-Bernstein-Cache", "hit")
+	h.Set(headerCache, "hit")
+	h.Set(headerCachedAt, e.CachedAt)
 	return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: notModified.Proto,
 		ProtoMajor: notModified.ProtoMajor, ProtoMinor: notModified.ProtoMinor, Header: h,
 		Body: io.NopCloser(bytes.NewReader(e.body)), ContentLength: int64(len(e.body)), Request: req}
@@ -110,6 +138,8 @@ func (r *recorder) Read(p []byte) (int, error) {
 	if err == io.EOF && !r.over {
 		r.over = true // store once
 		r.e.body = r.buf.Bytes()
+		sum := sha256.Sum256(r.e.body)
+		r.e.SHA256, r.e.CachedAt = hex.EncodeToString(sum[:]), r.c.now().UTC().Format(cachedAtFormat)
 		if r.token == "" || !bytes.Contains(r.e.body, []byte(r.token)) {
 			r.c.put(&r.e)
 		}

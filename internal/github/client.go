@@ -12,6 +12,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v62/github"
+
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 )
 
 const (
@@ -44,7 +46,7 @@ type Config struct {
 	Transport http.RoundTripper
 	// UserAgent identifies us to GitHub, which rejects requests without one.
 	UserAgent string
-	// Now is the clock used to say when a rate limit resets; nil is time.Now.
+	// Now is the clock used to say when a rate limit resets and to date cache entries; nil is time.Now.
 	Now func() time.Time
 	// CacheDir keeps answers with their ETags, asked again with If-None-Match; "" is no cache.
 	CacheDir string
@@ -75,9 +77,13 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 		transport = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	// Not WithAuthToken: it adds the token on every hop of a redirect, whatever the host (see transport).
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
 	var c0 *cache
 	if cfg.CacheDir != "" {
-		c0 = &cache{dir: cfg.CacheDir}
+		c0 = &cache{dir: cfg.CacheDir, now: now}
 	}
 	client := gh.NewClient(&http.Client{Transport: newTransport(transport, base, cfg.Token, c0)})
 	client.BaseURL = base
@@ -85,7 +91,7 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 		client.UserAgent = cfg.UserAgent
 	}
 	c := &Client{gh: client, repo: repo, apiURL: base.String(), token: cfg.Token, timeout: cfg.Timeout,
-		retryDelay: cfg.RetryDelay, now: cfg.Now}
+		retryDelay: cfg.RetryDelay, now: now}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
 	}
@@ -94,9 +100,6 @@ func NewClient(repo Repo, cfg Config) (*Client, error) {
 		c.retryDelay = time.Second
 	case c.retryDelay < 0:
 		c.retryDelay = 0
-	}
-	if c.now == nil {
-		c.now = time.Now
 	}
 	return c, nil
 }
@@ -176,6 +179,33 @@ func (c *Client) getRaw(ctx context.Context, path string) ([]byte, *gh.Response,
 		return resp, nil
 	})
 	return body, last, err
+}
+
+// sourceOf is where an answer getRaw returned came from, for pr/sources.json: the URL that answered (after any
+// redirect; without user information, and without the token should a redirect have put it there), fetched or
+// from the cache after a 304, and its ETag.
+func (c *Client) sourceOf(resp *gh.Response) prsource.Request {
+	var r prsource.Request
+	if resp == nil || resp.Response == nil {
+		return r
+	}
+	r.Source = prsource.Fetched
+	if resp.Request != nil && resp.Request.URL != nil {
+		u := *resp.Request.URL
+		u.User = nil
+		r.URL = u.String()
+		if len(c.token) >= minTokenLen {
+			r.URL = strings.ReplaceAll(r.URL, c.token, "REDACTED")
+		}
+	}
+	if etag := resp.Header.Get("ETag"); etag != "" {
+		r.ETag = &etag
+	}
+	if resp.Header.Get(headerCache) == "hit" {
+		at := resp.Header.Get(headerCachedAt)
+		r.Source, r.CachedAt = prsource.Cache, &at
+	}
+	return r
 }
 
 func (c *Client) repoPath() string {

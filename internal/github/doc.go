@@ -22,13 +22,26 @@
 // carries an ETag is kept, and the next request for the same URL sends If-None-Match; GitHub's 304 (which does
 // not count against its rate limit) is then answered from the cache. An entry is one file,
 // <lower-case hex sha256 of the full request URL>.entry: one line of JSON, members in this order,
-// {"v":1,"url":…,"etag":…,"link":…,"content_type":…} (link and content_type omitted when empty; they are the
-// Link and Content-Type headers, which a 304 may leave out), a newline, then the body exactly as received,
-// stored only once it was read to its end. Entries are written atomically (mode 0600, folder 0700), hold at
-// most 8 MiB of body, and after each write the folder's *.entry files are trimmed to 64 MiB, oldest
-// modification time first. An entry whose header does not parse, whose "v" is not 1, whose "url" differs or
-// whose "etag" is empty is ignored: the cache only saves requests, it never decides an answer. No entry holds the token: URLs
-// never carry it, only the ETag, Link and Content-Type headers are kept, and a body containing it is not stored.
+// {"v":2,"url":…,"etag":…,"sha256":…,"cached_at":…,"link":…,"content_type":…} (link and content_type omitted
+// when empty; they are the Link and Content-Type headers, which a 304 may leave out; sha256 is the body's
+// SHA-256 in lower-case hex, cached_at when it was received, "YYYY-MM-DDTHH:MM:SSZ" UTC), a newline, then the
+// body exactly as received, stored only once it was read to its end. Entries are written atomically (mode
+// 0600, folder 0700), hold at most 8 MiB of body, and after each write the folder's *.entry files are trimmed
+// to 64 MiB, oldest modification time first. An entry whose header does not parse, whose "v" is not 2 (version
+// 1 entries had no digest), whose "url" differs, whose "etag" is empty or whose cached_at does not read is
+// ignored: the cache only saves requests, it never decides an answer. No entry holds the token: URLs never
+// carry it, only the ETag, Link and Content-Type headers are kept, and a body containing it is not stored.
+//
+// A 304 says GitHub's answer has not changed since the ETag; it says nothing of the bytes on disk. So an entry
+// whose body no longer has its sha256 (edited, or damaged) is removed, with a warning naming it, and the
+// request is sent again without If-None-Match: the bundle gets GitHub's bytes, never an edited body GitHub
+// seemed to confirm. (The digest catches an edited body, not someone who rewrites the digest too: whoever can
+// write the cache can write any file of the repository.)
+//
+// Every payload says where it came from (PR.PayloadFrom, PR.ReviewsFrom; package prsource): fetched (a 200 of
+// this run, with its ETag), cache (a 304 for the cached ETag, with cached_at) or offline. Each request is named
+// by the URL that answered, after any redirect and without user information. The bundle packs this as
+// pr/sources.json.
 //
 // # Offline copies
 //

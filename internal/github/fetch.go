@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -35,6 +36,9 @@ type PR struct {
 	Payload []byte
 	Reviews []byte // nil when not fetched
 	Offline string // the .sdd/pr file it came from; "" when it came from the API
+	// PayloadFrom and ReviewsFrom say where Payload and Reviews came from, for pr/sources.json (package
+	// prsource); their Arcname is left to the bundle.
+	PayloadFrom, ReviewsFrom prsource.Member
 }
 
 // Result is what Fetch found.
@@ -72,10 +76,12 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	var stopReviewsOf int // the pull request whose reviews the stopping failure hit, if any
 	searched := true
 	var lines []pending
+	var cacheNotes *notes // an edited cache entry, said before the other warnings
 	if c != nil {
 		// One deadline and one answer budget for every request of this fetch together.
 		ctx, cancel := context.WithTimeout(withBudget(ctx, maxBody), c.timeout)
 		defer cancel()
+		ctx, cacheNotes = withNotes(ctx)
 		search := []func() ([]int, error){
 			func() ([]int, error) { return c.numbersForCommit(ctx, newestCommit(q.Commits)) },
 			func() ([]int, error) { return c.numbersByHead(ctx, q.Ticket) },
@@ -99,7 +105,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 			if stop != nil {
 				break
 			}
-			payload, err := c.pull(ctx, n)
+			payload, from, err := c.pull(ctx, n)
 			if err != nil {
 				f := c.classify(err, endpointPull, n)
 				if f.stop {
@@ -109,9 +115,9 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 				}
 				continue
 			}
-			pr := &PR{Number: n, Payload: payload}
+			pr := &PR{Number: n, Payload: payload, PayloadFrom: from}
 			got[n] = pr
-			if pr.Reviews, err = c.reviews(ctx, n); err != nil {
+			if pr.Reviews, pr.ReviewsFrom, err = c.reviews(ctx, n); err != nil {
 				f := c.classify(err, endpointReviews, n)
 				if f.stop {
 					stop, stopReviewsOf = &f, n
@@ -130,7 +136,8 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	for _, n := range sortedKeys(known) {
 		if got[n] == nil && offline[n] != nil {
 			cp := offline[n]
-			got[n] = &PR{Number: n, Payload: cp.Payload, Reviews: cp.Reviews, Offline: cp.Path}
+			got[n] = &PR{Number: n, Payload: cp.Payload, Reviews: cp.Reviews, Offline: cp.Path,
+				PayloadFrom: prsource.FromOffline("", cp.Name), ReviewsFrom: prsource.FromOffline("", cp.ReviewsName)}
 		}
 	}
 
@@ -148,6 +155,9 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 		lines = append(lines, pending{numbers: notFromAPI, reviewsOf: stopReviewsOf, search: !searched, f: *stop})
 	case c == nil && q.Unavailable != nil && (len(res.Missing) > 0 || !errors.Is(q.Unavailable, ErrNoRemote)):
 		lines = append(lines, pending{numbers: notFromAPI, f: failure{what: q.Unavailable.Error()}})
+	}
+	if cacheNotes != nil {
+		res.Warnings = append(res.Warnings, cacheNotes.all()...)
 	}
 	for _, p := range lines {
 		res.Warnings = append(res.Warnings, p.render(q.Ticket, got))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 )
 
 const secretToken = "ghp_SECRET_abcdefghijklmnop"
@@ -282,5 +283,118 @@ func TestETagCache(t *testing.T) {
 		if info, _ := e.Info(); info.Mode().Perm() != 0o600 {
 			t.Errorf("cache entry %s has mode %v", e.Name(), info.Mode())
 		}
+	}
+}
+
+// An edited cache entry is never packed as GitHub's answer (issue 25, item 8): the body's sha256 is kept beside
+// its ETag, and a body that no longer has it is removed and fetched again without If-None-Match, so a server
+// that answers 304 for the ETag cannot vouch for the edited bytes. Each answer says where it came from.
+func TestEditedCacheEntryIsFetchedAgain(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	var mu sync.Mutex
+	var conditional []string
+	srv.Handle("/repos/acme/app/pulls/17", func(w http.ResponseWriter, r *http.Request) {
+		const etag = `"pr17-v1"`
+		w.Header().Set("ETag", etag)
+		if inm := r.Header.Get("If-None-Match"); inm != "" {
+			mu.Lock()
+			conditional = append(conditional, inm)
+			mu.Unlock()
+			if inm == etag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+		jsonAnswer(w, 200, string(githubtest.Fixture(t, "pulls_17.json")))
+	})
+	dir := filepath.Join(t.TempDir(), "github-cache")
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fetch := func() *Result {
+		c, err := NewClient(acme, Config{APIURL: srv.APIURL(), Timeout: 5 * time.Second, RetryDelay: -1, CacheDir: dir,
+			Now: func() time.Time { return clock }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Fetch(context.Background(), c, Query{Ticket: eng42(t), Numbers: []int{17}})
+	}
+	pr17 := func(res *Result) PR {
+		for _, pr := range res.PRs {
+			if pr.Number == 17 {
+				return pr
+			}
+		}
+		t.Fatalf("no #17: %q", res.Warnings)
+		return PR{}
+	}
+
+	first := pr17(fetch())
+	if from := first.PayloadFrom; from.Source != prsource.Fetched || len(from.Requests) != 1 || from.Requests[0].ETag == nil ||
+		*from.Requests[0].ETag != `"pr17-v1"` || from.Requests[0].URL != srv.URL+"/repos/acme/app/pulls/17" {
+		t.Errorf("first fetch: source %+v", from)
+	}
+	clock = clock.Add(3 * time.Hour)
+	second := pr17(fetch())
+	if from := second.PayloadFrom; from.Source != prsource.Cache || from.Requests[0].CachedAt == nil || *from.Requests[0].CachedAt != "2026-01-01T00:00:00Z" {
+		t.Errorf("after a 304: source %+v, want cache, cached at 2026-01-01T00:00:00Z", from)
+	}
+
+	// Edit the cached body (same length, so only the digest can tell).
+	entry := (&cache{dir: dir}).path(srv.URL + "/repos/acme/app/pulls/17")
+	raw, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(raw, []byte(`"merged":true`), []byte(`"merged":null`), 1)
+	if bytes.Equal(edited, raw) {
+		t.Fatal("the fixture has no \"merged\":true to edit")
+	}
+	if err := os.WriteFile(entry, edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	conditional = nil
+	mu.Unlock()
+	res := fetch()
+	third := pr17(res)
+	if !bytes.Equal(third.Payload, githubtest.Fixture(t, "pulls_17.json")) {
+		t.Error("the edited cached body was used, not GitHub's answer")
+	}
+	if len(conditional) != 0 {
+		t.Errorf("asked If-None-Match %q for an edited entry: a 304 would vouch for the edit", conditional)
+	}
+	if third.PayloadFrom.Source != prsource.Fetched {
+		t.Errorf("source %q, want fetched", third.PayloadFrom.Source)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "its body does not have the sha256 stored beside its ETag") ||
+		!strings.Contains(res.Warnings[0], entry) {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	// The fresh answer was cached again, intact: the next run is a 304 again.
+	if fourth := pr17(fetch()); fourth.PayloadFrom.Source != prsource.Cache || !bytes.Equal(fourth.Payload, third.Payload) {
+		t.Errorf("after refetching: source %q", fourth.PayloadFrom.Source)
+	}
+}
+
+// A server cannot pass its answer off as one from the cache: the headers the cache marks its answers with are
+// removed from every answer a server sends.
+func TestServerCannotClaimTheCache(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	srv.Handle("/repos/acme/app/pulls/17", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(headerCache, "hit")
+		w.Header().Set(headerCachedAt, "2020-01-01T00:00:00Z")
+		jsonAnswer(w, 200, string(githubtest.Fixture(t, "pulls_17.json")))
+	})
+	c, err := NewClient(acme, Config{APIURL: srv.APIURL(), Timeout: 5 * time.Second, RetryDelay: -1, CacheDir: filepath.Join(t.TempDir(), "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Fetch(context.Background(), c, Query{Ticket: eng42(t), Numbers: []int{17}})
+	if len(res.PRs) == 0 {
+		t.Fatalf("no pull request: %q", res.Warnings)
+	}
+	if from := res.PRs[0].PayloadFrom; from.Source != prsource.Fetched || from.Requests[0].CachedAt != nil {
+		t.Errorf("a server's 200 recorded as %+v", from)
 	}
 }

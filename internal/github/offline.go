@@ -18,8 +18,11 @@ import (
 type OfflineCopy struct {
 	Number  int
 	Path    string
+	Name    string // Path's file name
 	Payload []byte
 	Reviews []byte
+	// ReviewsName is the file name of the reviews beside it.
+	ReviewsName string
 	// NamesTicket: its title or head branch names the ticket, so it belongs to the ticket by itself; other copies
 	// are used only for numbers found elsewhere.
 	NamesTicket bool
@@ -84,10 +87,11 @@ func readOfflineDir(dir *nofollow.Dir, tk ticket.Ticket, out map[int]*OfflineCop
 		if out[pr.Number] != nil {
 			continue
 		}
-		cp := &OfflineCopy{Number: pr.Number, Path: path, Payload: data,
+		cp := &OfflineCopy{Number: pr.Number, Path: path, Name: name, Payload: data,
 			NamesTicket: tk.NamedIn(pr.Title) || tk.NamedInRef(pr.Head.Ref)}
-		if rv, err := readSmall(dir, strings.TrimSuffix(name, ".json")+".reviews.json"); err == nil && json.Valid(rv) {
-			cp.Reviews = rv
+		rvName := strings.TrimSuffix(name, ".json") + ".reviews.json"
+		if rv, err := readSmall(dir, rvName); err == nil && json.Valid(rv) {
+			cp.Reviews, cp.ReviewsName = rv, rvName
 		}
 		out[pr.Number] = cp
 	}

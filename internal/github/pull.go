@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 )
 
 // maxReviewPages stops a server whose Link headers never end.
@@ -21,16 +23,16 @@ func (e *errNotPullRequest) Error() string {
 	return fmt.Sprintf("the answer for #%d is not that pull request's JSON (%s)", e.number, e.why)
 }
 
-// pull returns the pull request's payload as the API returned it.
-func (c *Client) pull(ctx context.Context, number int) ([]byte, error) {
-	body, _, err := c.getRaw(ctx, fmt.Sprintf("%s/pulls/%d", c.repoPath(), number))
+// pull returns the pull request's payload as the API returned it, and where it came from.
+func (c *Client) pull(ctx context.Context, number int) ([]byte, prsource.Member, error) {
+	body, resp, err := c.getRaw(ctx, fmt.Sprintf("%s/pulls/%d", c.repoPath(), number))
 	if err != nil {
-		return nil, err
+		return nil, prsource.Member{}, err
 	}
 	if err := checkPayload(body, number); err != nil {
-		return nil, err
+		return nil, prsource.Member{}, err
 	}
-	return body, nil
+	return body, prsource.FromRequests("", []prsource.Request{c.sourceOf(resp)}), nil
 }
 
 // checkPayload makes sure body is a JSON object whose "number" is number: we store what GitHub said, but only
@@ -54,9 +56,11 @@ func checkPayload(body []byte, number int) error {
 
 // reviews returns every review of the pull request as one JSON array. GitHub pages reviews (at most 100 a
 // page); we follow the Link headers and join the pages' elements, each kept byte for byte as the API sent it,
-// into one array, so that pr_<n>.reviews.json is one document a reader can load, not a stream of pages.
-func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
+// into one array, so that pr_<n>.reviews.json is one document a reader can load, not a stream of pages. It
+// also says where each page came from.
+func (c *Client) reviews(ctx context.Context, number int) ([]byte, prsource.Member, error) {
 	var all []json.RawMessage
+	var from []prsource.Request
 	page := 1
 	for i := 0; i < maxReviewPages; i++ {
 		path := fmt.Sprintf("%s/pulls/%d/reviews?per_page=%d", c.repoPath(), number, maxPerPage)
@@ -65,14 +69,15 @@ func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
 		}
 		body, resp, err := c.getRaw(ctx, path)
 		if err != nil {
-			return nil, err
+			return nil, prsource.Member{}, err
 		}
+		from = append(from, c.sourceOf(resp))
 		err = eachElement(body, fmt.Sprintf("the reviews of #%d, page %d", number, page), func(raw json.RawMessage) error {
 			all = append(all, raw)
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, prsource.Member{}, err
 		}
 		if resp.NextPage == 0 || resp.NextPage <= page {
 			break
@@ -88,5 +93,5 @@ func (c *Client) reviews(ctx context.Context, number int) ([]byte, error) {
 		buf.Write(it)
 	}
 	buf.WriteString("]\n")
-	return buf.Bytes(), nil
+	return buf.Bytes(), prsource.FromRequests("", from), nil
 }

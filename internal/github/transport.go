@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"sync/atomic"
 )
 
@@ -35,14 +36,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var cached *cacheEntry
 	if t.cache != nil && req.Method == http.MethodGet {
-		if cached = t.cache.get(req.URL.String()); cached != nil {
+		var warning string
+		if cached, warning = t.cache.get(req.URL.String()); cached != nil {
 			req.Header.Set("If-None-Match", cached.ETag)
+		} else if warning != "" {
+			notesOf(req.Context()).add(warning)
 		}
 	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
 		return nil, err
 	}
+	// Only cacheEntry.response says an answer came from the cache.
+	resp.Header.Del(headerCache)
+	resp.Header.Del(headerCachedAt)
 	fromCache := false
 	if cached != nil && resp.StatusCode == http.StatusNotModified {
 		// GitHub says the answer has not changed; a 304 does not count against its rate limit.
@@ -54,6 +61,41 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = t.cache.recorder(resp.Body, req.URL.String(), resp.Header, t.token)
 	}
 	return resp, nil
+}
+
+// notesKey finds a fetch's notes in a request's context.
+type notesKey struct{}
+
+// notes are warnings the transport has for the fetch (an edited cache entry), which Fetch adds to its own.
+type notes struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func withNotes(ctx context.Context) (context.Context, *notes) {
+	n := &notes{}
+	return context.WithValue(ctx, notesKey{}, n), n
+}
+
+// notesOf is the fetch's notes; nil (which drops them) for a client used outside Fetch.
+func notesOf(ctx context.Context) *notes {
+	n, _ := ctx.Value(notesKey{}).(*notes)
+	return n
+}
+
+func (n *notes) add(line string) {
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.lines = append(n.lines, line)
+}
+
+func (n *notes) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.lines...)
 }
 
 // budgetKey finds a fetch's answer budget in a request's context.

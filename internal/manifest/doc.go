@@ -73,6 +73,9 @@
 //	pr/pr_<N>.json                  pr           pull request N exactly as GitHub's REST API returned it (package github)
 //	pr/pr_<N>.reviews.json          pr           all its reviews, GitHub's own bytes joined into one JSON array (when
 //	                                             they could be fetched)
+//	pr/sources.json                 pr           where each other pr/ member came from: fetched, the ETag cache after a
+//	                                             304, or an offline copy from .sdd/pr (package prsource); present
+//	                                             when there are pr/ members
 //	transcripts/<name>              transcripts  .sdd/transcripts/<name>, whole (upstream names them <agent>-<session>.jsonl)
 //	traces/<name>                   traces       .sdd/traces/<name>, whole
 //	lineage/<name>                  lineage      .sdd/lineage/<name>: whole, or for a .jsonl file chosen by its

@@ -1,15 +1,15 @@
 package manifest
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // Parse outcomes, for errors.Is. A verifier maps ErrUnsupportedSchema to "unusable" (a newer format, nothing
@@ -26,9 +26,6 @@ var (
 // signature covers the JCS form, which goes through IEEE doubles: larger integers could share a canonical form.
 const maxSafeInt = 1<<53 - 1
 
-// maxDepth bounds nesting: a manifest is three levels deep, and deep nesting is only an attack on the parser.
-const maxDepth = 16
-
 // Parse reads manifest.json strictly: exactly one JSON object of valid UTF-8, no duplicate member names at
 // any depth, schema_version checked before anything else (so that a newer schema is reported as such, not as
 // malformed), then every field of schema 1 present with its type, and nothing more. Entries must have safe,
@@ -37,7 +34,7 @@ func Parse(data []byte) (*Manifest, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
 	}
-	v, err := decodeStrict(data)
+	v, err := strictjson.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
@@ -86,94 +83,6 @@ func Parse(data []byte) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// decodeStrict decodes one JSON value with json.Number numbers, refusing duplicate member names (after
-// unescaping, so "a" and "\u0061" collide), lone surrogate escapes, deep nesting and anything after the value.
-func decodeStrict(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec, "$", 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the JSON value at offset %d", dec.InputOffset())
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder, path string, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%s: nested more than %d levels", path, maxDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, errors.New("empty document")
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := map[string]any{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, fmt.Errorf("%s: %v", path, err)
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("%s: member name is not a string", path)
-				}
-				if err := checkString(k); err != nil {
-					return nil, fmt.Errorf("%s: member name %q: %v", path, k, err)
-				}
-				if _, dup := obj[k]; dup {
-					return nil, fmt.Errorf("%s: duplicate member %q (two readers could see two different values)", path, k)
-				}
-				v, err := decodeValue(dec, path+"."+k, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				obj[k] = v
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, fmt.Errorf("%s: %v", path, err)
-			}
-			return obj, nil
-		case '[':
-			list := []any{}
-			for i := 0; dec.More(); i++ {
-				v, err := decodeValue(dec, fmt.Sprintf("%s[%d]", path, i), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, fmt.Errorf("%s: %v", path, err)
-			}
-			return list, nil
-		}
-		return nil, fmt.Errorf("%s: unexpected %q", path, t)
-	case string:
-		if err := checkString(t); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-	}
-	return tok, nil
-}
-
-// checkString refuses U+FFFD. encoding/json turns a lone surrogate escape (\ud800) into U+FFFD silently, so
-// a decoded U+FFFD may stand for bytes that RFC 8785 refuses; a manifest has no reason to carry one.
-func checkString(s string) error {
-	if strings.ContainsRune(s, utf8.RuneError) {
-		return errors.New("holds U+FFFD or a lone surrogate escape")
-	}
-	return nil
 }
 
 // fields reads the members of one object with exact types; where names it in errors.

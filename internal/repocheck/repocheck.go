@@ -7,7 +7,6 @@
 package repocheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -25,16 +25,17 @@ import (
 //
 // Compared for each commit listed: that it exists, and, when the bundle has details, its parents, author,
 // committer (name, email, date in the commit's zone), subject and cherry_picked_from (when recorded).
-// patch_id, matched_by and landed_on are not: they depend on the configuration, the ticket and the refs of
-// the repository the bundle was made in. Every part must be for a listed non-merge commit, at most one each,
+// patch_id, matched_by and landed_on are compared with what finding the ticket again at the recorded state
+// gives, which also reports commits tied there that the bundle lacks (checkComplete, complete.go).
+// Every part must be for a listed non-merge commit, at most one each,
 // and must reproduce the commit's tree from its first parent's (package apply); every listed non-merge commit
 // that changes its tree must have a part.
 func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 	var res verify.RepoResult
 	mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
 
-	var doc discover.Commits
-	if err := json.Unmarshal(commitsJSON, &doc); err != nil {
+	doc, err := commitsjson.Parse(commitsJSON)
+	if err != nil {
 		mismatch("git/commits.json is not what `git bernstein commits --json` writes: %v", err)
 		return res
 	}
@@ -98,6 +99,7 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 			mismatch("%s: it changes files, but git/diff.patch has no part for it", short(sha))
 		}
 	}
+	checkComplete(r, doc, &res, mismatch)
 	return res
 }
 

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
@@ -39,8 +39,8 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 	if mb == nil || mb.Truncated {
 		return nil, nil
 	}
-	var doc discover.Commits
-	if err := json.Unmarshal(mb.Head, &doc); err != nil || len(doc.Details) == 0 {
+	doc, err := commitsjson.Parse(mb.Head)
+	if err != nil || len(doc.Details) == 0 {
 		return nil, nil
 	}
 	changes := discover.Changes(doc.Details)

@@ -2,13 +2,13 @@ package report
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -96,6 +96,10 @@ func build(b *Bundle, version string) *page {
 	p.Files, p.RowsOmitted = fileRows(m, b.Members, b.Omitted > 0)
 	p.Omitted = b.Omitted
 
+	createdAt := ""
+	if m != nil {
+		createdAt = m.CreatedAt
+	}
 	byName := map[string]*Member{}
 	for _, mb := range b.Members {
 		byName[mb.Name] = mb
@@ -112,8 +116,16 @@ func build(b *Bundle, version string) *page {
 		section, _, _ := strings.Cut(mb.Name, "/")
 		switch {
 		case mb.Name == "git/commits.json" || mb.Name == "git/diff.patch":
+		case mb.Name == prsource.Arcname:
+			p.Others = append(p.Others, rawView(mb)) // each pull request shows its part of it
 		case section == manifest.SectionPR && strings.HasSuffix(mb.Name, ".json") && !strings.HasSuffix(mb.Name, ".reviews.json"):
-			p.PRs = append(p.PRs, prFrom(mb, byName[strings.TrimSuffix(mb.Name, ".json")+".reviews.json"]))
+			reviews := strings.TrimSuffix(mb.Name, ".json") + ".reviews.json"
+			pr := prFrom(mb, byName[reviews])
+			pr.Source, pr.SourceWarn = sourceOf(r, mb.Name, createdAt)
+			if pr.HasReviews = byName[reviews] != nil; pr.HasReviews {
+				pr.ReviewsSource, pr.ReviewsSourceWarn = sourceOf(r, reviews, createdAt)
+			}
+			p.PRs = append(p.PRs, pr)
 		case section == manifest.SectionPR && strings.HasSuffix(mb.Name, ".reviews.json"):
 			if byName[strings.TrimSuffix(mb.Name, ".reviews.json")+".json"] == nil {
 				p.Others = append(p.Others, rawView(mb))
@@ -207,8 +219,9 @@ func commitRows(mb *Member) ([]commitRow, string) {
 	if mb.Truncated {
 		return nil, fmt.Sprintf("git/commits.json is %s, more than is shown; see it in the archive", sizeText(mb.Size))
 	}
-	var doc discover.Commits
-	if err := json.Unmarshal(mb.Head, &doc); err != nil {
+	// Read as the verifier reads it (strict: no duplicate keys, exact names), so the page shows what was checked.
+	doc, err := commitsjson.Parse(mb.Head)
+	if err != nil {
 		return nil, fmt.Sprintf("git/commits.json is not the commits document (%v)", err)
 	}
 	var rows []commitRow

@@ -15,7 +15,7 @@ func TestPictures(t *testing.T) {
 	out, _ := render(t, archive, sig, keys)
 	for _, want := range []string{
 		// the badge: stays at the top, links to the check lines
-		`<div class="badge" id="badge"><a class="v-VERIFIED" href="#verdict" title="The verdict: go to the check lines">VERIFIED <span class="counts">5 pass</span></a></div>`,
+		`<div class="badge" id="badge"><a class="v-VERIFIED" href="#verdict" title="The verdict: go to the check lines">VERIFIED <span class="counts">7 pass</span></a></div>`,
 		`<svg id="timeline" class="timeline"`,
 		`1 commit, 1 trace record, 1 audit record by 3 actors, 2026-01-01 01:00 to 2026-01-01 02:00 UTC`,
 		`>Ada Agent</text>`, `>tracker</text>`, `>ENG-42-trace</text>`,

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // prView is a pull request as GitHub's REST API returned it (pr/pr_N.json), with its reviews
@@ -24,6 +26,30 @@ type prView struct {
 	Approvals string
 	Problem   string // set when the payload could not be read as a pull request; Raw is shown instead
 	Raw       string
+	// Source and ReviewsSource say where the payload and the reviews came from (pr/sources.json, as the
+	// verifier read it); the Warn ones are set when that is not GitHub, or not known.
+	Source, ReviewsSource         string
+	SourceWarn, ReviewsSourceWarn bool
+	HasReviews                    bool
+}
+
+// sourceOf says where the pr/ member name came from, from the verifier's pr-sources check, and whether that
+// deserves a warning: an offline copy, or a bundle that does not say.
+func sourceOf(r *verify.Report, name, createdAt string) (string, bool) {
+	for _, m := range r.PRSources {
+		if m.Arcname == name {
+			return m.Describe(createdAt), m.Source == prsource.Offline
+		}
+	}
+	for _, c := range r.Checks {
+		if c.Check == verify.CheckPRSources {
+			if c.Status == verify.Fail {
+				return "unknown: " + prsource.Arcname + " does not hold up (the pr-sources check above)", true
+			}
+			return "not recorded: the bundle has no " + prsource.Arcname + ", so this may be GitHub's answer or an offline copy from .sdd/pr", true
+		}
+	}
+	return "not recorded", true
 }
 
 type reviewRow struct {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html"
 	"regexp"
@@ -33,6 +34,13 @@ func testBundle(t *testing.T, files map[string]string, tamper func(name string, 
 	sort.Strings(names)
 	m := &manifest.Manifest{SchemaVersion: 1, CreatedAt: "2026-01-01T00:00:00Z", BernsteinVersion: "test", Tracker: "github",
 		TicketID: "ENG-42", Files: []manifest.Entry{}, Commits: []string{}}
+	// The manifest lists the commits git/commits.json does, as bundle writes it (the verifier's commits check).
+	var doc struct {
+		Commits []string `json:"commits"`
+	}
+	if json.Unmarshal([]byte(files["git/commits.json"]), &doc) == nil && doc.Commits != nil {
+		m.Commits = doc.Commits
+	}
 	for _, n := range names {
 		sum := sha256.Sum256([]byte(files[n]))
 		section, _, _ := strings.Cut(n, "/")
@@ -95,6 +103,9 @@ const (
 	reviewsJSON = `[{"user":{"login":"bo-reviewer"},"state":"CHANGES_REQUESTED","submitted_at":"2026-01-01T13:00:00Z","body":"hash it"},` +
 		`{"user":{"login":"bo-reviewer"},"state":"APPROVED","submitted_at":"2026-01-02T09:00:00Z","body":"ok now"},` +
 		`{"user":{"login":"dee"},"state":"COMMENTED","submitted_at":"2026-01-02T09:30:00Z","body":"nit"}]`
+	sourcesJSON = `{"v":1,"members":[` +
+		`{"arcname":"pr/pr_17.json","source":"fetched","path":null,"requests":[{"url":"https://api.github.com/repos/acme/app/pulls/17","source":"fetched","etag":null,"cached_at":null}]},` +
+		`{"arcname":"pr/pr_17.reviews.json","source":"cache","path":null,"requests":[{"url":"https://api.github.com/repos/acme/app/pulls/17/reviews?per_page=100","source":"cache","etag":"\"r1\"","cached_at":"2025-12-31T21:00:00Z"}]}]}`
 )
 
 func fullBundle() map[string]string {
@@ -103,6 +114,7 @@ func fullBundle() map[string]string {
 		"git/diff.patch":              diffPatch,
 		"pr/pr_17.json":               prJSON,
 		"pr/pr_17.reviews.json":       reviewsJSON,
+		"pr/sources.json":             sourcesJSON,
 		"transcripts/coder-s1.jsonl":  `{"role":"user","content":"Implement login for ENG-42"}` + "\n" + `{"role":"assistant","content":[{"type":"text","text":"Added src/login.py"}]}` + "\n" + `{"weird":[1,2,3]}` + "\nnot json at all\n",
 		"traces/ENG-42-trace.jsonl":   `{"span":"plan","task":"ENG-42","ts":"2026-01-01T01:00:00Z","ms":120}` + "\n",
 		"lineage/tracker_audit.jsonl": `{"event":"ticket.opened","tracker_name":"github","ticket_id":"ENG-42","ts":"2026-01-01T01:00:00Z"}` + "\n",
@@ -129,6 +141,8 @@ func TestEverySection(t *testing.T) {
 		`<section id="ticket">`, `<dt>Ticket</dt><dd>ENG-42</dd>`,
 		`<section id="pr">`, `#17 ENG-42: log in with email`, `<dt>Author</dt><dd>ada-author</dd>`,
 		`<dt>Merged by</dt><dd>carol-maintainer</dd>`, `1 approval: bo-reviewer`, `<td>CHANGES_REQUESTED</td>`,
+		`<dt>Source</dt><dd>fetched from GitHub: https://api.github.com/repos/acme/app/pulls/17</dd>`,
+		`<dt>Reviews source</dt><dd>GitHub&#39;s answer from the ETag cache (304 Not Modified): https://api.github.com/repos/acme/app/pulls/17/reviews?per_page=100 (ETag &#34;r1&#34;, cached at 2025-12-31T21:00:00Z, 3 h before the bundle was made)</dd>`,
 		`<section id="commits">`, `<td class="mono">72d901313566</td><td>Ada Agent &lt;ada@agents.example&gt;</td>`, `<td>trailer:Refs, message</td>`,
 		`<section id="diff">`, `Files: <span class="mono">src/login.py</span>`, `<span class="del">-def login(): pass</span>`,
 		`<span class="add">&#43;def login(): check()</span>`, `<span class="hunk">@@ -1 &#43;1 @@</span>`, `<span class="meta">-- </span>`,
@@ -149,6 +163,37 @@ func TestEverySection(t *testing.T) {
 	}
 }
 
+// TestPRSourceOnThePage: beside each pull request the page says where it came from; an offline copy from
+// .sdd/pr, or a bundle that does not say, is marked, since VERIFIED must not read as GitHub having said it.
+func TestPRSourceOnThePage(t *testing.T) {
+	t.Parallel()
+	files := fullBundle()
+	files["pr/sources.json"] = strings.Replace(sourcesJSON, `"source":"cache","path":null,"requests":[{"url":"https://api.github.com/repos/acme/app/pulls/17/reviews?per_page=100","source":"cache","etag":"\"r1\"","cached_at":"2025-12-31T21:00:00Z"}]`,
+		`"source":"offline","path":".sdd/pr/pr_17.reviews.json","requests":[]`, 1)
+	archive, sig, keys := testBundle(t, files, nil)
+	out, b := render(t, archive, sig, keys)
+	if b.Report.Verdict != verify.Verified || len(b.Report.Warnings) != 1 {
+		t.Fatalf("verdict %s, warnings %q\n%s", b.Report.Verdict, b.Report.Warnings, b.Report.Text())
+	}
+	for _, want := range []string{
+		`<dt>Source</dt><dd>fetched from GitHub: https://api.github.com/repos/acme/app/pulls/17</dd>`,
+		`<dt>Reviews source</dt><dd class="note">offline copy from .sdd/pr/pr_17.reviews.json, not from GitHub</dd>`,
+		`[WARN] pr-sources — 1 of 2 pr/ members is an offline copy from .sdd/pr, not from GitHub`,
+		`- pr/pr_17.reviews.json: offline copy from .sdd/pr/pr_17.reviews.json, not from GitHub`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+
+	delete(files, "pr/sources.json")
+	archive, sig, keys = testBundle(t, files, nil)
+	out, _ = render(t, archive, sig, keys)
+	if want := `<dt>Source</dt><dd class="note">not recorded: the bundle has no pr/sources.json, so this may be GitHub&#39;s answer or an offline copy from .sdd/pr</dd>`; !strings.Contains(out, want) {
+		t.Errorf("page lacks %s", want)
+	}
+}
+
 // htmlText escapes s as html/template does in text.
 func htmlText(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
@@ -160,7 +205,7 @@ func TestHostileText(t *testing.T) {
 	evil := "</script><script>alert(1)</script><img src=x onerror=alert(2)><style>*{}</style>\x1b[2J\x00\u202e<!--"
 	q := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\x1b", `\u001b`, "\x00", `\u0000`).Replace(evil)
 	files := map[string]string{
-		"git/commits.json": `{"tracker":"github","ticket_id":"ENG-42","commits":["a"],"details":[{"sha":"` + q + `","parents":[],` +
+		"git/commits.json": `{"tracker":"github","ticket_id":"ENG-42","commits":["` + q + `"],"details":[{"sha":"` + q + `","parents":[],` +
 			`"author":{"name":"` + q + `","email":"` + q + `","date":"` + q + `"},"committer":{"name":"","email":"","date":""},"subject":"` + q + `","matched_by":["` + q + `"]}]}`,
 		"git/diff.patch":                  "From 72d901313566b7dc2a317d2bd7de75e9eb787ae3 Mon Sep 17 00:00:00 2001\nSubject: " + evil + "\n---\ndiff --git a/" + evil + " b/" + evil + "\n+" + evil + "\n",
 		"pr/pr_1.json":                    `{"number":1,"title":"` + q + `","user":{"login":"` + q + `"},"body":"` + q + `","html_url":"javascript:alert(3)"}`,

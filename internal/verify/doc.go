@@ -54,11 +54,43 @@
 // # Checks
 //
 // In this order, one line each: archive (above), manifest (strict JSON, schema_version 1, package manifest),
-// files (every listed file present with its size and sha256, nothing else), signature, trust, and, when asked,
-// note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when asked,
+// files (every listed file present with its size and sha256, nothing else), signature, trust, sshsig and
+// attestation (below, when their files are given), commits (below), and, when asked, note (the archive's sha256 equals a digest git-bernstein noted on a commit for the ticket), and, when asked,
 // repository (below), and, when the bundle carries lineage/v2/checkpoint.json, lineage-v2 (the packed lineage v2
-// slice extends that checkpoint; package lineage, "Checkpoints"). A failed archive
-// or manifest check stops there; a failed files check does not stop the signature check.
+// slice extends that checkpoint; package lineage, "Checkpoints"), and, when the bundle has a pr/ member,
+// pr-sources (below). A failed archive or manifest check stops there; a failed files check does not stop the
+// signature check.
+//
+// # Pull request sources
+//
+// pr/sources.json (package prsource) says where each pr/ member came from: fetched from GitHub, GitHub's answer
+// from the ETag cache after a 304, or an offline copy from .sdd/pr. The pr-sources check reads it strictly and
+// holds it against the pr/ members of the archive; Report.PRSources (--json "pr_sources") carries it.
+//
+//	PASS  it names exactly the pr/ members present, each fetched or cache (each listed with its URLs, and the
+//	      cache's ETag and cached_at with its age at created_at)
+//	WARN  a member is an offline copy ("pr/pr_7.reviews.json: offline copy from .sdd/pr/pr_7.reviews.json, not
+//	      from GitHub"): an agent or a person wrote it, and the signature says only that the bundler packed it;
+//	      or the bundle has pr/ members and no pr/sources.json ("sources not recorded": older bundles and
+//	      upstream's, which verify as before). VERIFIED, exit 3 under --strict: VERIFIED must not read as
+//	      GitHub having said what an agent wrote
+//	FAIL  it is not strict JSON of v 1, or names a member the archive lacks, or a pr/ member is not named
+//	FAIL  (unusable, exit 2) a newer "v", or larger than 16 MiB
+//
+// # Commits
+//
+// When the bundle has git/commits.json, or its manifest lists commits, the commits check holds the document to
+// itself and to the signed manifest, reading no git (it runs in the browser too). The document is read as the
+// manifest is (package commitsjson: strict JSON, no duplicate keys at any depth, exact member names and types),
+// then: every sha once in commits; when it has details, one details entry for each listed commit and none for
+// another; the manifest's commits exactly the document's (same shas, order and count), and its tracker and
+// ticket_id the document's. Two entries for one sha would let one reader (view, the first) show what another
+// (a map, the last) did not check; a manifest commit the document does not describe is signed but unbacked.
+//
+//	PASS  all of that holds
+//	FAIL  anything else, each named, or the manifest lists commits and the bundle has no git/commits.json
+//
+// It runs after trust so that the first failure of an edited manifest is still the signature's.
 //
 // # Repository
 //
@@ -68,9 +100,15 @@
 // (package repocheck: every listed commit is in the repository with the parents, author, committer, subject
 // and cherry_picked_from it records; each part of diff.patch, applied in memory by gitext/patch/apply, turns
 // its commit's first parent's tree into the commit's tree; one part per listed non-merge commit that changes
-// its tree). The check runs on the bytes read, whether or not the files check passed.
+// its tree). It then finds the ticket again in the repository at the state git/commits.json's discovery records
+// (the rules' version, settings and every tip walked), reading no index or cache: a commit tied there that the
+// bundle lacks, or a matched_by, patch_id or landed_on other than the one found, is a difference; later ties and
+// what cannot be judged (tips the clone lacks, a shallow side, other rules, binary patch ids, a bundle without
+// discovery) are notices (RepoResult.Notices). The check runs on the bytes read, whether or not the files check
+// passed.
 //
-//	PASS  every listed commit is there and everything matches
+//	PASS  every listed commit is there and everything matches, and the bundle is complete at its recorded state
+//	WARN  the same, with notices: what could not be judged, and commits tied only since (exit 3 under --strict)
 //	FAIL  any difference, each listed (FAILED): what the bundle says of the code is not what the repository holds
 //	FAIL  (unusable, exit 2) a listed commit, or the parent a part needs, is not in the repository (a clone made
 //	      before the work, a history rewritten since): nothing can be said of it; also no repository, no

@@ -46,6 +46,11 @@ type RepoResult struct {
 	Inexact []string
 	// Err is set when the repository could not be read (a corrupt object, a partial clone offline).
 	Err error
+	// Notices are what the completeness check could not judge, and commits tied to the ticket only since the
+	// bundle was made: they make the check WARN (exit 3 under --strict) unless it failed.
+	Notices []string
+	// Complete, when not empty, says what completeness was proven (package repocheck, checkComplete).
+	Complete string
 }
 
 // MaxRepoPatchSize is the budget of git/diff.patch for the repository check: a larger one is not read into
@@ -98,17 +103,17 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 	found := fmt.Sprintf("%s of git/commits.json found in %s", plural.Count(res.Commits, "commit"), rc.Dir)
 	switch {
 	case len(res.Mismatches) > 0:
-		chk.Status, chk.Problems = Fail, append(res.Mismatches, res.Missing...)
+		chk.Status, chk.Problems = Fail, append(append(res.Mismatches, res.Missing...), res.Notices...)
 		chk.Detail = fmt.Sprintf("the git section disagrees with %s in %s (below): it is not what the repository holds; %s, %s not",
 			rc.Dir, plural.Count(len(res.Mismatches), "place"), found, plural.Count(len(res.Missing), "commit"))
 	case res.Err != nil:
 		chk.Status, chk.Detail, chk.unusable = Fail, fmt.Sprintf("could not read %s: %v", rc.Dir, res.Err), true
 	case len(res.Unverifiable) > 0:
-		chk.Status, chk.Problems, chk.unusable = Fail, append(res.Unverifiable, res.Missing...), true
+		chk.Status, chk.Problems, chk.unusable = Fail, append(append(res.Unverifiable, res.Missing...), res.Notices...), true
 		chk.Detail = fmt.Sprintf("over the check's budget (below), so the git section could not be checked in full; what is there matches (%s, %s applied)",
 			found, plural.Count(res.Parts, "part"))
 	case len(res.Missing) > 0:
-		chk.Status, chk.Problems, chk.unusable = Fail, res.Missing, true
+		chk.Status, chk.Problems, chk.unusable = Fail, append(res.Missing, res.Notices...), true
 		chk.Detail = fmt.Sprintf("%s not in %s (below), so the git section could not be checked in full; what is there matches (%s, %s applied). Fetch them, or give a clone that has them",
 			plural.Count(len(res.Missing), "commit"), rc.Dir, found, plural.Count(res.Parts, "part"))
 	default:
@@ -119,6 +124,13 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 			chk.Detail += fmt.Sprintf(", and each is what format-patch writes for it but for %s whose diff this repository's settings write otherwise (held to format-patch's shape and applied)", plural.Count(len(res.Inexact), "part"))
 		} else if res.Parts > 0 {
 			chk.Detail += ", and each is what format-patch writes for it"
+		}
+		if res.Complete != "" {
+			chk.Detail += "; " + res.Complete
+		}
+		if len(res.Notices) > 0 {
+			chk.Status, chk.Problems = Warn, res.Notices
+			chk.Detail += fmt.Sprintf("; %s (below): what could not be checked, or was tied only since", plural.Count(len(res.Notices), "notice"))
 		}
 	}
 	return chk

@@ -7,6 +7,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -71,6 +72,9 @@ type Report struct {
 	// Attribution says, for each file a commit of the bundle wrote, which lineage v1 entries wrote exactly that
 	// content (lineagev1.go); present with the lineage check only.
 	Attribution []logv1.Attribution `json:"attribution,omitempty"`
+	// PRSources says where each pr/ member came from (prsources.go), as pr/sources.json records it; present
+	// with the pr-sources check when the member was read and names exactly the pr/ members.
+	PRSources []prsource.Member `json:"pr_sources,omitempty"`
 	// Means and NotMeans are the verdict's sentences: what it says and what it does not.
 	Means    string `json:"-"`
 	NotMeans string `json:"-"`

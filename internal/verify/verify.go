@@ -51,7 +51,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 
 	l2 := &lineageV2Collector{}
-	next := sinks{opts.Sink, l2}
+	prs := &prSourcesCollector{}
+	commits := &commitsCollector{}
+	next := sinks{opts.Sink, l2, prs, commits}
 	var git *repoCollector
 	if opts.Repository != nil {
 		git = &repoCollector{}
@@ -92,6 +94,9 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	if hashes != nil {
 		r.checkSidecars(hashes, c.manifestJSON, m.CreatedAt, keys, opts)
 	}
+	if chk := checkCommits(m, commits); chk != nil {
+		r.add(*chk)
+	}
 	if opts.Note != nil {
 		r.add(checkNote(*opts.Note, m.Tracker, m.TicketID))
 	}
@@ -104,6 +109,10 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	if chk := l2.check(); chk != nil {
 		r.add(*chk)
+	}
+	if chk, sources := prs.check(c.members, m.CreatedAt); chk != nil {
+		r.add(*chk)
+		r.PRSources = sources
 	}
 	return r
 }

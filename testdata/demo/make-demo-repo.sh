@@ -17,6 +17,9 @@ tick() { t=$((t + 3600)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE=
 commit() { tick; git add -A; git commit -q -m "$1"; }
 
 git init -q -b main .
+# The orchestrator's records file ENG-42 under the github tracker: say so, as a team would, so no command
+# warns that ENG-42 looks like a Jira key filed under github by default.
+git config bernstein.tracker github
 printf '.sdd/\n*.tar.gz\n*.jws\n' > .gitignore
 printf 'demo service\n' > README.md
 commit "Initial commit"

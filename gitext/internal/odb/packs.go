@@ -442,6 +442,19 @@ func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 	return out, true
 }
 
+// Packed returns the type and whole content of h when the mapped packs hold it (deltas resolved); ok is false
+// otherwise (a loose object, one a partial clone lacks, an entry it cannot read), and the fallback is not asked.
+func (pr *Packs) Packed(h plumbing.Hash) (typ plumbing.ObjectType, data []byte, ok bool) {
+	for _, p := range pr.packs {
+		off, err := p.idx.FindOffset(h)
+		if err != nil {
+			continue
+		}
+		return pr.entryAt(p, off, true, 0)
+	}
+	return 0, nil, false
+}
+
 // Object returns the type and whole content of any object, from the mapped packs where it can (deltas
 // resolved), else through the fallback.
 func (pr *Packs) Object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {

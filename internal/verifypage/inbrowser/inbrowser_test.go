@@ -65,6 +65,8 @@ func TestNextSteps(t *testing.T) {
 		{"wrong key", rep(verify.Failed, 1, pass(verify.CheckFiles), fail(verify.CheckSignature), fail(verify.CheckTrust)), true, 1, "signer's own"},
 		{"no signature", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), false, 1, "my bundle.tar.gz.jws"},
 		{"no card", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), true, 0, "from them directly"},
+		{"offline pull request", &verify.Report{Verdict: verify.Verified, Warnings: []string{"pr-sources: …"},
+			Checks: []verify.Check{pass(verify.CheckTrust), {Check: verify.CheckPRSources, Status: verify.Warn}}}, true, 1, "Compare it with the pull request on GitHub"},
 	}
 	for _, c := range cases {
 		got := strings.Join(NextSteps(c.rep, "my bundle.tar.gz", c.signed, c.cards), "\n")

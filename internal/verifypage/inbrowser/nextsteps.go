@@ -21,7 +21,11 @@ func NextSteps(rep *verify.Report, archive string, signed bool, cards int) []str
 	cli := fmt.Sprintf("Check the same files with the command line: git bernstein verify %s --card CARD.json", shellQuote(archive))
 	switch {
 	case rep.Verdict == verify.Verified && len(rep.Warnings) > 0:
-		return []string{fmt.Sprintf("Read the %s below: each says what to look at. They do not change the verdict (with --strict the command line exits 3).", plural.Count(len(rep.Warnings), "warning"))}
+		steps := []string{fmt.Sprintf("Read the %s below: each says what to look at. They do not change the verdict (with --strict the command line exits 3).", plural.Count(len(rep.Warnings), "warning"))}
+		if status[verify.CheckPRSources] == verify.Warn {
+			steps = append(steps, "The pull request data the pr-sources line names was not fetched from GitHub (an offline copy from .sdd/pr, or a bundle that does not say): the signature does not make it GitHub's word. Compare it with the pull request on GitHub before relying on it.")
+		}
+		return steps
 	case rep.Verdict == verify.Verified:
 		return nil
 	case status[verify.CheckArchive] == verify.Fail && rep.ExitCode == verify.ExitUnverifiable:

@@ -1,0 +1,313 @@
+package commitsjson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
+)
+
+// ErrMalformed: git/commits.json is not strict JSON (duplicate keys, bad UTF-8, trailing data), or has a
+// missing, unknown or wrongly typed member.
+var ErrMalformed = errors.New("git/commits.json is malformed")
+
+// Parse reads git/commits.json as the verifier reads manifest.json: one JSON object of valid UTF-8, no
+// duplicate member names at any depth, exact member names (encoding/json would take "SHA" or "Sha" for "sha",
+// and the last of two "sha"s), every member with its type. Required: tracker, ticket_id and commits (all that
+// upstream writes); details and discovery are optional, and so are a detail's patch_id, cherry_picked_from and
+// landed_on (bundles made before them); null for details or cherry_picked_from is the same as absent. It does
+// not judge the content (a sha twice, details that do not match
+// commits): callers do, and say what is wrong.
+func Parse(data []byte) (*Commits, error) {
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
+	}
+	v, err := strictjson.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
+	}
+	o := fields{m: top, where: "git/commits.json"}
+	if err := o.only([]string{"tracker", "ticket_id", "commits"}, "details", "discovery"); err != nil {
+		return nil, err
+	}
+	doc := &Commits{}
+	if doc.Tracker, err = o.str("tracker"); err != nil {
+		return nil, err
+	}
+	if doc.TicketID, err = o.str("ticket_id"); err != nil {
+		return nil, err
+	}
+	if doc.Commits, err = o.strList("commits"); err != nil {
+		return nil, err
+	}
+	if v, ok := top["details"]; ok && v != nil { // null, as Go writes a nil list, is no details
+		list, ok := top["details"].([]any)
+		if !ok {
+			return nil, fmt.Errorf("%w: git/commits.json: \"details\" must be a list, got %s", ErrMalformed, kind(top["details"]))
+		}
+		doc.Details = make([]CommitDetail, 0, len(list))
+		for i, v := range list {
+			d, err := detail(v, fmt.Sprintf("git/commits.json: details[%d]", i))
+			if err != nil {
+				return nil, err
+			}
+			doc.Details = append(doc.Details, d)
+		}
+	}
+	if _, ok := top["discovery"]; ok {
+		if doc.Discovery, err = discovery(top["discovery"]); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+func detail(v any, where string) (CommitDetail, error) {
+	var d CommitDetail
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return d, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+	}
+	o := fields{m: obj, where: where}
+	if err := o.only([]string{"sha", "parents", "author", "committer", "subject", "matched_by"}, "patch_id", "cherry_picked_from", "landed_on"); err != nil {
+		return d, err
+	}
+	var err error
+	if d.SHA, err = o.str("sha"); err != nil {
+		return d, err
+	}
+	if d.Parents, err = o.strList("parents"); err != nil {
+		return d, err
+	}
+	if d.Author, err = o.person("author"); err != nil {
+		return d, err
+	}
+	if d.Committer, err = o.person("committer"); err != nil {
+		return d, err
+	}
+	if d.Subject, err = o.str("subject"); err != nil {
+		return d, err
+	}
+	if d.MatchedBy, err = o.strList("matched_by"); err != nil {
+		return d, err
+	}
+	if p, ok := obj["patch_id"]; ok && p != nil {
+		s, err := o.str("patch_id")
+		if err != nil {
+			return d, err
+		}
+		d.PatchID = &s
+	}
+	if v, ok := obj["cherry_picked_from"]; ok && v != nil {
+		if d.CherryPickedFrom, err = o.strList("cherry_picked_from"); err != nil {
+			return d, err
+		}
+	}
+	if l, ok := obj["landed_on"]; ok && l != nil {
+		lo, ok := l.(map[string]any)
+		if !ok {
+			return d, fmt.Errorf("%w: %s: \"landed_on\" must be an object or null, got %s", ErrMalformed, where, kind(l))
+		}
+		lf := fields{m: lo, where: where + ": landed_on"}
+		if err := lf.only([]string{"branches", "tags"}); err != nil {
+			return d, err
+		}
+		d.LandedOn = &LandedOn{}
+		if d.LandedOn.Branches, err = lf.strList("branches"); err != nil {
+			return d, err
+		}
+		if d.LandedOn.Tags, err = lf.strList("tags"); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+func discovery(v any) (*Discovery, error) {
+	where := "git/commits.json: discovery"
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+	}
+	o := fields{m: obj, where: where}
+	if err := o.only([]string{"rules", "sources", "trailer_keys", "trailer_separators", "trailer_configured", "github_repo",
+		"base_branch", "diff_settings", "tips", "shallow"}); err != nil {
+		return nil, err
+	}
+	d := &Discovery{}
+	var err error
+	if d.Rules, err = o.smallInt("rules"); err != nil {
+		return nil, err
+	}
+	if d.Sources, err = o.strList("sources"); err != nil {
+		return nil, err
+	}
+	if d.TrailerKeys, err = o.strList("trailer_keys"); err != nil {
+		return nil, err
+	}
+	if d.TrailerSeparators, err = o.str("trailer_separators"); err != nil {
+		return nil, err
+	}
+	if d.TrailerConfigured, err = o.strList("trailer_configured"); err != nil {
+		return nil, err
+	}
+	if d.GitHubRepo, err = o.str("github_repo"); err != nil {
+		return nil, err
+	}
+	bo, ok := obj["base_branch"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: \"base_branch\" must be an object, got %s", ErrMalformed, where, kind(obj["base_branch"]))
+	}
+	bf := fields{m: bo, where: where + ": base_branch"}
+	if err := bf.only([]string{"configured", "ref", "sha"}); err != nil {
+		return nil, err
+	}
+	if d.BaseBranch.Configured, err = bf.str("configured"); err != nil {
+		return nil, err
+	}
+	if d.BaseBranch.Ref, err = bf.str("ref"); err != nil {
+		return nil, err
+	}
+	if d.BaseBranch.SHA, err = bf.str("sha"); err != nil {
+		return nil, err
+	}
+	if d.DiffSettings, err = o.str("diff_settings"); err != nil {
+		return nil, err
+	}
+	to, ok := obj["tips"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: \"tips\" must be an object, got %s", ErrMalformed, where, kind(obj["tips"]))
+	}
+	d.Tips = make(map[string]string, len(to))
+	tf := fields{m: to, where: where + ": tips"}
+	names := make([]string, 0, len(to))
+	for name := range to {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if d.Tips[name], err = tf.str(name); err != nil {
+			return nil, err
+		}
+	}
+	if d.Shallow, err = o.strList("shallow"); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// fields reads the members of one object with exact types; where names it in errors.
+type fields struct {
+	m     map[string]any
+	where string
+}
+
+// only checks that every required member is there and no member is other than required or optional.
+func (o fields) only(required []string, optional ...string) error {
+	allowed := map[string]bool{}
+	for _, n := range required {
+		allowed[n] = true
+		if _, ok := o.m[n]; !ok {
+			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.where, n)
+		}
+	}
+	for _, n := range optional {
+		allowed[n] = true
+	}
+	var unknown []string
+	for k := range o.m {
+		if !allowed[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("%w: %s: unknown member %.80q (it has %s)", ErrMalformed, o.where, unknown[0], strings.Join(append(required, optional...), ", "))
+	}
+	return nil
+}
+
+func (o fields) str(name string) (string, error) {
+	s, ok := o.m[name].(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	return s, nil
+}
+
+func (o fields) strList(name string) ([]string, error) {
+	list, ok := o.m[name].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, kind(v))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (o fields) person(name string) (Person, error) {
+	var p Person
+	obj, ok := o.m[name].(map[string]any)
+	if !ok {
+		return p, fmt.Errorf("%w: %s: %q must be an object, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+	}
+	f := fields{m: obj, where: o.where + ": " + name}
+	if err := f.only([]string{"name", "email", "date"}); err != nil {
+		return p, err
+	}
+	var err error
+	if p.Name, err = f.str("name"); err != nil {
+		return p, err
+	}
+	if p.Email, err = f.str("email"); err != nil {
+		return p, err
+	}
+	p.Date, err = f.str("date")
+	return p, err
+}
+
+// smallInt reads a non-negative integer literal of at most six digits (no sign, fraction or exponent).
+func (o fields) smallInt(name string) (int, error) {
+	num, ok := o.m[name].(json.Number)
+	if !ok || len(num) > 6 || strings.ContainsAny(string(num), "-+.eE") {
+		return 0, fmt.Errorf("%w: %s: %q must be a small non-negative integer, got %.20v", ErrMalformed, o.where, name, o.m[name])
+	}
+	n, err := strconv.Atoi(string(num))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %q: %v", ErrMalformed, o.where, name, err)
+	}
+	return n, nil
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
