@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -143,4 +144,22 @@ type Option func(*objectSource)
 // object store; objects it cannot read still go through go-git.
 func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
 	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
+}
+
+// WithRenames replaces the repository's diff.renames ("true", "false" or "copies", as git reads the setting) for
+// this series or Differ: `verify --repo` writes a commit's part under each, since the bundle may have been made
+// under another setting than the auditor's repository has.
+func WithRenames(value string) Option {
+	return func(s *objectSource) {
+		c := *s.cfg
+		switch strings.ToLower(value) {
+		case "copies", "copy":
+			c.renames = renamesAndCopies
+		case "false", "no", "off", "0":
+			c.renames = renamesOff
+		default:
+			c.renames = renamesOn
+		}
+		s.cfg = &c
+	}
 }

@@ -19,9 +19,10 @@ import (
 // included), the MIME lines and the message, up to the "---" line, byte for byte, since `git am` records
 // them as the new commit's author, date and message. What follows is compared byte for byte too, but for the
 // signature line and binary hunks, whose inflated data is compared (the deflated bytes depend on the zlib).
-// The diff part depends on the settings of the repository the part was made in (diff.renames, diff drivers in
-// .gitattributes), so when it differs the part is not failed for that alone: it is then held to the shape
-// format-patch writes (diffstat lines, then "diff --git" sections back to back, then the signature; package
+// The diff part depends on the settings of the repository the part was made in, so it is also compared with
+// what format-patch writes under each diff.renames (true, false, copies); when it differs still (other diff
+// drivers in .gitattributes, another diff.renameLimit), the part is not failed for that alone: it is held to
+// the shape format-patch writes (diffstat lines, then "diff --git" sections back to back, then the signature; package
 // apply reads it as git am does and fails anything else) and applied in memory, and the check says so
 // (RepoResult.Inexact). Every part, exact or not, is also applied: it must turn the parent's tree into
 // exactly the commit's tree.
@@ -33,6 +34,7 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 		return parted, nil
 	}
 	differ := patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+	others := make([]*patch.Differ, len(renameSettings)) // made when a part needs them
 	for i, p := range parts {
 		name := fmt.Sprintf("git/diff.patch, part %d (line %d, for %s)", i+1, p.Line, short(p.Commit))
 		switch {
@@ -81,6 +83,20 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 		rest := p.Raw[len(header):]
 		restLine := p.Line + bytes.Count(header, []byte("\n"))
 		exact, unjudged, err := sameDiff(rest, diff, p, header)
+		// The bundle may have been made under another diff.renames than this repository has: its diff is then
+		// exactly what format-patch writes under that one.
+		for k := 0; k < len(renameSettings) && err == nil && !exact && unjudged == ""; k++ {
+			if others[k] == nil {
+				others[k] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject), patch.WithRenames(renameSettings[k]))
+			}
+			_, alt, _, werr := others[k].Part(c.Hash, i+1, len(parts))
+			if werr != nil {
+				return nil, fmt.Errorf("write the part for %s: %w", short(p.Commit), werr)
+			}
+			if !bytes.Equal(alt, diff) {
+				exact, unjudged, err = sameDiff(rest, alt, p, header)
+			}
+		}
 		if err != nil {
 			mismatch("%s: %v", name, err)
 			continue
@@ -119,6 +135,10 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 	}
 	return parted, nil
 }
+
+// renameSettings are the values of diff.renames a part's diff is also compared under when it is not what this
+// repository's settings write.
+var renameSettings = []string{"true", "false", "copies"}
 
 // sameDiff says whether rest (a part after its "---" line) is diff, what format-patch writes there, then the
 // signature (whose shape package apply has checked): byte for byte but for binary hunks' base85 lines, whose
