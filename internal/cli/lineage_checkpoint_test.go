@@ -156,7 +156,13 @@ func TestHookCheckpointAndSince(t *testing.T) {
 	if _, ok := members["lineage/v2/checkpoint.json"]; !ok {
 		t.Fatalf("no checkpoint in the bundle: %v", members)
 	}
-	if out, _, code := runIn(t, r.Dir, r.Env, "verify", archive); code != 2 || !strings.Contains(out, "[PASS] lineage-v2 — the lineage v2 slice extends") {
+	// Beside it, the ticket refs: the ticket's two tasks and their refs' positions, so a cut ref shows.
+	if refs := string(members["lineage/v2/checkpoint-refs.json"]); !strings.Contains(refs, `"tasks":["ENG-42-impl","ENG-42-review"]`) ||
+		!strings.Contains(refs, `"position":0,"task_id":"ENG-42-impl"`) || !strings.Contains(refs, `"position":1,"task_id":"ENG-42-review"`) {
+		t.Fatalf("ticket refs in the bundle: %q", refs)
+	}
+	if out, _, code := runIn(t, r.Dir, r.Env, "verify", archive); code != 2 || !strings.Contains(out, "[PASS] lineage-v2 — the lineage v2 slice extends") ||
+		!strings.Contains(out, "held 2 parent refs of the ticket's 2 tasks") {
 		t.Fatalf("verify of the recorded bundle: %d\n%s", code, out)
 	}
 	if out, errOut, code := runIn(t, r.Dir, r.Env, "lineage", "v2", "verify", "--since", "HEAD"); code != 0 || !strings.Contains(out, ": extended") {

@@ -19,7 +19,10 @@ func TestParseReadsWhatIsWritten(t *testing.T) {
 	}}, Discovery: &Discovery{Rules: 1, Sources: []string{"trailer"}, TrailerKeys: []string{"Refs"}, TrailerConfigured: []string{},
 		GitHubRepo: "acme/app", BaseBranch: BaseBranch{Ref: "refs/heads/main", SHA: "b"}, DiffSettings: "x\n",
 		Tips: map[string]string{"HEAD": "a", "refs/heads/main": "a"}, Shallow: []string{}}}
-	for _, doc := range []*Commits{full, {Tracker: "github", TicketID: "1", Commits: []string{}, Details: []CommitDetail{}}} {
+	// A commit message that is not UTF-8 (Latin-1, say) is written with U+FFFD for each bad byte, and read.
+	latin1 := &Commits{Tracker: "github", TicketID: "1", Commits: []string{"a"}, Details: []CommitDetail{{SHA: "a", Parents: []string{},
+		Subject: "Caf\xe9 ENG-1", MatchedBy: []string{"message"}}}}
+	for _, doc := range []*Commits{full, {Tracker: "github", TicketID: "1", Commits: []string{}, Details: []CommitDetail{}}, latin1} {
 		b, err := jsonout.Bytes(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -27,6 +30,9 @@ func TestParseReadsWhatIsWritten(t *testing.T) {
 		got, err := Parse(b)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, b)
+		}
+		if doc == latin1 {
+			doc.Details[0].Subject = "Caf\uFFFD ENG-1"
 		}
 		if !reflect.DeepEqual(got, doc) {
 			t.Errorf("read back\n%#v\nwant\n%#v", got, doc)
@@ -45,6 +51,8 @@ func TestParseIsStrict(t *testing.T) {
 		{"missing commits", `{"tracker":"g","ticket_id":"1"}`, `"commits" is missing`},
 		{"null list", `{"tracker":"g","ticket_id":"1","commits":null}`, `"commits" must be a list of strings, got null`},
 		{"trailing data", `{"tracker":"g","ticket_id":"1","commits":[]} {}`, `data after the JSON value`},
+		{"case twin", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + detail + `,"SHA":"b"}]}`, `members "sha" and "SHA" differ only in letter case`},
+		{"lone surrogate", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + strings.Replace(detail, `"subject":""`, `"subject":"\ud800"`, 1) + `}]}`, `lone surrogate`},
 	} {
 		_, err := Parse([]byte(tc.doc))
 		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.want) {

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -101,7 +102,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 				lines = append(lines, pending{search: true, f: f})
 			}
 		}
-		for _, n := range sortedKeys(known) {
+		for _, n := range slices.Sorted(maps.Keys(known)) {
 			if stop != nil {
 				break
 			}
@@ -133,7 +134,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	for n := range got {
 		fromAPI[n] = true
 	}
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if got[n] == nil && offline[n] != nil {
 			cp := offline[n]
 			got[n] = &PR{Number: n, Payload: cp.Payload, Reviews: cp.Reviews, Offline: cp.Path,
@@ -142,7 +143,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	}
 
 	var notFromAPI []int
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if !fromAPI[n] {
 			notFromAPI = append(notFromAPI, n)
 		}
@@ -168,7 +169,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 		}
 	}
 
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if got[n] != nil {
 			res.PRs = append(res.PRs, *got[n])
 		}
@@ -222,15 +223,6 @@ func hashList(ns []int) string {
 		s[i] = fmt.Sprintf("#%d", n)
 	}
 	return strings.Join(s, ", ")
-}
-
-func sortedKeys(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for n := range m {
-		out = append(out, n)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // newestCommit is the last tied commit: commits are listed parents before children.

@@ -31,8 +31,9 @@
 // final newline. Files and commits are lists, never null, even when empty.
 //
 // Parse reads strictly, so that every reader sees the same document (errors wrap ErrMalformed unless said):
-//   - valid UTF-8, one JSON value and nothing after it, nested at most 16 levels, no member name twice in any
-//     object (compared after unescaping, so "a" and "\u0061" collide), no U+FFFD in a string or name (Go's
+//   - package strictjson's Decode, the reader of every trusted document: valid UTF-8, one JSON value and nothing
+//     after it, nested at most 16 levels, no member name twice in any object (compared after unescaping, so "a"
+//     and "\u0061" collide) nor two that differ only in letter case, no U+FFFD in a string or name (Go's
 //     decoder turns a lone surrogate escape into U+FFFD, and RFC 8785 refuses lone surrogates);
 //   - schema_version is read first: an integer other than 1 is ErrUnsupportedSchema (a newer format, which the
 //     verifier reports as unusable input, exit 2), not ErrMalformed;

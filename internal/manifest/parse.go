@@ -31,11 +31,11 @@ const maxSafeInt = 1<<53 - 1
 // malformed), then every field of schema 1 present with its type, and nothing more. Entries must have safe,
 // distinct arcnames and lower-case hex sha256. Errors say which field is wrong.
 func Parse(data []byte) (*Manifest, error) {
-	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
-	}
 	v, err := strictjson.Decode(data)
 	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if err := noReplacement(v, "$"); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	top, ok := v.(map[string]any)
@@ -83,6 +83,33 @@ func Parse(data []byte) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// noReplacement refuses U+FFFD anywhere in v, names included: a manifest has no reason to carry one, and it may
+// stand for bytes a writer replaced, which RFC 8785 signing would then cover as something else.
+func noReplacement(v any, path string) error {
+	switch t := v.(type) {
+	case string:
+		if strings.ContainsRune(t, utf8.RuneError) {
+			return fmt.Errorf("%s: holds U+FFFD", path)
+		}
+	case []any:
+		for i, e := range t {
+			if err := noReplacement(e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, e := range t {
+			if strings.ContainsRune(k, utf8.RuneError) {
+				return fmt.Errorf("%s: member name %q holds U+FFFD", path, k)
+			}
+			if err := noReplacement(e, path+"."+k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // fields reads the members of one object with exact types; where names it in errors.
