@@ -392,6 +392,7 @@ func parseFile(c *cursor) (*File, error) {
 	if f.OldName, f.NewName, err = gitHeaderNames(string(trimEOL(c.line()))[len("diff --git "):]); err != nil {
 		return nil, errorf("%v", err)
 	}
+	hdrOld, hdrNew := f.OldName, f.NewName
 	if !bytes.HasSuffix(c.line(), []byte("\n")) {
 		return nil, errorf("the series ends inside the section")
 	}
@@ -474,6 +475,16 @@ header:
 	}
 	if f.IsNew && f.IsDeleted {
 		return nil, errorf("a section that both creates and deletes its file")
+	}
+	// git takes a file's name from the "diff --git" line only when both its names are the same (apply.c
+	// git_header_name), and format-patch writes two different ones only for a rename or copy, whose from/to
+	// lines name them.
+	if f.IsRename || f.IsCopy {
+		if hdrOld != f.OldName || hdrNew != f.NewName {
+			return nil, errorf("the \"diff --git\" names (%q, %q) are not the from/to names (%q, %q)", hdrOld, hdrNew, f.OldName, f.NewName)
+		}
+	} else if hdrOld != hdrNew {
+		return nil, errorf("the \"diff --git\" line names two files (%q, %q) in a section that is no rename or copy", hdrOld, hdrNew)
 	}
 	if f.IsNew {
 		f.OldName = ""
