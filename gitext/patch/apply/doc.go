@@ -7,19 +7,27 @@
 // A part is checked for what git would do with it, so the reader follows git's own (mailsplit, mailinfo.c,
 // apply.c), and anything git would take as a patch that is not one of the part's "diff --git" sections is an
 // error naming its line (Part.Err):
-//   - parts start at "From <id> Mon Sep 17 00:00:00 2001"; the mail header ends at the first empty line and the
-//     message at git mailinfo's patch break ("---", "--- NAME", "diff -", "Index: ");
+//   - parts start at "From <id> Mon Sep 17 00:00:00 2001", and no other line git mailsplit would cut a mail at
+//     (mailsplit.c is_from_line) may stand in one; the mail header ends as mailinfo ends it (an empty line, or
+//     a line that is no header line, which starts the message), a transfer encoding mailinfo would decode is an
+//     error, and the message ends at mailinfo's patch break ("---", "--- NAME", "diff -", "Index: ");
 //   - from the break on, `git apply` reads every line (find_header): a "diff --git" line starts a section; a
 //     "--- " line followed by "+++ " and "@@ -" starts a traditional diff, which git applies wherever it stands
 //     (after the last section, after the signature, in the diffstat); a lone "@@ -a,b +c,d @@" is an error to
-//     git. So before the first section nothing may be such a start; the sections must follow one another with
-//     nothing between them; after the last one come the signature "-- ", one line that is no start, and at most
-//     two empty lines. "diff --cc" (combined diffs, which git apply does not take) is named as such;
+//     git; and `git apply` given the whole mail reads the header and message that way too. So before the
+//     first section nothing may be such a start; the sections must follow one another with nothing between
+//     them; after the last one come the signature "-- ", one line that is no start, and at most two empty
+//     lines. "diff --cc" (combined diffs, which git apply does not take) is named as such;
 //   - a section is read in the order git's diff.c writes it, each extended header line at most once: names from
 //     the "diff --git" line, replaced by "rename/copy from/to" and the "---"/"+++" lines (which must agree),
-//     C-quoted or plain, a tab ending a name with a space, /dev/null for a missing side; "old mode"/"new mode",
-//     "new file mode", "deleted file mode", similarity lines, "index OLD..NEW [MODE]"; a "diff --git" line with
-//     nothing after it (git skips it) is an error;
+//     C-quoted or plain, a tab ending a name with a space, /dev/null for a missing side; the "diff --git" line's
+//     two names are one file's, or a rename's or copy's two (git takes no name from it otherwise);
+//     "old mode"/"new mode" (together), "new file mode", "deleted file mode", similarity lines (with
+//     rename/copy from/to), "index OLD..NEW [MODE]"; a section must change something (apply.c
+//     metadata_changes: a hunk, a binary patch, a creation, deletion, rename, copy or mode change), and a
+//     "diff --git" line with nothing after it (git skips it) is an error;
+//   - a binary patch's reverse hunk must give back the parent's file, and a deletion's hunk must remove
+//     exactly its content, as git apply checks them;
 //   - text hunks are read by their counts (apply.c parse_fragment): every line ends in "\n" and starts with ' ',
 //     '-', '+' or is empty (an empty context line, as git takes it); "\ No newline at end of file" may follow a
 //     line; a hunk that changes nothing is an error, as to git. Hunks keep their bytes as a slice of the series
