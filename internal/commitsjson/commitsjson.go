@@ -1,6 +1,7 @@
 // Package commitsjson is the format of a bundle's git/commits.json: the types that package discover writes and
 // every reader reads (the verifier, which reads no git and also runs in the browser, `verify --repo`, `view`),
-// and Parse, the strict reader. internal/discover/doc.go describes each field.
+// and Parse, the strict reader. internal/discover/doc.go describes each field; commits.schema.json beside this
+// file states the document in JSON Schema (draft 2020-12), and tests hold what we write to it.
 package commitsjson
 
 // Person is an author or committer as commits.json records it.

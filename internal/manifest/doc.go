@@ -140,4 +140,9 @@
 //
 // and the archive's members, in order: manifest.json, audit/tracker.jsonl, git/commits.json, git/diff.patch,
 // transcripts/coder-ENG-42.jsonl.
+//
+// # JSON Schema
+//
+// manifest.schema.json beside this file states the schema 1 document in JSON Schema (draft 2020-12), for tools
+// of others; tests hold the bundles we write to it (internal/schematest).
 package manifest
