@@ -39,6 +39,10 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lineageV1, err := filepath.Abs("../../internal/lineage/logv1/testdata/fintech/fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fixtures, err := filepath.Abs("../../internal/github/testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +80,8 @@ func TestScripts(t *testing.T) {
 				// The verifier corpus (testdata/verify): bundles with one defect each, signed by the
 				// test-only key whose card is test-only.card.json.
 				{"CORPUS", corpus},
+				// Bernstein's fintech lineage v1 example: 30 entries by 4 agents, their cards, a rogue fork.
+				{"LINEAGE_V1", lineageV1},
 				// PATH without git-bernstein, for what the hook does when it is not installed.
 				{"PATH_WITHOUT_BERNSTEIN", pathWithout(e.Getenv("PATH"), "git-bernstein")},
 			} {
