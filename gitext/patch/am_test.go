@@ -18,6 +18,7 @@ import (
 // TestAmReproducesSeries is the series half of the contract: `git am` of the whole file on the first commit's
 // parent ends at the last commit's tree, and every commit keeps its author, date and subject.
 func TestAmReproducesSeries(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	r := gittest.New(t)
 	base := r.Commit("base", map[string]string{"keep.txt": numbered(40, plainLine), "old.bin": "\x00old", "run.sh": "echo\n"})
@@ -74,6 +75,7 @@ func TestAmReproducesSeries(t *testing.T) {
 // TestRandomEditsApply throws many scattered edits (near and far apart, at both ends, with and without a
 // final newline) at the hunk builder and lets git apply judge.
 func TestRandomEditsApply(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	r := gittest.New(t)
 	rng := rand.New(rand.NewSource(42))
@@ -135,6 +137,7 @@ func mutate(rng *rand.Rand, s string) string {
 }
 
 func TestMergeCommitIsAnError(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	r := gittest.New(t)
 	r.Commit("base", map[string]string{"a": "a\n"})
@@ -160,6 +163,7 @@ func TestMergeCommitIsAnError(t *testing.T) {
 }
 
 func TestEmptyInputWritesNothing(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	r := gittest.New(t)
 	r.Commit("base", map[string]string{"a": "a\n"})
@@ -177,6 +181,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteErrorIsReturned(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	r := gittest.New(t)
 	c := r.Commit("base", map[string]string{"a": "a\n"})

@@ -11,6 +11,7 @@ import (
 // Vectors are lines git itself wrote (git diff --binary); the bytes are those lines decoded (git deflates at
 // level 1, hence the 78 01 zlib header).
 func TestEncode85GitVectors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		deflated []byte
 		want     string
@@ -30,6 +31,7 @@ func TestEncode85GitVectors(t *testing.T) {
 
 // TestBase85LineLengths checks the length characters at the 26/27 and 52 byte boundaries.
 func TestBase85LineLengths(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 26, 27, 52, 53, 104, 130} {
 		var out bytes.Buffer
 		w := bufio.NewWriter(&out)
@@ -61,6 +63,7 @@ func TestBase85LineLengths(t *testing.T) {
 // TestEncode85AgainstPython uses Python's base64.b85encode, which shares git's alphabet and, with pad=True,
 // its zero padding of a short last group, as an independent judge.
 func TestEncode85AgainstPython(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
 	}

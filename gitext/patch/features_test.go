@@ -14,6 +14,7 @@ import (
 // the git CLI and holds our part against git's own (signature aside, binary hunks inflated), and checks the
 // part shows the feature, so that a case cannot pass by not exercising it.
 func TestFeaturesLikeGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
 	}
@@ -163,6 +164,7 @@ func TestFeaturesLikeGit(t *testing.T) {
 // deletions) with the git CLI and prints the share of parts identical to git format-patch's. Issue 15 asks for
 // at least 95%.
 func TestByteIdenticalShare(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
 	}

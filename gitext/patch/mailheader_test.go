@@ -29,6 +29,7 @@ func commitAs(t *testing.T, r *gittest.Repo, author, date, msg string) string {
 // TestHeadersLikeGit holds From, Date, Subject, MIME headers and body against git format-patch for the
 // encodings and foldings pretty.c applies.
 func TestHeadersLikeGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
 	}

@@ -58,6 +58,7 @@ func parity(t testing.TB, dir string, env []string, revs ...string) (patchcmp.Re
 // TestParityOnRepository measures a repository of your choosing: BERNSTEIN_PARITY_REPO=DIR (and optionally
 // BERNSTEIN_PARITY_REVS="A..B", BERNSTEIN_PARITY_SHOW=N differing parts to print as diffs).
 func TestParityOnRepository(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("BERNSTEIN_PARITY_REPO")
 	if dir == "" {
 		t.Skip("set BERNSTEIN_PARITY_REPO to a repository to measure")
