@@ -22,7 +22,7 @@ import (
 // LineageV1Dir is where a bundle carries lineage v1: the log slice, its sidecars and the commits' files.
 const LineageV1Dir = "lineage/v1"
 
-// selectLineageV1 packs the lineage v1 of the code the ticket's commits contain (package lineage's doc,
+// selectLineageV1 packs the lineage v1 of the code the ticket's commits contain (package logv1's doc,
 // "Lineage v1 in bundles"): for every file version the commits wrote, the entries of .sdd/lineage/log.jsonl whose
 // artefact_path and content_hash match it and their ancestors for that artefact, as lineage/v1/log.jsonl (the
 // original lines, byte for byte, in log order), their signature sidecars under lineage/v1/signatures/ as they are

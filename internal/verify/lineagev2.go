@@ -16,7 +16,7 @@ import (
 )
 
 // CheckLineageV2 is the check of a bundle's lineage v2 slice against the checkpoint the bundle carries; it runs
-// only when the bundle has lineage/v2/checkpoint.json (package lineage's doc.go, "Checkpoints").
+// only when the bundle has lineage/v2/checkpoint.json (package checkpoint's doc.go).
 const CheckLineageV2 = "lineage-v2"
 
 const (

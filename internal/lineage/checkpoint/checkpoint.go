@@ -1,11 +1,3 @@
-// Package checkpoint is the lineage v2 checkpoint document: the head of a store at one moment (how many parent
-// refs and the HMAC of the last, and for every child file how many bodies and the HMAC of the last), and the
-// checks that a store, or a bundle's slice of one, still extends it; and a bundle's ticket refs (refs.go): the
-// positions and hmacs of its ticket's tasks' parent refs at the checkpoint, so a bundle shows a ref of the
-// ticket cut before packing. The format and the checks are specified in
-// package lineage's doc.go ("Checkpoints"). This package reads no files, so the bundle verifier (also compiled to
-// WebAssembly for the browser page) can use it; package lineage takes checkpoints of a store on disk.
-// checkpoint.schema.json beside this file is the document in JSON Schema (draft 2020-12).
 package checkpoint
 
 import (

@@ -17,7 +17,7 @@ const RefsFormat = "git-bernstein/lineage-v2-checkpoint-refs"
 
 // TicketRefs says, for one bundle, which parent refs of the store its ticket's tasks had when its checkpoint
 // was taken: a bundle's lineage/v2/parent.jsonl is a slice without positions, so without this a ref of the
-// ticket cut before packing looks like another task's ref left out (package lineage's doc.go, "Checkpoints").
+// ticket cut before packing looks like another task's ref left out (this package's doc.go).
 type TicketRefs struct {
 	CheckpointSHA256 string   // the sha256 of the checkpoint file these refs belong to
 	Tasks            []string // the ticket's tasks, sorted, each once

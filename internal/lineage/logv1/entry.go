@@ -1,7 +1,3 @@
-// Package logv1 reads and checks Bernstein's lineage v1 log (.sdd/lineage/log.jsonl, one signed entry per agent
-// write of an artefact) and joins it to the files a ticket's commits wrote. The format and every check are
-// specified in package lineage's doc, section "Lineage v1 log". It works on bytes (the log, its sidecars), so
-// the same checks run on a project's .sdd and inside a bundle; it never prints.
 package logv1
 
 import (

@@ -61,7 +61,7 @@ type Result struct {
 // OK says whether every check passed.
 func (r *Result) OK() bool { return len(r.Failures) == 0 }
 
-// Verify runs the checks of package lineage's doc ("Lineage v1 log", "Checks") on a parsed log, in that order:
+// Verify runs the checks of this package's doc ("Lineage v1 checks") on a parsed log, in that order:
 // the log's own problems, then per entry its signature, operator HMAC and steward, then parents, then forks.
 func Verify(l *Log, opts Options) *Result {
 	r := &Result{Log: l, Signatures: map[*Entry]Signature{}}
