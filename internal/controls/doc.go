@@ -1,0 +1,46 @@
+// Package controls answers the change-management question an auditor asks of a VERIFIED bundle (SOX ITGC
+// change management, SOC 2 CC8.1, SLSA's source track): was each change reviewed by someone other than its
+// author, on what shipped, with its checks green, before it merged, while the ticket was open? It evaluates
+// over signed members only (git/commits.json, the pr/ members package github captures, the lineage v1
+// attribution the verifier computed) and the auditor's policy (package policy). It reads no git, makes no
+// request and never prints, so the same code runs in `git bernstein audit`, in `view` and in the in-browser
+// page (GOOS=js).
+//
+// A member that pr/sources.json records as an offline copy (written by an agent or a person, never GitHub's
+// answer) is not evidence: what rests on it is unknown.
+//
+// # Results
+//
+// Each control gives, per merged pull request (or per tied commit that reached a protected branch without one),
+// "pass", "exception" (with evidence: the member and a JSON pointer into it, who, which commit, when) or
+// "unknown" (the data was not captured or not readable, and why). The controls, by id:
+//
+//   - reached-by-pr: a tied commit on a protected branch (policy protected_branches, else the pull requests'
+//     base branches and the ticket's base branch, as git/commits.json's landed_on names them) is a merged pull
+//     request's merge_commit_sha (merge, squash, merge queue), one of its commits (merge), or matches one of them
+//     by patch id, else by author, author date and subject (rebase merge). Anything else is a direct push:
+//     exception.
+//   - independent-approval: at least the required count (policy, else the captured rules and protection, else
+//     1) of approvals, before merged_at, by users of type "User" who are not the pull request's author, not an
+//     author or committer of any of its commits (GitHub user id or login, else the noreply address; GitHub's
+//     web-flow committer aside), not named in a Co-authored-by trailer, not a force-pusher in the timeline, and
+//     not the merger. A reviewer's latest APPROVED, CHANGES_REQUESTED or DISMISSED review counts (a later
+//     CHANGES_REQUESTED or a dismissal cancels an approval); a CHANGES_REQUESTED still standing at the merge is
+//     an exception of its own.
+//   - approved-final-head: the counted approvals were on the final head: commit_id is head.sha and no
+//     "committed" or "head_ref_force_pushed" event follows the review in the timeline (GitHub moves commit_id
+//     forward on some updates, so the timeline decides). An approval followed by a push is stale; a later
+//     re-approval counts. (A push that leaves the diff unchanged is still reported: telling it needs git.)
+//   - checks-passed: every required check (policy, else the rules and protection) has a check run (or a status
+//     context) on the head, or on the merge commit after a merge queue, that concluded success, neutral or
+//     skipped and completed before merged_at.
+//   - agent-work-reviewed: a pull request that carries agent work (a file the lineage v1 attribution says an
+//     agent wrote; a commit whose author is a bot or an agent, or whose Assisted-by or Co-authored-by trailer
+//     names one) has a counted human approval by someone other than the agent's initiator (the pull request's
+//     author, and the people who authored or committed the agent's commits); with require_codeowners, by an
+//     owner of each path (CODEOWNERS is not captured yet, so that is unknown).
+//   - ticket-open: each commit's author date and the merge fall while the ticket was open (GitHub issue
+//     created, closed and reopened events, captured with --tracker github); other trackers are unknown.
+//
+// Unknown is not an exception (audit --strict makes it one).
+package controls
