@@ -61,12 +61,12 @@ func (a *audit) agentWorkOf(p *pull) *agentWork {
 			Commit: c.SHA, When: c.Commit.Author.Date, What: "agent work: " + strings.Join(whys, "; ")})
 		// The people who brought the agent's commit: its human author and committer.
 		if !a.isAgent(c.Commit.Author.Name, c.Commit.Author.Email, c.Author) {
-			w.initiators.addUser(c.Author, "authored the agent-assisted commit "+short(c.SHA))
-			w.initiators.addEmail(c.Commit.Author.Email, "authored the agent-assisted commit "+short(c.SHA))
+			w.initiators.addUser(c.Author, "authored the agent-assisted commit "+short(c.SHA)+" (the agent's initiator)")
+			w.initiators.addEmail(c.Commit.Author.Email, "authored the agent-assisted commit "+short(c.SHA)+" (the agent's initiator)")
 		}
 		if !webFlow(c.Committer, c.Commit.Committer.Email) {
-			w.initiators.addUser(c.Committer, "committed the agent's commit "+short(c.SHA))
-			w.initiators.addEmail(c.Commit.Committer.Email, "committed the agent's commit "+short(c.SHA))
+			w.initiators.addUser(c.Committer, "committed the agent's commit "+short(c.SHA)+" (the agent's initiator)")
+			w.initiators.addEmail(c.Commit.Committer.Email, "committed the agent's commit "+short(c.SHA)+" (the agent's initiator)")
 		}
 	}
 	inPR := map[string]bool{}

@@ -83,17 +83,17 @@ func (p *pull) authors() *people {
 	pp := newPeople()
 	pp.addUser(p.p.User, "opened the pull request")
 	for _, c := range p.commits {
-		what := "author of commit " + short(c.SHA)
+		what := "is the author of commit " + short(c.SHA)
 		pp.addUser(c.Author, what)
 		pp.addEmail(c.Commit.Author.Email, what)
 		if !webFlow(c.Committer, c.Commit.Committer.Email) {
-			what := "committer of commit " + short(c.SHA)
+			what := "is the committer of commit " + short(c.SHA)
 			pp.addUser(c.Committer, what)
 			pp.addEmail(c.Commit.Committer.Email, what)
 		}
 		for _, v := range trailers(c.Commit.Message, "Co-authored-by") {
 			_, email := splitIdent(v)
-			pp.addEmail(email, "named in Co-authored-by of commit "+short(c.SHA))
+			pp.addEmail(email, "is named in Co-authored-by of commit "+short(c.SHA))
 		}
 	}
 	for _, e := range p.timeline {
