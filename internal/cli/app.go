@@ -140,6 +140,7 @@ func commands() []*ucli.Command {
 		lineageCommand(),
 		keygenCommand(),
 		verifyCommand(),
+		auditCommand(),
 		extractCommand(),
 		recordCommand(),
 		hooksCommand(),

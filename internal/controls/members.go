@@ -18,7 +18,9 @@ func CommitsName(n int) string { return fmt.Sprintf("pr/pr_%d.commits.json", n) 
 func TimelineName(n int) string { return fmt.Sprintf("pr/pr_%d.timeline.json", n) }
 
 // CheckRunsName is GET /repos/{o}/{r}/commits/{sha}/check-runs for the pull request's head or merge commit.
-func CheckRunsName(n int, sha string) string { return fmt.Sprintf("pr/pr_%d.check-runs.%s.json", n, sha) }
+func CheckRunsName(n int, sha string) string {
+	return fmt.Sprintf("pr/pr_%d.check-runs.%s.json", n, sha)
+}
 
 // StatusName is GET /repos/{o}/{r}/commits/{sha}/status (the combined status) for the head or merge commit.
 func StatusName(n int, sha string) string { return fmt.Sprintf("pr/pr_%d.status.%s.json", n, sha) }

@@ -15,7 +15,7 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "note: %s\n", termtext.Clean(n))
 	}
 	for _, o := range r.Outcomes {
-		fmt.Fprintf(&b, "%-11s %-20s %-14s %s\n", "["+strings.ToUpper(o.Status)+"]", o.Control, shortSubject(o.Subject), termtext.Clean(o.Detail))
+		fmt.Fprintf(&b, "%-11s %-20s %-19s %s\n", "["+strings.ToUpper(o.Status)+"]", o.Control, shortSubject(o.Subject), termtext.Clean(o.Detail))
 		if o.Status != Exception {
 			continue
 		}

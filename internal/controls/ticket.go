@@ -128,7 +128,11 @@ func (a *audit) ticketOpen() []Outcome {
 		case len(unread) > 0:
 			o.Status, o.Detail = Unknown, "no time for "+strings.Join(unread, ", ")
 		default:
-			o.Status, o.Detail = Pass, fmt.Sprintf("every commit and the merge fall while ticket #%d was open (%s)", n, describe(iv))
+			what := "every commit and the merge fall"
+			if s.pr == 0 {
+				what = "the commit falls"
+			}
+			o.Status, o.Detail = Pass, fmt.Sprintf("%s while ticket #%d was open (%s)", what, n, describe(iv))
 		}
 		out = append(out, o)
 	}
