@@ -53,7 +53,7 @@ EXIT CODES:
    4    VERIFIED, and a control gave an exception (with --strict, also an unknown)`
 
 func auditCommand() *ucli.Command {
-	flags := append(verifyFlags(), &ucli.StringFlag{Name: "policy", Usage: "the auditor's change-control policy `FILE` (YAML or JSON): required_approvals, required_checks, trusted_bots, require_codeowners, protected_branches"})
+	flags := append(verifyFlags(), policyFlag())
 	for i, f := range flags {
 		if b, ok := f.(*ucli.BoolFlag); ok && b.Name == "strict" {
 			flags[i] = &ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings, and count an unknown control as an exception (exit 4)"}
@@ -70,6 +70,28 @@ func auditCommand() *ucli.Command {
 		Flags:       flags,
 		Action:      runAudit,
 	}
+}
+
+// policyFlag is --policy, for audit and view.
+func policyFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "policy", Usage: "the auditor's change-control policy `FILE` (YAML or JSON): required_approvals, required_checks, trusted_bots, require_codeowners, protected_branches"}
+}
+
+// readPolicy reads --policy (none: the defaults); one that does not read is a usage error.
+func readPolicy(c *ucli.Context, wd string) (*policy.Policy, error) {
+	p := c.String("policy")
+	if p == "" {
+		return &policy.Policy{}, nil
+	}
+	data, err := regularfile.ReadFile(inDir(wd, p), "policy file", 1<<20)
+	if err != nil {
+		return nil, usageError("--policy: %v", err)
+	}
+	pol, err := policy.Parse(data)
+	if err != nil {
+		return nil, usageError("--policy %s: %v", p, err)
+	}
+	return pol, nil
 }
 
 // auditSink keeps the members the controls read, from verify's one read of the archive.
@@ -110,15 +132,9 @@ func runAudit(c *ucli.Context) error {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
 	// The policy is read first: a policy that does not read is a usage error, before any verdict.
-	pol := &policy.Policy{}
-	if p := c.String("policy"); p != "" {
-		data, err := regularfile.ReadFile(inDir(wd, p), "policy file", 1<<20)
-		if err != nil {
-			return usageError("--policy: %v", err)
-		}
-		if pol, err = policy.Parse(data); err != nil {
-			return usageError("--policy %s: %v", p, err)
-		}
+	pol, err := readPolicy(c, wd)
+	if err != nil {
+		return err
 	}
 	if rev := c.String("rev"); rev != "" {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
