@@ -33,7 +33,8 @@ func (a *audit) isAgent(name, email string, u *ghUser) bool {
 type agentWork struct {
 	evidence   []Evidence
 	initiators *people // who put the agent's work there: no approver of it
-	paths      []string
+	paths      []string // files lineage v1 attributes to an agent
+	commits    []string // commits authored by or crediting an agent
 }
 
 // agentWorkOf finds the agent work of one merged pull request: its commits' authors and trailers, and the
@@ -57,6 +58,7 @@ func (a *audit) agentWorkOf(p *pull) *agentWork {
 		if len(whys) == 0 {
 			continue
 		}
+		w.commits = append(w.commits, c.SHA)
 		w.evidence = append(w.evidence, Evidence{Member: CommitsName(p.n), Pointer: pointer(i, "commit"), Who: c.Commit.Author.Name,
 			Commit: c.SHA, When: c.Commit.Author.Date, What: "agent work: " + strings.Join(whys, "; ")})
 		// The people who brought the agent's commit: its human author and committer.
@@ -125,8 +127,7 @@ func (a *audit) agentWorkReviewed() []Outcome {
 				}
 				o.Evidence = append(o.Evidence, s.refused...)
 			case a.pol.RequireCodeowners:
-				o.Status = Unknown
-				o.Detail = fmt.Sprintf("agent work approved by %s, but require_codeowners needs CODEOWNERS at %s, which the bundle does not carry", strings.Join(by, ", "), short(p.p.Base.SHA))
+				o.Status, o.Detail, o.Evidence = a.ownersApproved(p, w, by)
 			default:
 				o.Status = Pass
 				o.Detail = fmt.Sprintf("agent work (%d item(s)) approved by %s, not the agent's initiator", len(w.evidence), strings.Join(by, ", "))
@@ -160,4 +161,76 @@ func (a *audit) agentWorkReviewed() []Outcome {
 		}
 	}
 	return out
+}
+
+// ownersApproved holds require_codeowners: every agent-written path with an owner in CODEOWNERS at base.sha
+// (the last matching rule) was approved by one of its owners among by (counted approvals, the initiator aside).
+// A team or e-mail owner cannot be told offline (team membership is not in the bundle): unknown.
+func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, string, []Evidence) {
+	co, coPath, why := a.codeOwnersAt(p.p.Base.SHA)
+	if why != "" {
+		return Unknown, why, nil
+	}
+	set := map[string]bool{}
+	var paths []string
+	add := func(ps ...string) {
+		for _, x := range ps {
+			if !set[x] {
+				set[x] = true
+				paths = append(paths, x)
+			}
+		}
+	}
+	add(w.paths...)
+	var byCommit map[string][]string
+	if patch, ok := a.in.Members["git/diff.patch"]; ok {
+		byCommit = patchPaths(patch)
+	}
+	for _, c := range w.commits {
+		ps, ok := byCommit[c]
+		if !ok {
+			return Unknown, fmt.Sprintf("require_codeowners: the files of agent commit %s are not in git/diff.patch", short(c)), nil
+		}
+		add(ps...)
+	}
+	sort.Strings(paths)
+	if co == nil {
+		return Pass, fmt.Sprintf("agent work approved by %s; %s has no CODEOWNERS, so no path has an owner", strings.Join(by, ", "), short(p.p.Base.SHA)), nil
+	}
+	approved := map[string]bool{}
+	for _, b := range by {
+		approved["@"+strings.ToLower(b)] = true
+	}
+	var ev []Evidence
+	var unknown []string
+	for _, path := range paths {
+		r := co.ownersOf(path)
+		if r == nil || len(r.owners) == 0 {
+			continue
+		}
+		ok, team := false, false
+		for _, o := range r.owners {
+			switch {
+			case approved[strings.ToLower(o)]:
+				ok = true
+			case !strings.HasPrefix(o, "@") || strings.Contains(o, "/"):
+				team = true
+			}
+		}
+		switch {
+		case ok:
+		case team:
+			unknown = append(unknown, fmt.Sprintf("%s is owned by %s (%s line %d): team membership and e-mail owners are not in the bundle", path, strings.Join(r.owners, " "), coPath, r.line))
+		default:
+			ev = append(ev, Evidence{Member: CodeOwnersName(p.p.Base.SHA), Pointer: "/content", Commit: p.p.Base.SHA,
+				What: fmt.Sprintf("agent-written %s is owned by %s (%s line %d, pattern %s), and none of them approved", path, strings.Join(r.owners, " "), coPath, r.line, r.pattern)})
+		}
+	}
+	switch {
+	case len(ev) > 0:
+		return Exception, fmt.Sprintf("require_codeowners: %d agent-written path(s) without an approval by an owner", len(ev)), append(ev, w.evidence...)
+	case len(unknown) > 0:
+		return Unknown, strings.Join(unknown, "; "), nil
+	}
+	return Pass, fmt.Sprintf("agent work approved by %s, an owner of each agent-written path with one (%s at %s)", strings.Join(by, ", "), coPath, short(p.p.Base.SHA)), nil
 }

@@ -38,7 +38,9 @@
 //     agent wrote; a commit whose author is a bot or an agent, or whose Assisted-by or Co-authored-by trailer
 //     names one) has a counted human approval by someone other than the agent's initiator (the pull request's
 //     author, and the people who authored or committed the agent's commits); with require_codeowners, by an
-//     owner of each path (CODEOWNERS is not captured yet, so that is unknown).
+//     owner of each agent-written path (the attributed files and the agent commits' files in git/diff.patch)
+//     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team or e-mail
+//     owner cannot be resolved offline: unknown.
 //   - ticket-open: each commit's author date and the merge fall while the ticket was open (GitHub issue
 //     created, closed and reopened events, captured with --tracker github); other trackers are unknown.
 //

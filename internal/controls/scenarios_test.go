@@ -70,6 +70,15 @@ func detailOf(sha, name, email, date, subject string, branches []string, parents
 		CherryPickedFrom: []string{}, LandedOn: &commitsjson.LandedOn{Branches: branches, Tags: []string{}}}
 }
 
+const t0 = 0
+
+// codeowners is git/codeowners/<base>.json holding text as .github/CODEOWNERS.
+func codeowners(_ int, text string) []byte {
+	p := ".github/CODEOWNERS"
+	b, _ := json.Marshal(CodeOwnersDoc{V: 1, Commit: base, Path: &p, Content: &text})
+	return b
+}
+
 func baseline() *scenario {
 	return &scenario{
 		pull: map[string]any{"number": 17, "state": "closed", "user": dev, "head": map[string]any{"sha": c1, "ref": "feature"},
@@ -262,6 +271,27 @@ func TestScenarios(t *testing.T) {
 			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
 			s.pol.RequireCodeowners = true
 		}, want: want{"agent-work-reviewed #17": Unknown}},
+		{name: "agent work approved by its CODEOWNERS owner", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "* @carol\nsrc/ @rita\n")}
+		}},
+		{name: "agent work approved by someone who does not own the path", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "src/ @rita\n/src/*.go @carol\n")}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"agent-written src/rounding.go is owned by @carol (.github/CODEOWNERS line 2, pattern /src/*.go)"}},
+		{name: "agent work owned by a team", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n")}
+		}, want: want{"agent-work-reviewed #17": Unknown}},
+		{name: "agent commit's files from diff.patch, no CODEOWNERS at base", change: func(s *scenario) {
+			s.commits[0]["commit"].(map[string]any)["message"] = "Fix rounding\n\nAssisted-by: Claude <noreply@anthropic.com>"
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): []byte(`{"v":1,"commit":"` + base + `","path":null,"content":null}`),
+				"git/diff.patch": []byte("From " + c1 + " Mon Sep 17 00:00:00 2001\nSubject: x\n\ndiff --git a/src/r.go b/src/r.go\n")}
+		}},
 		{name: "commit before the ticket was opened", change: func(s *scenario) {
 			s.issue["created_at"] = "2026-01-02T09:30:00Z"
 		}, want: want{"ticket-open #17": Exception}, says: []string{"while ticket #42 was not open"}},
