@@ -75,6 +75,9 @@ type PRSet struct {
 	// Controls are change-control members of no one pull request (branch rules, the ticket's issue), packed
 	// in pr/ like the others (package github, "Change-control evidence").
 	Controls []PRMember
+	// CodeOwners are git/codeowners/<base sha>.json, the CODEOWNERS file at each base commit as read from git
+	// (package controls); their From is unused: git, not GitHub, said them.
+	CodeOwners []PRMember
 }
 
 // PRMember is one more pr/ member as GitHub sent it: its arcname (under pr/), bytes and source.
@@ -209,6 +212,16 @@ func Build(opts Options) (*Result, error) {
 			}
 			members = append(members, m)
 			sources.Members = append(sources.Members, c.From)
+		}
+		for _, c := range set.CodeOwners {
+			if !strings.HasPrefix(c.Name, "git/codeowners/") {
+				return nil, fmt.Errorf("%q is not a git/codeowners/ member", c.Name)
+			}
+			m, err := workMember(work, c.Name, manifest.SectionGit, func(w io.Writer) error { _, err := w.Write(c.Data); return err })
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, m)
 		}
 		// Where each pr/ member came from, signed with them: an offline copy is never GitHub's answer.
 		if len(sources.Members) > 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -102,7 +101,7 @@ type auditSink struct {
 }
 
 func (s *auditSink) Member(name string, size int64) (io.Writer, error) {
-	if name != "git/commits.json" && !strings.HasPrefix(name, "pr/") {
+	if !controls.Reads(name) {
 		return nil, nil
 	}
 	if s.total+size > maxAuditMembers {

@@ -55,6 +55,11 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 			}
 		}
 		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
+		if c.Bool("controls") {
+			var warnings []string
+			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
+			set.Warnings = append(set.Warnings, warnings...)
+		}
 		for _, pr := range res.PRs {
 			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
 				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})

@@ -32,7 +32,7 @@ func (a *audit) isAgent(name, email string, u *ghUser) bool {
 // agentWork is what says a pull request (or a tied commit) carries an agent's work.
 type agentWork struct {
 	evidence   []Evidence
-	initiators *people // who put the agent's work there: no approver of it
+	initiators *people  // who put the agent's work there: no approver of it
 	paths      []string // files lineage v1 attributes to an agent
 	commits    []string // commits authored by or crediting an agent
 }

@@ -41,6 +41,12 @@ type Input struct {
 	Attribution []logv1.Attribution
 }
 
+// Reads says whether the controls read a member: git/commits.json, git/diff.patch (the files of agent
+// commits), git/codeowners/ and every pr/ member. A caller keeps only these from the verifier's read.
+func Reads(name string) bool {
+	return name == "git/commits.json" || name == "git/diff.patch" || strings.HasPrefix(name, "git/codeowners/") || strings.HasPrefix(name, "pr/")
+}
+
 // Evidence points at what an exception rests on.
 type Evidence struct {
 	Member  string `json:"member"`

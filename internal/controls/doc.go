@@ -45,4 +45,17 @@
 //     created, closed and reopened events, captured with --tracker github); other trackers are unknown.
 //
 // Unknown is not an exception (audit --strict makes it one).
+//
+// # git/codeowners/<base sha>.json
+//
+// bundle --controls reads the CODEOWNERS file at each pull request's base.sha from git (not the API: the
+// repository's own object, which verify --repo can hold against a clone), trying .github/CODEOWNERS,
+// CODEOWNERS and docs/CODEOWNERS in GitHub's order, and packs one JSON object in the git section:
+//
+//	v        1
+//	commit   the base commit
+//	path     where the file was found, or null when the commit has none
+//	content  the file's text, or null
+//
+// A base commit the clone lacks gives no member (a warning), and require_codeowners is then unknown.
 package controls

@@ -69,7 +69,7 @@
 // <base> is the base branch path-escaped (release/1.2 is release%2F1.2), so no member sits in a folder of
 // its own. A failure is one warning naming the member ("the controls that need it will say unknown"); a
 // failure every later request would share (rate limit, timeout) stops the fetch as for the payloads. The
-// CODEOWNERS file at base.sha is not captured yet: require_codeowners is then unknown.
+// CODEOWNERS file at each base.sha is read from git, not from here (git/codeowners/<sha>.json, package controls).
 //
 // # Offline copies
 //

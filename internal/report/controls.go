@@ -2,7 +2,6 @@ package report
 
 import (
 	"regexp"
-	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -22,7 +21,7 @@ func controlsOf(b *Bundle) (*controls.Result, string) {
 	in := controls.Input{Members: map[string][]byte{}, Attribution: b.Report.Attribution}
 	var cut []string
 	for _, mb := range b.Members {
-		if mb.Name != "git/commits.json" && !strings.HasPrefix(mb.Name, "pr/") {
+		if !controls.Reads(mb.Name) {
 			continue
 		}
 		if mb.Truncated {
