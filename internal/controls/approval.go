@@ -193,6 +193,14 @@ func (a *audit) approvals(p *pull) *approvalSet {
 			}
 			continue
 		}
+		if r.State == "DISMISSED" {
+			ev.What = fmt.Sprintf("review by %s was dismissed", r.User.Login)
+			if by, ok := dismissed[r.ID]; ok {
+				ev.What += " by " + by
+			}
+			s.refused = append(s.refused, ev)
+			continue
+		}
 		if r.State != "APPROVED" {
 			continue
 		}

@@ -82,8 +82,12 @@ func (a *audit) checksPassed() []Outcome {
 			case len(unknown) > 0:
 				o.Status, o.Detail = Unknown, strings.Join(unknown, "; ")
 			default:
+				on := short(p.p.Head.SHA)
+				if p.mergeQueue() && p.mergeSHA() != "" {
+					on = "the merge-queue commit " + short(p.mergeSHA()) + " or the head " + on
+				}
 				o.Status = Pass
-				o.Detail = fmt.Sprintf("required checks (%s) passed on %s before the merge: %s", from, short(p.p.Head.SHA), strings.Join(passed, ", "))
+				o.Detail = fmt.Sprintf("required checks (%s) passed on %s before the merge: %s", from, on, strings.Join(passed, ", "))
 			}
 		}
 		out = append(out, o)

@@ -192,7 +192,7 @@ func TestScenarios(t *testing.T) {
 			s.reviews[0]["state"] = "DISMISSED"
 			s.timeline = append(s.timeline, map[string]any{"event": "review_dismissed", "actor": merg, "created_at": "2026-01-02T11:00:00Z",
 				"dismissed_review": map[string]any{"state": "approved", "review_id": 100}})
-		}, want: want{"independent-approval #17": Exception, "approved-final-head #17": Exception}, says: []string{"0 of 1 required independent approvals"}},
+		}, want: want{"independent-approval #17": Exception, "approved-final-head #17": Exception}, says: []string{"0 of 1 required independent approvals", "review by rita was dismissed by mergey at 2026-01-02T11:00:00Z"}},
 		{name: "dismissal recorded only in the timeline", change: func(s *scenario) {
 			s.timeline = append(s.timeline, map[string]any{"event": "review_dismissed", "actor": merg, "created_at": "2026-01-02T11:00:00Z",
 				"dismissed_review": map[string]any{"state": "approved", "review_id": 100}})
