@@ -25,6 +25,10 @@ type Result struct {
 	Means     string   `json:"means"`
 	NotMeans  string   `json:"not_means"`
 	NextSteps []string `json:"next_steps"` // what to do when it is not plainly VERIFIED
+	// Controls is the change controls as `git bernstein audit --json` gives them under the default policy
+	// (package controls), and ControlsText as audit prints them; both "" when the bundle is not VERIFIED.
+	Controls     string `json:"controls"`
+	ControlsText string `json:"controls_text"`
 }
 
 // maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile).
@@ -38,19 +42,25 @@ func Check(archive []byte, signature []byte, cards []Card) []byte {
 
 // CheckNamed is Check with the archive's file name, which the next steps use in the commands they suggest.
 func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Card) []byte {
-	rep := check(archive, signature, cards)
+	keep := &controlsSink{members: map[string]*bytes.Buffer{}}
+	rep := check(archive, signature, cards, keep)
 	next := NextSteps(rep, archiveName, signature != nil, len(cards))
 	if next == nil {
 		next = []string{}
 	}
-	out, err := json.Marshal(Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next})
+	res := Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next}
+	if rep.Verdict == verify.Verified {
+		c := keep.evaluate(rep)
+		res.Controls, res.ControlsText = string(c.JSON()), c.Text()
+	}
+	out, err := json.Marshal(res)
 	if err != nil { // strings and raw JSON the verifier made: cannot fail
 		panic(err)
 	}
 	return out
 }
 
-func check(archive []byte, signature []byte, cards []Card) *verify.Report {
+func check(archive []byte, signature []byte, cards []Card, sink verify.Sink) *verify.Report {
 	var trust sign.TrustSet
 	for _, c := range cards {
 		if len(c.Data) > sign.MaxCardSize {
@@ -67,5 +77,5 @@ func check(archive []byte, signature []byte, cards []Card) *verify.Report {
 	if len(signature) > maxSignature {
 		signature = signature[:maxSignature]
 	}
-	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(), verify.Options{})
+	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(), verify.Options{Sink: sink})
 }
