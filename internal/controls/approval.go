@@ -320,6 +320,12 @@ func (a *audit) staleness(p *pull, i int) *Evidence {
 		if !later {
 			continue
 		}
+		// What changed after the approval leaves the pull request's content as approved: the head's tree is the
+		// approved commit's (an empty commit, a reworded message). A different tree is a change, even one a
+		// rebase onto a newer base would explain: telling that needs git.
+		if t := p.treeOf(r.CommitID); t != "" && t == p.treeOf(p.p.Head.SHA) {
+			continue
+		}
 		what := "a new commit " + short(e.SHA) + " was pushed"
 		if e.Event == "head_ref_force_pushed" {
 			what = "the head was force-pushed by " + e.Actor.name()
@@ -330,9 +336,25 @@ func (a *audit) staleness(p *pull, i int) *Evidence {
 		return &Evidence{Member: TimelineName(p.n), Pointer: pointer(j), Who: r.User.Login, Commit: r.CommitID, When: e.when(),
 			What: fmt.Sprintf("approval by %s at %s is stale: %s after it", r.User.Login, r.SubmittedAt, what)}
 	}
-	if r.CommitID != p.p.Head.SHA {
+	if r.CommitID != p.p.Head.SHA && (p.treeOf(r.CommitID) == "" || p.treeOf(r.CommitID) != p.treeOf(p.p.Head.SHA)) {
 		ev.What = fmt.Sprintf("approval by %s was on %s, not the final head %s", r.User.Login, short(r.CommitID), short(p.p.Head.SHA))
 		return ev
 	}
 	return nil
+}
+
+// treeOf is a commit's tree as the pull request's commits or the timeline's committed events give it; "" when
+// neither does (a commit a force push replaced is in neither).
+func (p *pull) treeOf(sha string) string {
+	for _, c := range p.commits {
+		if c.SHA == sha && c.Commit.Tree.SHA != "" {
+			return c.Commit.Tree.SHA
+		}
+	}
+	for _, e := range p.timeline {
+		if e.Event == "committed" && e.SHA == sha && e.Tree != nil {
+			return e.Tree.SHA
+		}
+	}
+	return ""
 }

@@ -29,8 +29,10 @@
 //     an exception of its own.
 //   - approved-final-head: the counted approvals were on the final head: commit_id is head.sha and no
 //     "committed" or "head_ref_force_pushed" event follows the review in the timeline (GitHub moves commit_id
-//     forward on some updates, so the timeline decides). An approval followed by a push is stale; a later
-//     re-approval counts. (A push that leaves the diff unchanged is still reported: telling it needs git.)
+//     forward on some updates, so the timeline decides). An approval followed by a push is stale, unless the
+//     head's tree is the approved commit's (an empty commit, a reworded message: the tree ids GitHub gives for
+//     the pull request's commits and committed events); a later re-approval counts. A rebase onto a newer base
+//     changes the tree and is reported: telling that its diff is unchanged needs git.
 //   - checks-passed: every required check (policy, else the rules and protection) has a check run (or a status
 //     context) on the head, or on the merge commit after a merge queue, that concluded success, neutral or
 //     skipped and completed before merged_at.

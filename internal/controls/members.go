@@ -91,6 +91,9 @@ type ghCommit struct {
 		Author    ghGitPerson `json:"author"`
 		Committer ghGitPerson `json:"committer"`
 		Message   string      `json:"message"`
+		Tree      struct {
+			SHA string `json:"sha"`
+		} `json:"tree"`
 	} `json:"commit"`
 	Author    *ghUser `json:"author"`
 	Committer *ghUser `json:"committer"`
@@ -103,17 +106,20 @@ type ghCommit struct {
 // no created_at); "reviewed" carries id, user, state, commit_id and submitted_at; the others actor and
 // created_at.
 type ghEvent struct {
-	Event           string       `json:"event"`
-	ID              int64        `json:"id"`
-	Actor           *ghUser      `json:"actor"`
-	User            *ghUser      `json:"user"`
-	CreatedAt       string       `json:"created_at"`
-	SubmittedAt     string       `json:"submitted_at"`
-	SHA             string       `json:"sha"`
-	CommitID        string       `json:"commit_id"`
-	State           string       `json:"state"`
-	Author          *ghGitPerson `json:"author"`
-	Committer       *ghGitPerson `json:"committer"`
+	Event       string       `json:"event"`
+	ID          int64        `json:"id"`
+	Actor       *ghUser      `json:"actor"`
+	User        *ghUser      `json:"user"`
+	CreatedAt   string       `json:"created_at"`
+	SubmittedAt string       `json:"submitted_at"`
+	SHA         string       `json:"sha"`
+	CommitID    string       `json:"commit_id"`
+	State       string       `json:"state"`
+	Author      *ghGitPerson `json:"author"`
+	Committer   *ghGitPerson `json:"committer"`
+	Tree        *struct {
+		SHA string `json:"sha"`
+	} `json:"tree"`
 	DismissedReview *struct {
 		ReviewID int64  `json:"review_id"`
 		State    string `json:"state"`

@@ -176,6 +176,16 @@ func TestScenarios(t *testing.T) {
 				"committer": map[string]any{"name": "Dev", "email": "dev@example.com", "date": "2026-01-02T11:00:00Z"}}, s.timeline[2])
 			s.checkRuns[c2] = s.checkRuns[c1]
 		}, want: want{"approved-final-head #17": Exception}, says: []string{"is stale: a new commit c2c2c2c2c2c2 was pushed after it"}},
+		{name: "a push after the approval that leaves the tree as approved", change: func(s *scenario) {
+			s.commits[0]["commit"].(map[string]any)["tree"] = map[string]any{"sha": "7777777777777777777777777777777777777777"}
+			empty := ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T11:00:00Z", "Retrigger CI", c1)
+			empty["commit"].(map[string]any)["tree"] = map[string]any{"sha": "7777777777777777777777777777777777777777"}
+			s.commits = append(s.commits, empty)
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "committed", "sha": c2,
+				"committer": map[string]any{"name": "Dev", "email": "dev@example.com", "date": "2026-01-02T11:00:00Z"}}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+		}},
 		{name: "stale then re-approval", change: func(s *scenario) {
 			s.commits = append(s.commits, ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T11:00:00Z", "More", c1))
 			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
