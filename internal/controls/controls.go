@@ -42,9 +42,10 @@ type Input struct {
 }
 
 // Reads says whether the controls read a member: git/commits.json, git/diff.patch (the files of agent
-// commits), git/codeowners/ and every pr/ member. A caller keeps only these from the verifier's read.
+// commits), git/codeowners/, every pr/ member, and the tracker records (audit/, lineage/*.jsonl). A caller keeps only these from the verifier's read.
 func Reads(name string) bool {
-	return name == "git/commits.json" || name == "git/diff.patch" || strings.HasPrefix(name, "git/codeowners/") || strings.HasPrefix(name, "pr/")
+	return name == "git/commits.json" || name == "git/diff.patch" || strings.HasPrefix(name, "git/codeowners/") || strings.HasPrefix(name, "pr/") ||
+		recordsMember(name)
 }
 
 // Evidence points at what an exception rests on.

@@ -43,8 +43,11 @@
 //     owner of each agent-written path (the attributed files and the agent commits' files in git/diff.patch)
 //     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team or e-mail
 //     owner cannot be resolved offline: unknown.
-//   - ticket-open: each commit's author date and the merge fall while the ticket was open (GitHub issue
-//     created, closed and reopened events, captured with --tracker github); other trackers are unknown.
+//   - ticket-open: each commit's author date and the merge fall while the ticket was open: the GitHub issue's
+//     created_at and closed and reopened events (bundle --controls, --tracker github), else the tracker records
+//     the bundle carries under audit/ or in lineage/*.jsonl ({"event":"ticket.opened"|"ticket.closed"|
+//     "ticket.reopened","ticket_id":…,"ts":…}; .sdd files, not the tracker's answer, and the outcome says so);
+//     else unknown.
 //
 // Unknown is not an exception (audit --strict makes it one).
 //

@@ -321,6 +321,12 @@ func TestScenarios(t *testing.T) {
 		{name: "ticket in another tracker", change: func(s *scenario) {
 			s.tied.Tracker, s.tied.TicketID = "jira", "ENG-42"
 		}, want: want{"ticket-open #17": Unknown}},
+		{name: "jira ticket with tracker records", change: func(s *scenario) {
+			s.tied.Tracker, s.tied.TicketID = "jira", "ENG-42"
+			s.extra = map[string][]byte{"lineage/tracker_audit.jsonl": []byte(`{"event":"ticket.opened","ticket_id":"ENG-42","ts":"2026-01-02T09:30:00Z"}
+{"event":"ticket.opened","ticket_id":"ENG-420","ts":"2026-01-01T00:00:00Z"}
+`)}
+		}, want: want{"ticket-open #17": Exception}, says: []string{"commit c1c1c1c1c1c1 at 2026-01-02T09:00:00Z, while ticket ENG-42 was not open", "lineage/tracker_audit.jsonl, written in .sdd, not the tracker's own answer"}},
 		{name: "reviews only an offline copy", change: func(s *scenario) {
 			s.extra = map[string][]byte{"pr/sources.json": []byte(`{"v":1,"members":[{"arcname":"pr/pr_17.reviews.json","source":"offline","path":".sdd/pr/pr_17.reviews.json","requests":[]}]}`)}
 		}, want: want{"independent-approval #17": Unknown, "approved-final-head #17": Unknown, "agent-work-reviewed #17": Pass}},
