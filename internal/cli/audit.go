@@ -36,7 +36,8 @@ CONTROLS (per merged pull request, or per tied commit that reached a protected b
    approved-final-head   the counted approvals were on the final head, with no push after them
    checks-passed         every required check concluded success, neutral or skipped before the merge
    agent-work-reviewed   agent-written work was approved by a human other than the agent's initiator
-   ticket-open           the commits and the merge fall while the ticket was open (GitHub issues)
+   ticket-open           the commits and the merge fall while the ticket was open (GitHub issue events,
+                         else ticket.opened/closed records under audit/ or lineage/)
 Each gives pass, exception (with the member, JSON pointer, who, commit and time it rests on) or unknown
 (not captured, not readable, an offline copy; with why).
 
