@@ -2,6 +2,7 @@ package controls
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -68,8 +69,34 @@ func sameAuthorship(c commitRef, pc ghCommit) bool {
 		c.d.Subject == subjectLine(pc.Commit.Message)
 }
 
-// directPushes are the tied commits on a protected branch that no merged pull request brought.
+// undecided says why a tied commit no merged pull request brought cannot be called a direct push: the bundle
+// has no pull request evidence at all, or a merged pull request's commits were not captured (it may be one of
+// them). "" when it can.
+func (a *audit) undecided() string {
+	has := false
+	for name := range a.in.Members {
+		if strings.HasPrefix(name, "pr/") {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return "the bundle carries no pull request evidence (made with --no-pr, or GitHub could not be asked), so how it reached the branch is not known"
+	}
+	for _, p := range a.merged() {
+		if p.comErr != "" {
+			return fmt.Sprintf("no merged pull request's merge commit or commits is it, but %s: it may be one of #%d's", p.comErr, p.n)
+		}
+	}
+	return ""
+}
+
+// directPushes are the tied commits on a protected branch that no merged pull request brought, when that can
+// be told (undecided).
 func (a *audit) directPushes() []push {
+	if a.undecided() != "" {
+		return nil
+	}
 	var out []push
 	for _, c := range a.tied() {
 		b, ok := a.protectedBranch(c.d)
@@ -103,6 +130,8 @@ func (a *audit) reachedByPR() []Outcome {
 		case pushes[c.d.SHA].sha != "":
 			p := pushes[c.d.SHA]
 			o.Status, o.Detail, o.Evidence = Exception, "direct push to "+b+": no merged pull request brought it", []Evidence{p.evidence}
+		case a.arrivalOf(c) == nil:
+			o.Status, o.Detail = Unknown, "on "+b+"; "+a.undecided()
 		default:
 			arr := a.arrivalOf(c)
 			o.PR = arr.pr.n

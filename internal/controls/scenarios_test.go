@@ -231,6 +231,9 @@ func TestScenarios(t *testing.T) {
 			s.tied.Details = append(s.tied.Details, detailOf(push1, "Dev", "dev@example.com", "2026-01-03T09:00:00Z", "Hotfix #42", []string{"main"}, merge))
 		}, want: want{"reached-by-pr commit " + push1: Exception, "independent-approval commit " + push1: Exception, "checks-passed commit " + push1: Unknown},
 			says: []string{"direct push to main"}},
+		{name: "the pull request's commits not captured", change: func(s *scenario) {
+			s.extra = map[string][]byte{"pr/sources.json": []byte(`{"v":1,"members":[{"arcname":"pr/pr_17.commits.json","source":"offline","path":".sdd/pr/pr_17.commits.json","requests":[]}]}`)}
+		}, want: want{"reached-by-pr commit " + c1: Unknown, "independent-approval #17": Unknown, "approved-final-head #17": Unknown, "agent-work-reviewed #17": Unknown}},
 		{name: "squash merge", change: func(s *scenario) {
 			s.tied.Details[0].LandedOn.Branches = []string{"feature"}
 			s.tied.Details[1] = detailOf(merge, "Dev", "dev@example.com", "2026-01-02T12:00:00Z", "Fix rounding (#17)", []string{"main"}, base)
@@ -373,5 +376,26 @@ func TestScenarios(t *testing.T) {
 				t.Errorf("HasException = %v", exc)
 			}
 		})
+	}
+}
+
+// A bundle made without pull request evidence (--no-pr) says nothing of how its commits reached main: unknown,
+// never a direct push.
+func TestNoPullRequestEvidence(t *testing.T) {
+	s := baseline()
+	in := s.input(t)
+	for name := range in.Members {
+		if strings.HasPrefix(name, "pr/") {
+			delete(in.Members, name)
+		}
+	}
+	res := Evaluate(in, nil)
+	for _, o := range res.Outcomes {
+		if o.Status == Exception || (o.Control == ReachedByPR && o.Status != Unknown) {
+			t.Errorf("%s %s: %s (%s)", o.Control, o.Subject, o.Status, o.Detail)
+		}
+	}
+	if res.Counts.Unknown == 0 || !strings.Contains(res.Text(), "carries no pull request evidence") {
+		t.Errorf("\n%s", res.Text())
 	}
 }
