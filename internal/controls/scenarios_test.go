@@ -389,7 +389,7 @@ func TestNoPullRequestEvidence(t *testing.T) {
 			delete(in.Members, name)
 		}
 	}
-	res := Evaluate(in, nil)
+	res := Evaluate(in, &policy.Policy{ProtectedBranches: []string{"main"}})
 	for _, o := range res.Outcomes {
 		if o.Status == Exception || (o.Control == ReachedByPR && o.Status != Unknown) {
 			t.Errorf("%s %s: %s (%s)", o.Control, o.Subject, o.Status, o.Detail)
