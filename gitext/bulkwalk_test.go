@@ -18,11 +18,17 @@ import (
 // every core. It must see exactly the commits `git rev-list --all` lists, with their parents: not the pack's
 // unreachable commits, and also the loose commits made since the clone.
 func TestWalkPackedWithoutCommitGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	testBulkWalk(t, false)
 }
 
 // With a commit-graph, a walk that reads every message takes the same bulk path, and must give the same.
 func TestWalkPackedWithCommitGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	testBulkWalk(t, true)
 }
 

@@ -15,6 +15,9 @@ import (
 // whose history (Reachable) holds the target. The history (1300 commits, topic branches merged and left open,
 // tags) is made by git fast-import.
 func TestContainedByAgreesWithReachable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	r := gittest.New(t)
 	var s strings.Builder

@@ -120,7 +120,7 @@ type Node struct {
 	Hash    plumbing.Hash
 	Parents []int
 	When    int64 // committer time, seconds since the epoch
-	// FirstParentMissing is set when the commit's parents lie beyond a shallow clone's boundary.
+	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone.
 	Shallow bool
 }
 

@@ -70,6 +70,9 @@ func randomHistory(t *testing.T, r *gittest.Repo, n int, seed uint64, skew bool)
 // TestRangeCommitsAgreesWithRevList: on random histories with merges and same-second commits, the range walk
 // lists exactly what `git rev-list B ^A` lists; with clock skew it lists at least that (never leaves one out).
 func TestRangeCommitsAgreesWithRevList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	for _, c := range []struct {
 		seed uint64

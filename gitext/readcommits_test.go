@@ -15,6 +15,9 @@ import (
 // ReadWalkCommits reads on every core but must hand back what ReadWalkCommit reads, in the order asked; a
 // missing commit is ErrMissingObject; and ReadCommit of a commit it kept reads the same commit.
 func TestReadWalkCommits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	r := gittest.New(t)
 	for i := 0; i < 120; i++ {

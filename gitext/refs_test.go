@@ -14,6 +14,9 @@ import (
 // core: with or without a commit-graph, packed or loose, it must list what git peels every branch and tag to,
 // leaving out tags of trees and blobs, notes and the stash.
 func TestHistoryTipsAgreesWithGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	r := gittest.New(t)
 	r.Commit("Initial commit", map[string]string{"a.txt": "a\n"})

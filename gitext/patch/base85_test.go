@@ -61,6 +61,9 @@ func TestBase85LineLengths(t *testing.T) {
 // TestEncode85AgainstPython uses Python's base64.b85encode, which shares git's alphabet and, with pad=True,
 // its zero padding of a short last group, as an independent judge.
 func TestEncode85AgainstPython(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not installed")
 	}

@@ -14,6 +14,9 @@ import (
 // the git CLI and holds our part against git's own (signature aside, binary hunks inflated), and checks the
 // part shows the feature, so that a case cannot pass by not exercising it.
 func TestFeaturesLikeGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	needGit(t)
 	body := numbered(40, func(i int) string { return fmt.Sprintf("line %d of a file that moves around\n", i) })
 	javaSrc := "package demo;\n\npublic class Greeter {\n    private final String name;\n\n    public Greeter(String name) {\n        this.name = name;\n    }\n\n    public String greet() {\n        String s = \"Hello, \";\n        s += name;\n        s += \"!\";\n        return s;\n    }\n\n    public int length() {\n        int n = 0;\n        n += name.length();\n        n += 7;\n        return n;\n    }\n}\n"
@@ -160,6 +163,9 @@ func TestFeaturesLikeGit(t *testing.T) {
 // deletions) with the git CLI and prints the share of parts identical to git format-patch's. Issue 15 asks for
 // at least 95%.
 func TestByteIdenticalShare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	needGit(t)
 	r := gittest.New(t)
 	r.Git("config", "diff.renames", "copies")

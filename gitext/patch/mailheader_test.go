@@ -29,6 +29,9 @@ func commitAs(t *testing.T, r *gittest.Repo, author, date, msg string) string {
 // TestHeadersLikeGit holds From, Date, Subject, MIME headers and body against git format-patch for the
 // encodings and foldings pretty.c applies.
 func TestHeadersLikeGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	needGit(t)
 	long := "Make the ticket bundle deterministic across machines and timezones so that signatures match"
 	cases := []struct{ name, author, date, msg string }{

@@ -19,6 +19,9 @@ import (
 // after `git gc` packed them (binary files hash their ids as git show shortens them, which then depends on
 // the pack index).
 func TestPatchIDLikeGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	needGit(t)
 	r := gittest.New(t)
 	r.Git("config", "diff.renames", "copies")

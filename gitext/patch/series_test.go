@@ -134,6 +134,9 @@ func checkoutParent(t *testing.T, r *gittest.Repo, commit string) *gittest.Repo 
 // It also holds our bytes against `git format-patch --full-index --binary` itself: equal but for the binary
 // hunks (git may pick deltas and its zlib compresses differently), the "---" line and the signature.
 func TestApplyReproducesTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	needGit(t)
 	many := numbered(60, plainLine)
 	cases := []struct {

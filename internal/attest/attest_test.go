@@ -72,7 +72,10 @@ func TestSealOpenCheck(t *testing.T) {
 	if _, err := Open(line, nil); !errors.Is(err, ErrNoKeys) {
 		t.Fatalf("no keys: %v", err)
 	}
-	for _, bad := range []string{"", "{}", `{"payload":"!!","payloadType":"x","signatures":[]}`, string(line) + string(line)} {
+	// One strict reading: a member twice, or a case twin a case-insensitive reader would take instead, is refused.
+	twin := strings.Replace(string(line), `"payloadType":`, `"PAYLOADTYPE":"text/plain","payloadType":`, 1)
+	upper := strings.Replace(string(line), `"payloadType":`, `"PayloadType":`, 1)
+	for _, bad := range []string{"", "{}", `{"payload":"!!","payloadType":"x","signatures":[]}`, string(line) + string(line), twin, upper} {
 		if _, err := Open([]byte(bad), keys); !errors.Is(err, ErrMalformed) {
 			t.Errorf("Open(%.30q) = %v, want ErrMalformed", bad, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // PayloadType is the DSSE payloadType of an in-toto Statement.
@@ -102,13 +103,11 @@ func Open(data []byte, keys []sign.TrustedKey) (*Opened, error) {
 		return nil, fmt.Errorf("%w: %d bytes, more than %d MiB", ErrMalformed, len(data), MaxEnvelope>>20)
 	}
 	var env Envelope
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&env); err != nil {
+	if err := strictjson.UnmarshalKnown(bytes.TrimSpace(data), &env); err != nil {
+		if bytes.Count(bytes.TrimSpace(data), []byte("\n")) > 0 {
+			return nil, fmt.Errorf("%w: %v (a bundle's .intoto.jsonl holds one envelope, on one line)", ErrMalformed, err)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: more than one envelope; a bundle's .intoto.jsonl holds one line", ErrMalformed)
 	}
 	payload, err := base64.StdEncoding.Strict().DecodeString(env.Payload)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 const (
@@ -82,9 +83,7 @@ func CheckBundle(o *Opened, name, sha256Hex string, manifestJSON []byte) (warnin
 		return nil, fmt.Errorf("%w: payloadType %q, want %q", ErrMismatch, o.PayloadType, PayloadType)
 	}
 	var st Statement
-	dec := json.NewDecoder(bytes.NewReader(o.Payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil || dec.More() {
+	if err := strictjson.UnmarshalKnown(o.Payload, &st); err != nil {
 		return nil, fmt.Errorf("%w: the payload is not a Statement: %v", ErrMismatch, err)
 	}
 	switch {

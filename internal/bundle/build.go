@@ -21,6 +21,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
@@ -48,6 +49,11 @@ type Options struct {
 	// taken before the store is read for the slice; it is packed as lineage/v2/checkpoint.json, which the
 	// manifest (and so its signature) covers, and the verifier holds the slice against it.
 	LineageV2Checkpoint []byte
+	// LineageV2CheckpointRefs, with LineageV2Checkpoint, are the parent refs that checkpoint counts, by position
+	// (checkpoint.Checkpoint.Refs, from the same read of the store). With them the bundle also carries
+	// lineage/v2/checkpoint-refs.json, the positions and hmacs of its ticket's tasks' refs among them, so the
+	// verifier tells a ref of the ticket cut before packing from another task's ref left out.
+	LineageV2CheckpointRefs []checkpoint.Ref
 	// Progress, when set, hears how far hashing and packing the members has got.
 	Progress func(stage string, done, total int)
 	// PRs, when set, finds the ticket's pull request payloads once the commits are known (see PRFunc).
@@ -250,6 +256,7 @@ func Build(opts Options) (*Result, error) {
 	if warning != "" {
 		res.Warnings = append(res.Warnings, warning)
 	}
+	var v2Tasks []string // the ticket's lineage v2 tasks, as the slice chose them
 	if sddDir != nil {
 		defer sddDir.Close()
 		sdd, warnings, err := selectSDD(sddDir, sel, work)
@@ -265,10 +272,11 @@ func Build(opts Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, warnings...)
 		members = append(members, v1...)
 		if opts.LineageV2 {
-			v2, warnings, err := selectLineageV2(sddDir, sel, work)
+			v2, warnings, tasks, err := selectLineageV2(sddDir, sel, work)
 			if err != nil {
 				return nil, err
 			}
+			v2Tasks = tasks
 			res.Warnings = appendNew(res.Warnings, warnings...)
 			members = append(members, v2...)
 		}
@@ -282,6 +290,15 @@ func Build(opts Options) (*Result, error) {
 			return nil, err
 		}
 		members = append(members, cp)
+		if opts.LineageV2CheckpointRefs != nil {
+			m, err := ticketRefsMember(work, opts, sel, v2Tasks)
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				members = append(members, *m)
+			}
+		}
 	}
 	if opts.afterSelect != nil {
 		opts.afterSelect()

@@ -24,7 +24,9 @@
 // is tied when its task_id names the ticket, or when one of its parent refs, or one of the child files they
 // point at (each read only when at most the probe limit), has a record naming tracker and ticket as above.
 // The bundle then holds the slice of parent.jsonl with those tasks' lines and, whole, the child files they
-// point at (package lineage, "Lineage v1 and bundles").
+// point at (package lineage, "Lineage v1 and bundles"). Given a checkpoint (record takes one per run), it also
+// holds it as lineage/v2/checkpoint.json and, given the refs it counted, lineage/v2/checkpoint-refs.json: the
+// positions and hmacs at the checkpoint of the refs of the ticket's tasks (package lineage, "Checkpoints").
 //
 // The .sdd folder is read through package nofollow: no symlink is followed below the folder given, and .sdd
 // itself must not be one (a symlinked folder is skipped with a warning naming it). A file is chosen through an

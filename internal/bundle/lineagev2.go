@@ -1,7 +1,6 @@
 package bundle
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +12,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
@@ -47,21 +48,25 @@ func LineageV2Enabled(projectRoot string, getenv func(string) string) (bool, err
 // LineageV2CheckpointMember is where a bundle carries the checkpoint it was made with.
 const LineageV2CheckpointMember = "lineage/v2/checkpoint.json"
 
+// LineageV2CheckpointRefsMember is where a bundle carries its ticket refs (checkpoint.TicketRefs): the
+// positions and hmacs, at the checkpoint, of the parent refs of the ticket's tasks.
+const LineageV2CheckpointRefsMember = "lineage/v2/checkpoint-refs.json"
+
 // selectLineageV2 packs the v2 store's records of tasks tied to the ticket: the parent refs of those tasks as a
 // slice of parent.jsonl (byte-identical lines) and their child files whole, so each child's chain stays
 // checkable. A task is tied when its task id names the ticket, or when one of its parent refs or child bodies
 // carries string values equal to the tracker and the ticket (the rule .sdd files are chosen by). The store is
 // read beneath sdd without following a symlink, like every other .sdd file.
-func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []string, error) {
+func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) (members []member, warnings []string, tasks []string, err error) {
 	const v2 = "lineage/v2"
 	dir, err := sdd.OpenDir(v2)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	case errors.Is(err, nofollow.ErrSymlink), errors.Is(err, nofollow.ErrNotDir):
-		return nil, []string{skippedFolder(err)}, nil
+		return nil, []string{skippedFolder(err)}, nil, nil
 	case err != nil:
-		return nil, nil, fmt.Errorf("%w (evidence is never dropped silently: fix its permissions)", err)
+		return nil, nil, nil, fmt.Errorf("%w (evidence is never dropped silently: fix its permissions)", err)
 	}
 	defer dir.Close()
 	// Relative names within the store: Open("") names them without a root, and ChildPath refuses anything but
@@ -72,15 +77,15 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 	f, _, err := dir.Open(parentRel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil
+			return nil, nil, nil, nil
 		}
 		if errors.Is(err, nofollow.ErrSymlink) {
-			return nil, []string{fmt.Sprintf("skipped symlink %s: symlinks are never followed", parentPath)}, nil
+			return nil, []string{fmt.Sprintf("skipped symlink %s: symlinks are never followed", parentPath)}, nil, nil
 		}
 		if errors.Is(err, nofollow.ErrHardLink) {
-			return nil, []string{fmt.Sprintf("skipped %v", err)}, nil
+			return nil, []string{fmt.Sprintf("skipped %v", err)}, nil, nil
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer f.Close()
 
@@ -90,13 +95,9 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 	}
 	tied := map[string]bool{}
 	checked := map[string]bool{} // child files already probed
-	var warnings []string
 	err = eachLine(f, func(line []byte) error {
-		var ref struct {
-			TaskID   string `json:"task_id"`
-			ChildSHA string `json:"child_sha"`
-		}
-		if json.Unmarshal(line, &ref) != nil || ref.TaskID == "" {
+		ref := readParentRef(line)
+		if ref.TaskID == "" {
 			return nil
 		}
 		if tied[ref.TaskID] {
@@ -119,21 +120,24 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 		return nil
 	})
 	if err != nil || len(tied) == 0 {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	for task, yes := range tied {
+		if yes {
+			tasks = append(tasks, task)
+		}
+	}
+	sort.Strings(tasks)
 
 	// Second pass: the slice of parent refs and the child files they point at.
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", parentPath, err)
+		return nil, nil, nil, fmt.Errorf("read %s: %w", parentPath, err)
 	}
 	children := map[string]bool{}
 	parentSlice, err := workMember(work, "lineage/v2/parent.jsonl", manifest.SectionLineage, func(w io.Writer) error {
 		return eachLine(f, func(line []byte) error {
-			var ref struct {
-				TaskID   string `json:"task_id"`
-				ChildSHA string `json:"child_sha"`
-			}
-			if json.Unmarshal(line, &ref) != nil || !tied[ref.TaskID] {
+			ref := readParentRef(line)
+			if !tied[ref.TaskID] {
 				return nil
 			}
 			if child, err := childRel(ref.ChildSHA); err == nil {
@@ -144,9 +148,9 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 		})
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("slice %s: %w", parentPath, err)
+		return nil, nil, nil, fmt.Errorf("slice %s: %w", parentPath, err)
 	}
-	members := []member{parentSlice}
+	members = []member{parentSlice}
 	var rels []string
 	for p := range children {
 		rels = append(rels, p)
@@ -164,12 +168,12 @@ func selectLineageV2(sdd *nofollow.Dir, sel Selector, work string) ([]member, []
 				warnings = append(warnings, fmt.Sprintf("skipped %s: %v", path, err))
 				continue
 			}
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		cf.Close()
 		members = append(members, sddMember(sdd, v2+"/"+rel, st, "lineage/v2/"+rel, manifest.SectionLineage))
 	}
-	return members, warnings, nil
+	return members, warnings, tasks, nil
 }
 
 // fileNamesTicket says whether one record of a JSONL file (read up to the probe limit) names tracker and ticket.
@@ -197,4 +201,51 @@ func fileNamesTicket(dir *nofollow.Dir, rel string, sel Selector) (bool, error) 
 		err = nil
 	}
 	return found, err
+}
+
+// ticketRefsMember is lineage/v2/checkpoint-refs.json: of the refs the checkpoint counted, those of the
+// ticket's tasks, with their positions. The tasks are those the slice took, and every task that had refs at the
+// checkpoint whose id names the ticket: a task whose refs were all cut since is still the ticket's, and its
+// missing refs show. nil when the ticket has no tasks.
+func ticketRefsMember(work string, opts Options, sel Selector, tasks []string) (*member, error) {
+	all := append([]string(nil), tasks...)
+	for _, r := range opts.LineageV2CheckpointRefs {
+		if r.TaskID != "" && sel.Ticket.NamedIn(r.TaskID) {
+			all = append(all, r.TaskID)
+		}
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	tr := checkpoint.TicketRefsOf(&checkpoint.Checkpoint{Refs: opts.LineageV2CheckpointRefs}, opts.LineageV2Checkpoint, all)
+	data, err := tr.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	m, err := workMember(work, LineageV2CheckpointRefsMember, manifest.SectionLineage, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// parentRef is what the selection reads of a parent ref.
+type parentRef struct{ TaskID, ChildSHA string }
+
+// readParentRef reads a parent ref's task_id and child_sha as the store's readers (Python's and package
+// lineage's) do: json.loads, then the members by their exact names. encoding/json would match names ignoring
+// case, so a canonical line with "task_id" and a twin sorting after it ("ta\u017fk_id", the long s folding to
+// s) would tie the task by the twin's id. An unreadable line has neither.
+func readParentRef(line []byte) parentRef {
+	v, err := pyjson.Parse(line)
+	if err != nil {
+		return parentRef{}
+	}
+	m, _ := v.(map[string]any)
+	task, _ := m["task_id"].(string)
+	child, _ := m["child_sha"].(string)
+	return parentRef{TaskID: task, ChildSHA: child}
 }

@@ -1,5 +1,6 @@
 // Package cli is the command-line layer: it parses flags, calls the capability packages and prints.
-// Logic lives in the packages it calls, where tests reach it directly.
+// Most logic lives in the packages it calls, where tests reach it directly; what is still here (flag defaults
+// from configuration, some policy of verify and lineage) belongs in capability packages and is moving there.
 package cli
 
 import (
@@ -140,6 +141,7 @@ func commands() []*ucli.Command {
 		manCommand(),
 		lineageCommand(),
 		keygenCommand(),
+		cardCommand(),
 		verifyCommand(),
 		auditCommand(),
 		extractCommand(),

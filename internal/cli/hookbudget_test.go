@@ -80,6 +80,9 @@ func TestHookKeepsToItsBudget(t *testing.T) {
 // More tickets than bernstein.maxTickets: the first are recorded, the rest named in the command, which records
 // exactly them when run.
 func TestHookCapsTicketsAndTheCommandFinishesTheJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	bin := builtBinary(t)
 	r := manyTickets(t, 3)

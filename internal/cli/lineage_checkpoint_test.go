@@ -133,6 +133,9 @@ func TestLineageCheckpointSigned(t *testing.T) {
 // The post-merge hook on a real merge puts a checkpoint in the bundle and its digest in the note; --since then
 // holds the store to it, and a cut after the merge fails.
 func TestHookCheckpointAndSince(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	bin := builtBinary(t)
 	r := ticketRepo(t)
@@ -156,7 +159,13 @@ func TestHookCheckpointAndSince(t *testing.T) {
 	if _, ok := members["lineage/v2/checkpoint.json"]; !ok {
 		t.Fatalf("no checkpoint in the bundle: %v", members)
 	}
-	if out, _, code := runIn(t, r.Dir, r.Env, "verify", archive); code != 2 || !strings.Contains(out, "[PASS] lineage-v2 — the lineage v2 slice extends") {
+	// Beside it, the ticket refs: the ticket's two tasks and their refs' positions, so a cut ref shows.
+	if refs := string(members["lineage/v2/checkpoint-refs.json"]); !strings.Contains(refs, `"tasks":["ENG-42-impl","ENG-42-review"]`) ||
+		!strings.Contains(refs, `"position":0,"task_id":"ENG-42-impl"`) || !strings.Contains(refs, `"position":1,"task_id":"ENG-42-review"`) {
+		t.Fatalf("ticket refs in the bundle: %q", refs)
+	}
+	if out, _, code := runIn(t, r.Dir, r.Env, "verify", archive); code != 2 || !strings.Contains(out, "[PASS] lineage-v2 — the lineage v2 slice extends") ||
+		!strings.Contains(out, "held 2 parent refs of the ticket's 2 tasks") {
 		t.Fatalf("verify of the recorded bundle: %d\n%s", code, out)
 	}
 	if out, errOut, code := runIn(t, r.Dir, r.Env, "lineage", "v2", "verify", "--since", "HEAD"); code != 0 || !strings.Contains(out, ": extended") {

@@ -141,3 +141,26 @@ func TestLineageV1GateAndAttribution(t *testing.T) {
 		t.Errorf("verify with a wrong agent card: %d\n%s", code, out)
 	}
 }
+
+// A card is read once, by exact member names: alice's card with a later "AGENT_ID":"agent:steward" (which
+// lineage v1 once read case-insensitively, binding alice's key to the steward) is refused as unusable input,
+// naming the card and both members, by the gate and by verify --agent-cards.
+func TestLineageV1CardCaseTwinRefused(t *testing.T) {
+	t.Parallel()
+	r, card := lineageV1Repo(t)
+	path := filepath.Join(filepath.Dir(r.Dir), "cards", "agent:alice", "card.json")
+	data, _ := os.ReadFile(path)
+	twin := strings.Replace(string(data), `"agent_id": "agent:alice",`, `"agent_id": "agent:alice", "AGENT_ID": "agent:steward",`, 1)
+	if twin == string(data) {
+		t.Fatalf("no agent_id in the card:\n%s", data)
+	}
+	os.WriteFile(path, []byte(twin), 0o644)
+	out, errb, code := runIn(t, r.Dir, r.Env, "lineage", "verify", "--cards", "../cards")
+	if code != 2 || !strings.Contains(errb, path) || !strings.Contains(errb, `members "agent_id" and "AGENT_ID" differ only in letter case`) {
+		t.Fatalf("lineage verify: %d\n%s%s", code, out, errb)
+	}
+	out, errb, code = runIn(t, r.Dir, r.Env, "verify", "ENG-42.tar.gz", "--card", card, "--agent-cards", "../cards")
+	if code != 2 || !strings.Contains(out+errb, `"AGENT_ID"`) {
+		t.Fatalf("verify --agent-cards: %d\n%s%s", code, out, errb)
+	}
+}

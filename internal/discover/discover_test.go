@@ -319,6 +319,9 @@ func TestMergedBranches(t *testing.T) {
 // The fast paths (pack files read in place, parents from the commit-graph) must give exactly what loose objects
 // give.
 func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	s := newScenario(t)
 	loose := s.find(t, s.r.Dir, "ENG-42")
@@ -382,6 +385,44 @@ func TestPullRequestMergeTiesItsCommits(t *testing.T) {
 	for _, id := range []string{"1", "19"} {
 		if got := find(id); len(got) != 0 {
 			t.Errorf("ticket %s tied %q through a version-shaped branch", id, got)
+		}
+	}
+}
+
+// Issue 26 item 2: go-git 77e7ef99 says "RSA (PKCS#1), PKCS#8" in its message and a "Refs: PKCS#1" trailer would
+// say it too; with tracker github neither names pull request 1 or 8, with or without the repository known.
+// GitHub links #N only when no letter or digit stands before the '#'. git log --grep agrees the text is there.
+func TestLetterBeforeHashNamesNoNumber(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	pkcs := r.Commit("plumbing: transport/ssh, support more formats (#298)\n\n"+
+		"which has support for RSA (PKCS#1), PKCS#8, DSA\n\nRefs: PKCS#1", map[string]string{"ssh": "1\n"})
+	named := r.Commit("Fix the helper (#1)\n\nFixes: go-git/go-git#8", map[string]string{"ssh": "2\n"})
+	if got := r.Git("log", "--format=%H", "--fixed-strings", "--grep=PKCS#1"); got != pkcs {
+		t.Fatalf("git log --grep PKCS#1: %q", got)
+	}
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, repoName := range []string{"", "go-git/go-git"} {
+		for _, id := range []string{"1", "8", "298"} {
+			tk, _ := ticket.Parse("github", id)
+			if repoName != "" {
+				tk = tk.InRepo(repoName)
+			}
+			res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{named}
+			if id == "298" {
+				want = []string{pkcs}
+			}
+			if !reflect.DeepEqual(res.Commits, want) {
+				t.Errorf("ticket %s (repo %q): %v, want %v", id, repoName, res.Commits, want)
+			}
 		}
 	}
 }

@@ -538,21 +538,18 @@ func (d *decoder) take(n int) []byte {
 
 // loadIndex reads the index; (nil, nil) when there is none or it must be rebuilt.
 func loadIndex(r *gitext.Repo) (*ticketIndex, error) {
-	data, release, err := readIndexFile(IndexPath(r))
+	data, err := readIndexFile(IndexPath(r))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read ticket index %s: %w (delete it to rebuild)", IndexPath(r), err)
 	}
-	defer release()
 	ix, err := decodeIndex(data)
 	if err != nil {
 		return nil, nil
 	}
-	// The graph and tips are decoded into memory of their own; the word section is the one part kept as
-	// bytes, so it is copied out before the file is unmapped.
-	ix.words = bytes.Clone(ix.words)
+	// The word section is kept as bytes: a slice of data, which is memory of our own (readIndexFile).
 	return ix, nil
 }
 

@@ -36,6 +36,9 @@ func (s *scenario) findIndexed(t *testing.T, id string, useIndex bool) *Commits 
 
 // The index must never change an answer: cold, first (building), warm, incremental and rebuilt runs agree.
 func TestIndexAgreesWithColdWalk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	s := newScenario(t)
 	repo, _ := gitext.Discover(s.r.Dir, s.r.Getenv)

@@ -4,8 +4,7 @@ package discover
 
 import "github.com/git-bernstein/git-bernstein/internal/regularfile"
 
-// readIndexFile reads the index where mmap is not available; release has nothing to do.
-func readIndexFile(path string) (data []byte, release func(), err error) {
-	data, err = regularfile.ReadFile(path, "ticket index", 1<<40)
-	return data, func() {}, err
+// readIndexFile reads the index where O_NOFOLLOW is not available.
+func readIndexFile(path string) ([]byte, error) {
+	return regularfile.ReadFile(path, "ticket index", 1<<30)
 }

@@ -5,41 +5,51 @@ package discover
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"syscall"
 
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
-// readIndexFile maps the index read-only rather than reading it: the file is megabytes that the page cache
-// already holds, and copying them into fresh memory cost more page faults than the decoding itself. The mapping
-// stays valid when another run replaces the file (atomicfile renames a new file over it; this one's pages stay).
-// release unmaps it; nothing may use the bytes after (loadIndex copies out what it keeps).
+// maxIndexSize bounds the read of the index: about 30 bytes a commit, so tens of millions of commits. A larger
+// file is not one we wrote; it is read as a bad index and rebuilt.
+const maxIndexSize = 1 << 30
+
+// readIndexFile reads the index into memory of its own. It is not mapped: a mapping (MAP_SHARED or
+// MAP_PRIVATE alike) takes SIGBUS on every page past the end of a file truncated in place while it is read, and
+// no recover catches that in Go unless every goroutine touching the bytes sets debug.SetPanicOnFault. Another
+// run replaces the file by renaming over it, which a mapping would survive, but a user's `: > index`, another
+// tool or a full disk truncates it in place. A copy costs one read of a few megabytes the page cache holds
+// (BenchmarkFindCommitsWarm: within noise of the mapping), and a file cut or grown meanwhile only reads short or
+// changed, which the checksum refuses.
 //
 // The file is opened as a cache of ours must be: not through a symlink (O_NOFOLLOW), without waiting on a FIFO
 // (O_NONBLOCK), and only if the descriptor is a regular file.
-func readIndexFile(path string) (data []byte, release func(), err error) {
+func readIndexFile(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, nil, fmt.Errorf("it is a symlink: %w", regularfile.ErrNotRegular)
+		return nil, fmt.Errorf("it is a symlink: %w", regularfile.ErrNotRegular)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("it is %s: %w", regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
+		return nil, fmt.Errorf("it is %s: %w", regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
 	}
-	if st.Size() == 0 || st.Size() != int64(int(st.Size())) {
-		return []byte{}, func() {}, nil // empty (or beyond the address space): not an index, rebuilt
+	if st.Size() > maxIndexSize {
+		return []byte{}, nil // not an index of ours: rebuilt
 	}
-	data, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil, nil, err
+	// Read what the file holds now, at most the size it had at the stat: shorter when it was cut meanwhile.
+	data := make([]byte, st.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
 	}
-	return data, func() { syscall.Munmap(data) }, nil
+	return data[:n], nil
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -108,7 +109,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 				lines = append(lines, pending{search: true, f: f})
 			}
 		}
-		for _, n := range sortedKeys(known) {
+		for _, n := range slices.Sorted(maps.Keys(known)) {
 			if stop != nil {
 				break
 			}
@@ -146,7 +147,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	for n := range got {
 		fromAPI[n] = true
 	}
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if got[n] == nil && offline[n] != nil {
 			cp := offline[n]
 			got[n] = &PR{Number: n, Payload: cp.Payload, Reviews: cp.Reviews, Offline: cp.Path,
@@ -155,7 +156,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	}
 
 	var notFromAPI []int
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if !fromAPI[n] {
 			notFromAPI = append(notFromAPI, n)
 		}
@@ -181,7 +182,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 		}
 	}
 
-	for _, n := range sortedKeys(known) {
+	for _, n := range slices.Sorted(maps.Keys(known)) {
 		if got[n] != nil {
 			res.PRs = append(res.PRs, *got[n])
 		}
@@ -235,15 +236,6 @@ func hashList(ns []int) string {
 		s[i] = fmt.Sprintf("#%d", n)
 	}
 	return strings.Join(s, ", ")
-}
-
-func sortedKeys(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for n := range m {
-		out = append(out, n)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // newestCommit is the last tied commit: commits are listed parents before children.

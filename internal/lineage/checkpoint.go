@@ -21,7 +21,7 @@ var ErrStoreFails = errors.New("the lineage v2 store does not verify")
 func (s *Store) Head() (checkpoint.Head, error) {
 	head := checkpoint.Head{Children: map[string][]string{}}
 	var err error
-	if head.Parent, err = hmacsOf(s.ParentPath()); err != nil {
+	if head.Parent, head.ParentTasks, err = chainOf(s.ParentPath()); err != nil {
 		return head, err
 	}
 	dir := filepath.Join(s.Root, childrenDir)
@@ -46,20 +46,29 @@ func (s *Store) Head() (checkpoint.Head, error) {
 
 // hmacsOf is the hmac of each record of a JSONL chain file; a missing file has none.
 func hmacsOf(path string) ([]string, error) {
+	hmacs, _, err := chainOf(path)
+	return hmacs, err
+}
+
+// chainOf is the hmac and the task_id of each record of a JSONL chain file ("" where unreadable); a missing
+// file has none.
+func chainOf(path string) (hmacs, tasks []string, err error) {
 	l, err := readLines(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]string, len(l.recs))
+	tasks = make([]string, len(l.recs))
 	for i, rec := range l.recs {
 		if m, err := decodeObject(rec); err == nil {
 			out[i], _ = m["hmac"].(string)
+			tasks[i], _ = m["task_id"].(string)
 		}
 	}
-	return out, nil
+	return out, tasks, nil
 }
 
 // TakeCheckpoint verifies the store and, when it verifies, returns its checkpoint at createdAt. A store that

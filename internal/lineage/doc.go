@@ -167,14 +167,32 @@
 // In a bundle the verifier (check lineage-v2, package verify) holds the slice against the bundle's own
 // checkpoint, taken before the store was read for the slice. The slice is not the store: lineage/v2/parent.jsonl
 // keeps only the refs of the ticket's tasks, so other tasks' refs are missing between kept lines and their
-// prev_hmac links do not join, and a kept ref's position in the store is not in the bundle. So the bundle check
-// is about child files only: each packed child file the checkpoint lists must hold its checkpointed bodies with
-// the checkpointed last hmac and join its prev_hmac links; each child file the checkpoint lists that a packed
-// ref points at must be packed. A body cut, or a child file removed, between the checkpoint and the packing is
-// FAIL. The parent refs of the slice are counted, not checked: a ref of the ticket cut before packing cannot be
-// told from another task's ref left out. `lineage v2 verify --since` on the store catches that. The check reads
-// HMAC fields without the key; recomputing them needs the store's key (extract the bundle and run lineage v2
-// verify --root on its lineage/v2 with --key-file).
+// prev_hmac links do not join, and a kept ref's position in the store is not in the slice. For child files:
+// each packed child file the checkpoint lists must hold its checkpointed bodies with the checkpointed last hmac
+// and join its prev_hmac links; each child file the checkpoint lists that a packed ref points at must be
+// packed. A body cut, or a child file removed, between the checkpoint and the packing is FAIL.
+//
+// For parent refs the bundle carries, beside the checkpoint, its ticket refs, lineage/v2/checkpoint-refs.json
+// (checkpoint.TicketRefs), in the canonical form above and a newline:
+//
+//	{"checkpoint_sha256":"<sha256 of checkpoint.json>","format":"git-bernstein/lineage-v2-checkpoint-refs",
+//	 "refs":[{"hmac":"<hmac>","position":<0-based record of parent.jsonl>,"task_id":"<task>"},…],
+//	 "tasks":["<task>",…],"v":1}
+//
+// tasks are the ticket's tasks (sorted, each once): those the slice took, and every task with refs at the
+// checkpoint whose task_id names the ticket; refs are every parent ref the checkpoint counted (position <
+// parent.count) whose task is one of them, by position, with its hmac, all from the read of the store that
+// made the checkpoint (Checkpoint.Refs). The verifier (checkpoint.CheckRefs) requires: checkpoint_sha256 is the
+// packed checkpoint's; a ref at position parent.count-1 has the checkpoint's last_hmac; every listed ref is in
+// the slice with its hmac, in position order; every ref of the slice is of a listed task. So a parent ref of the
+// ticket cut, replaced or moved between the checkpoint and the packing is FAIL naming its position and task
+// ("lineage/v2/parent.jsonl lacks parent ref 2 of task "ENG-42-impl" (hmac …) that the checkpoint of … counted"),
+// while another task's ref left out is not. The file is a bundle member, so the manifest signature covers it.
+// What it cannot show: a task tied to the ticket only by its records' content (not its id) whose every ref was
+// cut before packing, since the slice no longer names it (`lineage v2 verify --since` on the store catches that).
+// Bundles made before ticket refs existed carry none: their parent refs are counted, not checked, as before.
+// The check reads HMAC fields without the key; recomputing them needs the store's key (extract the bundle and
+// run lineage v2 verify --root on its lineage/v2 with --key-file).
 //
 // What no checkpoint can show: a cut made before the first checkpoint was taken (the checkpoint then pins the
 // cut store), and records appended after the last one and cut before the next. A checkpoint kept where the
@@ -306,5 +324,6 @@
 // them stays checkable by upstream's tools), and `git bernstein view` shows them as tables. With lineage v2
 // enabled, a bundle also holds lineage/v2/parent.jsonl, the slice of the parent refs of the ticket's tasks (each
 // line byte for byte, so each line's hmac still checks; prev_hmac links hold only where no other task's line was
-// left out between two kept lines), and the child files they point at, whole, so every child chain checks.
+// left out between two kept lines), and the child files they point at, whole, so every child chain checks;
+// with a checkpoint, also lineage/v2/checkpoint.json and lineage/v2/checkpoint-refs.json ("Checkpoints").
 package lineage

@@ -33,7 +33,7 @@ type ChildBody struct {
 	ChildRunID string
 	Seq        int64
 	Kind       string
-	Payload    map[string]any // JSON values as ParseJSON returns them
+	Payload    map[string]any // JSON values as pyjson.Parse returns them
 	TsNs       int64
 	PrevHMAC   string // hmac of the previous body in the same file, "" for the first
 	HMAC       string

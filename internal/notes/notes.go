@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // DefaultRef is where git-bernstein keeps its notes unless `git config bernstein.notesRef` says otherwise.
@@ -82,8 +83,9 @@ func Parse(text []byte) (entries []Entry, other []string) {
 			continue
 		}
 		var e Entry
-		dec := json.NewDecoder(strings.NewReader(line))
-		if err := dec.Decode(&e); err != nil || e.V != EntryVersion {
+		// One strict reading (exact names, none twice, nothing after the object): a line a case-insensitive
+		// reader would read another way is kept as another line, never interpreted.
+		if err := strictjson.Unmarshal([]byte(line), &e); err != nil || e.V != EntryVersion {
 			other = append(other, line)
 			continue
 		}

@@ -410,3 +410,24 @@ func mergeByGit(t *testing.T, aEntries, bEntries []Entry) (*gittest.Repo, string
 	}
 	return b, c, want
 }
+
+// A note line is read once, with exact names: a line that a case-insensitive reader would read as another
+// entry ("BUNDLE_SHA256" beside or instead of "bundle_sha256"), or with data after the object, is kept as
+// another line and never interpreted.
+func TestParseRefusesCaseTwinsAndTrailingData(t *testing.T) {
+	t.Parallel()
+	good := `{"bundle":"ENG-42.tar.gz","bundle_sha256":"aa","commits":1,"created_at":"2026-01-01T00:00:00Z","files":2,"kid":"","manifest_sha256":"bb","signed":false,"ticket":"ENG-42","tracker":"jira","v":1}`
+	bad := []string{
+		strings.Replace(good, `"bundle_sha256":"aa"`, `"bundle_sha256":"aa","BUNDLE_SHA256":"cc"`, 1),
+		strings.Replace(good, `"bundle_sha256"`, `"Bundle_SHA256"`, 1),
+		strings.Replace(good, `"ticket":"ENG-42"`, `"ticket":"ENG-42","ticket":"ENG-7"`, 1),
+		good + ` {"v":1}`,
+	}
+	entries, other := Parse([]byte(good + "\n" + strings.Join(bad, "\n") + "\n"))
+	if len(entries) != 1 || entries[0].BundleSHA256 != "aa" {
+		t.Errorf("entries %+v, want the good line alone", entries)
+	}
+	if len(other) != len(bad) {
+		t.Errorf("other lines %q, want the %d bad ones", other, len(bad))
+	}
+}

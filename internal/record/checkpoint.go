@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 )
 
 // lineageCheckpoint is the lineage v2 checkpoint one run packs into each of its bundles and notes beside each.
 type lineageCheckpoint struct {
 	data     []byte // the checkpoint file; nil when none was taken
+	refs     []checkpoint.Ref
 	sha256   string // its digest, for the note line
 	warnings []string
 }
@@ -33,7 +35,7 @@ func checkpointStore(opts Options, createdAt time.Time) lineageCheckpoint {
 		var data []byte
 		if data, err = cp.Marshal(); err == nil {
 			sum := sha256.Sum256(data)
-			return lineageCheckpoint{data: data, sha256: hex.EncodeToString(sum[:])}
+			return lineageCheckpoint{data: data, refs: cp.Refs, sha256: hex.EncodeToString(sum[:])}
 		}
 	}
 	return lineageCheckpoint{warnings: []string{fmt.Sprintf("lineage v2: no checkpoint in this bundle: %v (set $%s to the store's key file if it has a secret key)", err, lineage.KeyFileEnv)}}

@@ -204,7 +204,8 @@ func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdA
 		Attest:    opts.Attest,
 		LineageV2: opts.LineageV2,
 
-		LineageV2Checkpoint: cp.data,
+		LineageV2Checkpoint:     cp.data,
+		LineageV2CheckpointRefs: cp.refs,
 
 		Deadline: opts.Deadline,
 		Now:      opts.Now,

@@ -39,6 +39,9 @@ func TestPictures(t *testing.T) {
 // TestPicturesBounded: thousands of commits and files give pictures of a bounded size: the timeline merges what
 // falls in one column, the diffstats stop at picMaxCommits commits of picMaxFiles files.
 func TestPicturesBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	const commits, files = 3000, 80
 	var details []string

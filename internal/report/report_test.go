@@ -353,6 +353,9 @@ func TestLargeMember(t *testing.T) {
 // TestPageBoundedWhateverTheNames: thousands of 4,000-byte names (the verifier's cap is 4 KiB each, 16 MiB in
 // all) still give a page within its limit; what does not fit is counted, not shown.
 func TestPageBoundedWhateverTheNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	files := map[string]string{}
 	for i := 0; i < 4000; i++ {

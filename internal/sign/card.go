@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gowebpki/jcs"
-
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // MaxCardSize bounds a card file: real ones are a few KiB, and the file is untrusted input.
@@ -73,16 +72,45 @@ func LoadCardAs(path, name string) ([]TrustedKey, error) {
 
 // ParseCard is LoadCard on bytes; source names them in errors and in TrustedKey.Source.
 func ParseCard(data []byte, source string) ([]TrustedKey, error) {
-	// RFC 8785's parser is strict where encoding/json is lenient: duplicate members (which would let two
-	// readers see two different keys), invalid UTF-8, lone surrogates, trailing data.
-	if _, err := jcs.Transform(data); err != nil {
+	c, err := ReadCard(data, source)
+	if err != nil {
+		return nil, err
+	}
+	return c.Keys, nil
+}
+
+// Card is what one card file says: the agent it names and the keys it vouches for.
+type Card struct {
+	// Agent is a flat card's agent_id, else an A2A card's name; "" for a JWK, a JWKS or a card that names none.
+	Agent string
+	Keys  []TrustedKey
+}
+
+// ReadCard reads a card file once, strictly (package strictjson: no member twice, no two names that differ only
+// in letter case, exact names), so that the key and the agent it is bound to come from one reading: a card
+// with "agent_id":"agent:coder" and "AGENT_ID":"agent:steward" is refused, not bound to either.
+func ReadCard(data []byte, source string) (*Card, error) {
+	v, err := strictjson.Decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("card %s: not valid JSON: %v", source, err)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+	top, ok := v.(map[string]any)
+	if !ok {
 		return nil, fmt.Errorf("card %s: want a JSON object (agent card, JWK or JWKS)", source)
 	}
 	obj := object{m: top, where: "card " + source}
+	card := &Card{}
+	agentID, err := obj.optString("agent_id")
+	if err != nil {
+		return nil, err
+	}
+	name, err := obj.optString("name")
+	if err != nil {
+		return nil, err
+	}
+	if card.Agent = agentID; agentID == "" {
+		card.Agent = name
+	}
 	var keys []TrustedKey
 	switch {
 	case has(top, "public_key_pem"):
@@ -92,8 +120,8 @@ func ParseCard(data []byte, source string) ([]TrustedKey, error) {
 		}
 		keys = append(keys, k)
 	case has(top, "keys"):
-		var entries []json.RawMessage
-		if err := json.Unmarshal(top["keys"], &entries); err != nil || entries == nil {
+		entries, ok := top["keys"].([]any)
+		if !ok {
 			return nil, fmt.Errorf("card %s: \"keys\" must be an array of JWKs", source)
 		}
 		if len(entries) == 0 {
@@ -105,8 +133,8 @@ func ParseCard(data []byte, source string) ([]TrustedKey, error) {
 		}
 		for i, e := range entries {
 			where := fmt.Sprintf("%s keys[%d]", source, i)
-			var m map[string]json.RawMessage
-			if err := json.Unmarshal(e, &m); err != nil || m == nil {
+			m, ok := e.(map[string]any)
+			if !ok {
 				return nil, fmt.Errorf("card %s: want a JSON object", where)
 			}
 			k, err := parseJWK(object{m: m, where: "card " + where}, where+" ("+shape+")")
@@ -131,7 +159,8 @@ func ParseCard(data []byte, source string) ([]TrustedKey, error) {
 		}
 		seen[k.Kid] = k.Public
 	}
-	return keys, nil
+	card.Keys = keys
+	return card, nil
 }
 
 func parseFlatCard(o object, source string) (TrustedKey, error) {
@@ -230,13 +259,14 @@ func parseJWK(o object, source string) (TrustedKey, error) {
 	return TrustedKey{Kid: kid, Public: pub, Source: source}, nil
 }
 
-// object reads members of a JSON object with strict types and errors that say where.
+// object reads members of a JSON object (a strictjson.Decode tree) by their exact names, with strict types and
+// errors that say where.
 type object struct {
-	m     map[string]json.RawMessage
+	m     map[string]any
 	where string
 }
 
-func has(m map[string]json.RawMessage, name string) bool {
+func has(m map[string]any, name string) bool {
 	_, ok := m[name]
 	return ok
 }
@@ -247,11 +277,17 @@ func (o object) optString(name string) (string, error) {
 	if !ok {
 		return "", nil
 	}
-	var s string
-	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
-		return "", fmt.Errorf("%s: %q must be a string, got %.40s", o.where, name, v)
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: %q must be a string, got %.40s", o.where, name, jsonText(v))
 	}
 	return s, nil
+}
+
+// jsonText is v as JSON, for messages.
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func (o object) reqString(name string) (string, error) {

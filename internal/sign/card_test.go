@@ -53,7 +53,12 @@ func TestParseCardShapes(t *testing.T) {
 
 		{"not JSON", `kid=k1`, nil, "not valid JSON"},
 		{"trailing data", `{"kty":"OKP"} {}`, nil, "not valid JSON"},
-		{"duplicate member", `{"protocolVersion":"a2a/1.0","kid":"k1","kid":"k2","public_key_pem":` + P + `}`, nil, "Duplicate key"},
+		{"duplicate member", `{"protocolVersion":"a2a/1.0","kid":"k1","kid":"k2","public_key_pem":` + P + `}`, nil, `duplicate member "kid"`},
+		{"case twin kid", `{"protocolVersion":"a2a/1.0","kid":"k1","KID":"k2","public_key_pem":` + P + `}`, nil, `members "kid" and "KID" differ only in letter case`},
+		{"case twin agent", `{"agent_id":"agent:coder","AGENT_ID":"agent:steward","kid":"k1","public_key_pem":` + P + `}`, nil, `members "agent_id" and "AGENT_ID" differ only in letter case`},
+		{"kelvin twin kid", "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"k1\",\"\u212Aid\":\"k2\",\"x\":" + X + "}", nil, `differ only in letter case`},
+		{"jwks case twin x", `{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":` + X + `,"X":` + X2 + `}]}`, nil, `$.keys[0]: members "x" and "X"`},
+		{"a2a nested twin", `{"name":"coder","Name":"steward","keys":[{"kty":"OKP","crv":"Ed25519","kid":"k1","x":` + X + `}]}`, nil, `members "name" and "Name"`},
 		{"array", `[]`, nil, "want a JSON object"},
 		{"unknown shape", `{"name":"bot"}`, nil, "not an agent card, JWK or JWKS"},
 		{"flat versions disagree", `{"protocolVersion":"a2a/1.0","protocol_version":"a2a/2.0","kid":"k1","public_key_pem":` + P + `}`, nil, "disagree"},

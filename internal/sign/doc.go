@@ -86,8 +86,10 @@
 // # Agent cards
 //
 // Verifiers trust only keys the user gives, as card files (--card, repeatable). A card file is at most 1 MiB
-// (MaxCardSize) of strict JSON (as for the payload: valid UTF-8, no lone surrogate, no member twice, nothing
-// after the document) holding one object. Its shape is the first of these members it has:
+// (MaxCardSize) of strict JSON (package strictjson: valid UTF-8, no lone surrogate, no member twice, no two
+// member names that differ only in letter case, nothing after the document) holding one object, read once
+// (ReadCard) by exact member names: the agent it names (agent_id, else an A2A card's name, both strings when
+// present) and its keys come from that one reading. Its shape is the first of these members it has:
 //
 //   - "public_key_pem": a flat agent card, one key. keygen writes
 //     {"protocolVersion":"a2a/1.0","agent_id":…,"kid":…,"public_key_pem":…} (MarshalCard: indented, final
@@ -136,4 +138,7 @@
 //   - testdata/verify/ at the repository root: whole bundles, good and bad, with their signatures, signed by the
 //     public test-only key test-only-key.pem whose card is test-only.card.json; index.json gives each case's
 //     verdict (good.tar.gz and good-legacy.tar.gz are the JCS and legacy signatures of an intact bundle).
+//
+// card.schema.json beside this file is the flat agent card in JSON Schema (draft 2020-12); tests hold the cards
+// keygen writes to it (internal/schematest).
 package sign

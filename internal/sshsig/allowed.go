@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/ed25519"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -19,8 +20,8 @@ const MaxAllowedSignersSize = 4 << 20
 type AllowedSigner struct {
 	Principals    string // the comma-separated pattern list, as written (quotes removed)
 	Key           ssh.PublicKey
-	CertAuthority bool   // the key is a CA for certificates: never a bundle signer here
-	Namespaces    string // pattern list from namespaces="…"; "" means any namespace
+	CertAuthority bool    // the key is a CA for certificates: never a bundle signer here
+	Namespaces    *string // pattern list from namespaces="…"; nil without the option (any namespace), and "" matches none
 	ValidAfter    time.Time
 	ValidBefore   time.Time // zero: unbounded
 	Source        string    // "<file>:<line>", for reports
@@ -46,8 +47,8 @@ func (a AllowedSigner) Usable(namespace string, at time.Time) error {
 	if a.CertAuthority {
 		return fmt.Errorf("%s: cert-authority: trusts certificates signed by this key, not signatures made by it", a.Source)
 	}
-	if a.Namespaces != "" && matchPatternList(namespace, a.Namespaces) != 1 {
-		return fmt.Errorf("%s: namespaces=%q does not allow %q", a.Source, a.Namespaces, namespace)
+	if a.Namespaces != nil && matchPatternList(namespace, *a.Namespaces) != 1 {
+		return fmt.Errorf("%s: namespaces=%q does not allow %q", a.Source, *a.Namespaces, namespace)
 	}
 	if !a.ValidAfter.IsZero() && at.Before(a.ValidAfter) {
 		return fmt.Errorf("%s: not valid before %s (signed at %s)", a.Source, a.ValidAfter.UTC().Format(time.RFC3339), at.UTC().Format(time.RFC3339))
@@ -89,92 +90,205 @@ func ParseAllowedSigners(data []byte, name string, loc *time.Location) ([]Allowe
 	return out, nil
 }
 
+// parseLine reads one line as sshsig.c's parse_principals_key_and_options does, never more loosely: the
+// principals (strdelimw), then either the key at once or options up to the first space or tab outside quotes
+// (sshkey_advance_past_options) and then the key (sshkey_read), then the options (sshsigopt_parse). Where
+// OpenSSH would accept a line we refuse, we are stricter on purpose (empty principals, a key type name that is
+// not the blob's, a date the calendar does not have, cert-authority twice).
 func parseLine(line string, loc *time.Location) (AllowedSigner, error) {
 	var a AllowedSigner
-	principals, rest, err := firstToken(line)
+	principals, rest, err := strdelimw(line)
 	if err != nil {
 		return a, err
 	}
-	if principals == "" || strings.TrimSpace(rest) == "" {
-		return a, fmt.Errorf("want principals and a key")
+	if principals == "" {
+		return a, fmt.Errorf("empty principals")
 	}
 	a.Principals = principals
-	// What follows is authorized_keys syntax: optional options, then the key, then an optional comment.
-	key, _, opts, _, err := ssh.ParseAuthorizedKey([]byte(rest))
-	if err != nil {
-		return a, fmt.Errorf("no key after the principals: %v", err)
+	opts := ""
+	key, keyErr := readKey(rest)
+	if keyErr != nil {
+		end, err := advancePastOptions(rest)
+		if err != nil {
+			return a, err
+		}
+		if end == len(rest) {
+			if end == 0 {
+				return a, fmt.Errorf("want principals and a key")
+			}
+			return a, fmt.Errorf("no key after the principals: %v", keyErr)
+		}
+		opts = rest[:end]
+		if key, err = readKey(strings.TrimLeft(rest[end+1:], " \t")); err != nil {
+			return a, fmt.Errorf("no key after the options %.80q: %v", opts, err)
+		}
 	}
 	a.Key = key
-	for _, o := range opts {
-		name, value, hasValue := strings.Cut(o, "=")
-		switch name = strings.ToLower(name); {
-		case name == "cert-authority" && !hasValue:
+	if err := a.parseOptions(opts, loc); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+// strdelimw is OpenSSH's strdelimw for the principals field: up to the first space, tab, CR or LF, where a
+// double quote starts a run (spaces included) that the next double quote ends, the quotes removed; the
+// whitespace after the field is skipped. A field with nothing after it is an error, as in sshsig.c.
+func strdelimw(line string) (string, string, error) {
+	const ws = " \t\r\n"
+	i := strings.IndexAny(line, ws+`"`)
+	if i < 0 {
+		return "", "", fmt.Errorf("want principals and a key")
+	}
+	if line[i] != '"' {
+		return line[:i], strings.TrimLeft(line[i+1:], ws), nil
+	}
+	j := strings.IndexByte(line[i+1:], '"')
+	if j < 0 {
+		return "", "", fmt.Errorf("principals: no closing quote")
+	}
+	return line[:i] + line[i+1:i+1+j], strings.TrimLeft(line[i+1+j+1:], ws), nil
+}
+
+// advancePastOptions is sshkey_advance_past_options: the options end at the first space or tab outside double
+// quotes, where \" does not end a quote. An unterminated quote is an error.
+func advancePastOptions(s string) (int, error) {
+	quoted := false
+	i := 0
+	for ; i < len(s) && (quoted || (s[i] != ' ' && s[i] != '\t')); i++ {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '"' {
+			i++
+		} else if s[i] == '"' {
+			quoted = !quoted
+		}
+	}
+	if i == len(s) && quoted {
+		return 0, fmt.Errorf("options: no closing quote")
+	}
+	return i, nil
+}
+
+// readKey is sshkey_read: a key type name, spaces or tabs, the base64 blob up to the next space or tab (and
+// an ignored comment). The blob must be canonical padded base64 holding one whole key, and the name must be
+// the blob's own type (OpenSSH lets a signature algorithm's name stand for an RSA key; we do not).
+func readKey(s string) (ssh.PublicKey, error) {
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return nil, fmt.Errorf("want a key type and a base64 key")
+	}
+	typ := s[:i]
+	s = strings.TrimLeft(s[i:], " \t")
+	if j := strings.IndexAny(s, " \t"); j >= 0 {
+		s = s[:j]
+	}
+	s = strings.TrimRight(s, "\r\n")
+	if s == "" {
+		return nil, fmt.Errorf("no base64 key after %.40q", typ)
+	}
+	blob, err := base64.StdEncoding.Strict().DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("key %.40q is not base64: %v", typ, err)
+	}
+	key, err := ssh.ParsePublicKey(blob)
+	if err != nil {
+		return nil, fmt.Errorf("key %.40q: %v", typ, err)
+	}
+	if key.Type() != typ {
+		return nil, fmt.Errorf("the key is %s, the line says %.40q", key.Type(), typ)
+	}
+	return key, nil
+}
+
+// parseOptions is sshsigopt_parse: options separated by single commas, each cert-authority or name="value"
+// with the name in any letter case (opt_flag, opt_match) and the value read by opt_dequote. Unlike an
+// authorized_keys reader that keeps the last of two, an option given twice is an error, as OpenSSH makes it
+// for namespaces=, valid-after= and valid-before=: `namespaces="git-bernstein",namespaces="git"` is not trusted
+// as either. namespaces="" is kept as given: a list that no namespace matches.
+func (a *AllowedSigner) parseOptions(opts string, loc *time.Location) error {
+	seen := map[string]bool{}
+	for o := opts; o != ""; {
+		if o[0] == ',' {
+			// An empty option: sshsigopt_parse matches nothing there and steps over the comma.
+			if o = o[1:]; o == "" {
+				return fmt.Errorf("options %.80q end in a comma", opts)
+			}
+			continue
+		}
+		var name string
+		switch {
+		case hasPrefixFold(o, "cert-authority"):
+			name, o = "cert-authority", o[len("cert-authority"):]
 			a.CertAuthority = true
-		case hasValue && (name == "namespaces" || name == "valid-after" || name == "valid-before"):
-			v, err := dequote(value)
-			if err != nil {
-				return a, fmt.Errorf("option %s: %v", name, err)
+		default:
+			for _, n := range []string{"namespaces", "valid-after", "valid-before"} {
+				if hasPrefixFold(o, n+"=") {
+					name, o = n, o[len(n)+1:]
+					break
+				}
+			}
+			if name == "" {
+				opt, _, _ := strings.Cut(o, ",")
+				return fmt.Errorf("unknown option %.80q (allowed: cert-authority, namespaces=, valid-after=, valid-before=)", opt)
+			}
+			var v string
+			var err error
+			if v, o, err = dequote(o); err != nil {
+				return fmt.Errorf("option %s: %v", name, err)
 			}
 			switch name {
 			case "namespaces":
-				a.Namespaces = v
+				a.Namespaces = &v
 			case "valid-after":
 				a.ValidAfter, err = parseTime(v, loc)
 			case "valid-before":
 				a.ValidBefore, err = parseTime(v, loc)
 			}
 			if err != nil {
-				return a, fmt.Errorf("option %s: %v", name, err)
+				return fmt.Errorf("option %s: %v", name, err)
 			}
-		default:
-			return a, fmt.Errorf("unknown option %q (allowed: cert-authority, namespaces=, valid-after=, valid-before=)", o)
+		}
+		if seen[name] {
+			return fmt.Errorf("option %s is given twice; give it once (ssh-keygen refuses such a line)", name)
+		}
+		seen[name] = true
+		if o == "" {
+			break
+		}
+		if o[0] != ',' {
+			return fmt.Errorf("option %s: %.40q follows it; options are separated by a single comma", name, o)
+		}
+		if o = o[1:]; o == "" {
+			return fmt.Errorf("options %.80q end in a comma", opts)
 		}
 	}
-	if !a.ValidAfter.IsZero() && !a.ValidBefore.IsZero() && a.ValidBefore.Before(a.ValidAfter) {
-		return a, fmt.Errorf("valid-before is earlier than valid-after")
+	if !a.ValidAfter.IsZero() && !a.ValidBefore.IsZero() && !a.ValidBefore.After(a.ValidAfter) {
+		return fmt.Errorf("valid-before is not later than valid-after")
 	}
-	return a, nil
+	return nil
 }
 
-// firstToken is OpenSSH's strdelimw for the principals field: up to the first space or tab, where a double
-// quote starts a run (spaces included) that the next double quote ends; the quotes are removed.
-func firstToken(line string) (string, string, error) {
-	var tok strings.Builder
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; c {
-		case ' ', '\t', '\r', '\n':
-			return tok.String(), line[i+1:], nil
-		case '"':
-			j := strings.IndexByte(line[i+1:], '"')
-			if j < 0 {
-				return "", "", fmt.Errorf("principals: no closing quote")
-			}
-			tok.WriteString(line[i+1 : i+1+j])
-			rest := line[i+1+j+1:]
-			return tok.String(), rest, nil
-		default:
-			tok.WriteByte(c)
-		}
-	}
-	return tok.String(), "", nil
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
-// dequote is OpenSSH's opt_dequote: a value in double quotes, where \" stands for a quote.
-func dequote(v string) (string, error) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", fmt.Errorf("value %s is not in double quotes", v)
+// dequote is OpenSSH's opt_dequote: a value that starts with a double quote and runs to the next one, where
+// \" stands for a quote; it returns the value and what follows the closing quote.
+func dequote(s string) (string, string, error) {
+	if s == "" || s[0] != '"' {
+		return "", "", fmt.Errorf("value %.40q is not in double quotes", s)
 	}
-	v = v[1 : len(v)-1]
 	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		if v[i] == '\\' && i+1 < len(v) && v[i+1] == '"' {
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '"':
 			i++
-		} else if v[i] == '"' {
-			return "", fmt.Errorf("unescaped quote inside the value")
+			b.WriteByte('"')
+		case s[i] == '"':
+			return b.String(), s[i+1:], nil
+		default:
+			b.WriteByte(s[i])
 		}
-		b.WriteByte(v[i])
 	}
-	return b.String(), nil
+	return "", "", fmt.Errorf("value %.40q has no closing quote", s)
 }
 
 // parseTime is OpenSSH's parse_absolute_time: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in UTC with a trailing
@@ -194,9 +308,35 @@ func parseTime(s string, loc *time.Location) (time.Time, error) {
 	if layout == "" {
 		return time.Time{}, fmt.Errorf("%q is not YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS (optionally ending in Z)", s)
 	}
+	if strings.Trim(v, "0123456789") != "" {
+		return time.Time{}, fmt.Errorf("%q is not YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS (optionally ending in Z)", s)
+	}
 	t, err := time.ParseInLocation(layout, v, loc)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q: %v", s, err)
 	}
+	t = standardTime(t)
+	if t.Unix() <= 0 {
+		// parse_absolute_time refuses a time before 1970, and sshsigopt_parse the time 0 itself.
+		return time.Time{}, fmt.Errorf("%q is not after 1970-01-01T00:00:00Z", s)
+	}
 	return t, nil
+}
+
+// standardTime reads t's wall clock as its zone's standard time, as OpenSSH does: parse_absolute_time calls
+// mktime with tm_isdst 0, so a local "20260701120000" in Berlin is 12:00 CET (11:00 UTC), not 12:00 CEST.
+func standardTime(t time.Time) time.Time {
+	if !t.IsDST() {
+		return t
+	}
+	start, _ := t.ZoneBounds()
+	if start.IsZero() {
+		return t
+	}
+	before := start.Add(-time.Second)
+	if before.IsDST() {
+		return t
+	}
+	_, off := before.Zone()
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.FixedZone("", off)).In(t.Location())
 }

@@ -79,14 +79,27 @@
 //
 // where:
 //
-//   - principals: a comma-separated list of patterns (below), up to the first space or tab; a double quote
-//     starts a run that the next double quote ends (the quotes are removed), as OpenSSH's strdelimw reads it.
-//   - options, comma-separated, names in any letter case, values in double quotes (\" inside stands for a
-//     quote): cert-authority; namespaces="pattern-list"; valid-after="time"; valid-before="time". Any other
-//     option, or a value not in quotes, makes the line unreadable.
-//   - time: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in UTC when followed by "Z" or "UTC", else in local time
-//     (OpenSSH's parse_absolute_time).
-//   - the key as authorized_keys writes it (x/crypto/ssh's ParseAuthorizedKey reads the rest of the line).
+//   - principals: a comma-separated list of patterns (below), up to the first space, tab, CR or LF; a double
+//     quote starts a run that the next double quote ends (the quotes are removed), as OpenSSH's strdelimw
+//     reads it. Empty principals ("") are refused.
+//   - options, up to the first space or tab outside double quotes (sshkey_advance_past_options), separated by
+//     commas, names in any letter case: cert-authority; namespaces="pattern-list"; valid-after="time";
+//     valid-before="time". Values are in double quotes, \" inside standing for a quote (opt_dequote). As in
+//     sshsig.c's sshsigopt_parse: an empty option between commas is stepped over, a comma at the end, any other
+//     option, a value not in quotes or text after the closing quote makes the line unreadable, and so does an
+//     option given twice (OpenSSH refuses namespaces=, valid-after= and valid-before= twice; we refuse
+//     cert-authority twice too), never "the last one wins". namespaces="" is a list no namespace matches: the
+//     key may sign in no namespace (ssh-keygen refuses it), not in any.
+//   - time: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, digits only, in UTC when followed by "Z" or "UTC" (any
+//     case), else in local time read as the zone's standard time (OpenSSH's parse_absolute_time calls mktime
+//     with tm_isdst 0: a local 12:00 in a Berlin summer is 11:00 UTC); after 1970-01-01T00:00:00Z (OpenSSH
+//     refuses earlier times, and the time 0 itself); valid-before later than valid-after. A date the calendar
+//     lacks (February 30, which mktime would roll into March) is refused.
+//   - the key: a key type name, the key in padded base64 holding exactly one key of that type
+//     (sshkey_read), an optional comment.
+//
+// TestAllowedSignersAgreesWithSSHKeygen holds this against `ssh-keygen -Y verify` for every form above: we
+// trust a line only when ssh-keygen does; the few lines it trusts and we refuse are named there.
 //
 // A line that cannot be read is an error naming file and line (the CLI then refuses to go on, exit 2): a
 // trust file is not guessed at. Lines with keys of other types are read and kept; they cannot vouch for an

@@ -413,6 +413,9 @@ func goodBundle(t *testing.T) (archive, sig []byte, keys []sign.TrustedKey) {
 
 // TestDifferential runs the readers on every archive Verify calls VERIFIED.
 func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	rd := findReaders(t)
 	good, sig, keys := goodBundle(t)
 	subjects := corpusSubjects(t)

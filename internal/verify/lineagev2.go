@@ -2,6 +2,8 @@ package verify
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +22,7 @@ const CheckLineageV2 = "lineage-v2"
 const (
 	lineageV2        = "lineage/v2/"
 	lineageV2CP      = lineageV2 + "checkpoint.json"
+	lineageV2CPRefs  = lineageV2 + "checkpoint-refs.json"
 	lineageV2Parent  = lineageV2 + "parent.jsonl"
 	lineageV2Prefix  = lineageV2 + "children/"
 	maxLineageRecord = 64 << 20 // a longer record is read as one whose hmac is unknown
@@ -30,6 +33,7 @@ const (
 // ref's child_sha), never the records themselves.
 type lineageV2Collector struct {
 	checkpoint *bytes.Buffer
+	refs       *bytes.Buffer // the ticket refs, when the bundle has them
 	parent     *recordReader
 	children   map[string]*recordReader // by hex
 }
@@ -42,6 +46,13 @@ func (l *lineageV2Collector) Member(name string, size int64) (io.Writer, error) 
 		}
 		l.checkpoint = &bytes.Buffer{}
 		return l.checkpoint, nil
+	case name == lineageV2CPRefs:
+		if size > checkpoint.MaxSize {
+			l.refs = &bytes.Buffer{} // read as empty, which is not a ticket refs file
+			return nil, nil
+		}
+		l.refs = &bytes.Buffer{}
+		return l.refs, nil
 	case name == lineageV2Parent:
 		l.parent = &recordReader{}
 		return l.parent, nil
@@ -58,9 +69,52 @@ func (l *lineageV2Collector) Member(name string, size int64) (io.Writer, error) 
 
 // chainRecord is what the check reads of one JSONL record.
 type chainRecord struct {
-	HMAC     string `json:"hmac"`
-	PrevHMAC string `json:"prev_hmac"`
-	ChildSHA string `json:"child_sha"`
+	HMAC, PrevHMAC, ChildSHA, TaskID string
+}
+
+// readChainRecord reads a record as the store's readers (Python's json.loads, package lineage) do: the members
+// by their exact names, the last of two alike. encoding/json's struct decoding would match them ignoring case
+// ("HMAC" beside "hmac"), and a strict reader refusing case twins at any depth would refuse a child body whose
+// payload, user data, has {"Name","name"}. Other members are skipped, not decoded into a tree: a body may be
+// megabytes. An unreadable record keeps empty fields, which match no checkpoint.
+func readChainRecord(line []byte) chainRecord {
+	var rec chainRecord
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return chainRecord{}
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return chainRecord{}
+		}
+		var field *string
+		switch t {
+		case "hmac":
+			field = &rec.HMAC
+		case "prev_hmac":
+			field = &rec.PrevHMAC
+		case "child_sha":
+			field = &rec.ChildSHA
+		case "task_id":
+			field = &rec.TaskID
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return chainRecord{}
+		}
+		if field != nil {
+			*field = ""
+			json.Unmarshal(v, field) // a member that is not a string reads as ""
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return chainRecord{}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return chainRecord{}
+	}
+	return rec
 }
 
 // recordReader splits a JSONL member into records as the store's readers do (empty lines skipped; a last line
@@ -100,7 +154,7 @@ func (r *recordReader) end() {
 	if len(r.line) > 0 || r.tooLong {
 		var rec chainRecord
 		if !r.tooLong {
-			json.Unmarshal(r.line, &rec) // an unreadable record keeps empty fields, which match no checkpoint
+			rec = readChainRecord(r.line)
 		}
 		r.recs = append(r.recs, rec)
 	}
@@ -187,6 +241,24 @@ func (l *lineageV2Collector) check() *Check {
 	for _, p := range checkpoint.CheckChildren(cp, head, want) {
 		problems = append(problems, "lineage/v2/"+p.Message)
 	}
+	var refsNote string
+	if l.refs != nil {
+		tr, err := checkpoint.ParseRefs(l.refs.Bytes())
+		if err != nil {
+			problems = append(problems, lineageV2CPRefs+" is not a lineage v2 ticket refs file: "+err.Error())
+		} else {
+			sum := sha256.Sum256(l.checkpoint.Bytes())
+			slice := make([]checkpoint.Ref, len(refs))
+			for i, r := range refs {
+				slice[i] = checkpoint.Ref{TaskID: r.TaskID, HMAC: r.HMAC}
+			}
+			for _, p := range checkpoint.CheckRefs(cp, hex.EncodeToString(sum[:]), tr, slice) {
+				problems = append(problems, lineageV2+p.Message)
+			}
+			refsNote = fmt.Sprintf("; held %s of the ticket's %s (lineage/v2/checkpoint-refs.json) at their checkpointed positions",
+				plural.Count(len(tr.Refs), "parent ref"), plural.Count(len(tr.Tasks), "task"))
+		}
+	}
 	checked := 0
 	for hex, t := range cp.Children {
 		if want(hex) {
@@ -199,7 +271,12 @@ func (l *lineageV2Collector) check() *Check {
 		return &Check{Check: CheckLineageV2, Status: Fail, Problems: problems, Detail: fmt.Sprintf(
 			"the lineage v2 slice does not extend the checkpoint of %s the bundle carries: records were cut or replaced after it was taken and before the bundle was packed", when)}
 	}
+	if refsNote != "" {
+		return &Check{Check: CheckLineageV2, Status: Pass, Detail: fmt.Sprintf(
+			"the lineage v2 slice extends the bundle's checkpoint of %s (%s key): checked %s with %s%s",
+			when, cp.KeyClass, plural.Count(checked, "child file"), plural.Count(pinned, "checkpointed body"), refsNote)}
+	}
 	return &Check{Check: CheckLineageV2, Status: Pass, Detail: fmt.Sprintf(
-		"the lineage v2 slice extends the bundle's checkpoint of %s (%s key): checked %s with %s; not held against it: %s (a slice leaves other tasks' refs out): check the store with lineage v2 verify --since",
+		"the lineage v2 slice extends the bundle's checkpoint of %s (%s key): checked %s with %s; not held against it: %s (the bundle has no lineage/v2/checkpoint-refs.json, so a ref of the ticket cut cannot be told from another task's left out): check the store with lineage v2 verify --since",
 		when, cp.KeyClass, plural.Count(checked, "child file"), plural.Count(pinned, "checkpointed body"), plural.Count(len(refs), "parent ref"))}
 }

@@ -43,6 +43,9 @@ with tarfile.open(out, "w:gz") as tar:
 // It logs the header shapes Python wrote, which are what the archive shape must allow. With a fractional mtime
 // Python also writes a PAX mtime record for every member, beside the path records.
 func TestPythonWrittenBundleVerifies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed: cannot write a bundle the way upstream Bernstein does")

@@ -14,6 +14,9 @@ import (
 // The pack reader must return exactly what git stores, for plain entries and for delta chains (an aggressive gc
 // deltifies similar commits against each other), annotated tags included.
 func TestPackReaderMatchesCatFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	r := gittest.New(t)
 	pad := strings.Repeat("similar text so that git deltifies these commits ", 10)
 	for i := 0; i < 30; i++ {
@@ -55,6 +58,9 @@ func TestPackReaderMatchesCatFile(t *testing.T) {
 // exactly the entries CommitEntries lists for those commits, in the same pack order, and the same total size;
 // commits made after the graph are left out.
 func TestCommitEntriesOfMatchesCommitEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	r := gittest.New(t)
 	for i := 0; i < 40; i++ {

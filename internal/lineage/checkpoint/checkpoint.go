@@ -1,14 +1,18 @@
 // Package checkpoint is the lineage v2 checkpoint document: the head of a store at one moment (how many parent
 // refs and the HMAC of the last, and for every child file how many bodies and the HMAC of the last), and the
-// checks that a store, or a bundle's slice of one, still extends it. The format and the checks are specified in
+// checks that a store, or a bundle's slice of one, still extends it; and a bundle's ticket refs (refs.go): the
+// positions and hmacs of its ticket's tasks' parent refs at the checkpoint, so a bundle shows a ref of the
+// ticket cut before packing. The format and the checks are specified in
 // package lineage's doc.go ("Checkpoints"). This package reads no files, so the bundle verifier (also compiled to
 // WebAssembly for the browser page) can use it; package lineage takes checkpoints of a store on disk.
+// checkpoint.schema.json beside this file is the document in JSON Schema (draft 2020-12).
 package checkpoint
 
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +36,15 @@ type Checkpoint struct {
 	KeyClass  string    // the class of the key the store verified under: "public-default" or "secret-file"
 	Parent    Tip
 	Children  map[string]Tip // by the child file's 64 hex digits (its name without .jsonl)
+	// Refs are the parent refs the checkpoint counts, by position: what a bundle's TicketRefs are made of. Of
+	// sets them from the head; they are not in the file, so Parse leaves them nil.
+	Refs []Ref
+}
+
+// Ref is one parent ref as the store held it: its task and its hmac ("" when unreadable).
+type Ref struct {
+	TaskID string
+	HMAC   string
 }
 
 // Tip is one chain's length and the hmac of its last record ("" when it has none).
@@ -45,6 +58,8 @@ type Tip struct {
 type Head struct {
 	Parent   []string
 	Children map[string][]string
+	// ParentTasks, when set, is the task_id of each record of Parent ("" when unreadable).
+	ParentTasks []string
 }
 
 // Of is the checkpoint of head.
@@ -52,6 +67,13 @@ func Of(head Head, createdAt time.Time, keyClass string) *Checkpoint {
 	cp := &Checkpoint{CreatedAt: createdAt.UTC().Truncate(time.Second), KeyClass: keyClass, Parent: tipOf(head.Parent), Children: map[string]Tip{}}
 	for hex, hmacs := range head.Children {
 		cp.Children[hex] = tipOf(hmacs)
+	}
+	cp.Refs = make([]Ref, len(head.Parent))
+	for i, h := range head.Parent {
+		cp.Refs[i].HMAC = h
+		if i < len(head.ParentTasks) {
+			cp.Refs[i].TaskID = head.ParentTasks[i]
+		}
 	}
 	return cp
 }
@@ -151,7 +173,7 @@ func Parse(data []byte) (*Checkpoint, error) {
 
 func exactKeys(m map[string]any, allowed ...string) error {
 	for k := range m {
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			return fmt.Errorf("checkpoint has an unknown member %.80q", k)
 		}
 	}
@@ -161,15 +183,6 @@ func exactKeys(m map[string]any, allowed ...string) error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func parseTip(v any, what string) (Tip, error) {
@@ -210,7 +223,7 @@ func Check(cp *Checkpoint, head Head) []Problem {
 // child files of its ticket's tasks, not the store's.
 func CheckChildren(cp *Checkpoint, head Head, want func(hex string) bool) []Problem {
 	var out []Problem
-	for _, hex := range sortedKeys(cp.Children) {
+	for _, hex := range slices.Sorted(maps.Keys(cp.Children)) {
 		if want != nil && !want(hex) {
 			continue
 		}
@@ -252,15 +265,6 @@ func short(h string) string {
 		return h[:16] + "…"
 	}
 	return h
-}
-
-func sortedKeys(m map[string]Tip) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Summary says what a checkpoint pins, in one phrase: "5 parent refs, 3 child files (12 bodies)".

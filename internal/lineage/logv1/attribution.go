@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // FilesName is the bundle member that lists the files the ticket's commits wrote, beside the log slice.
@@ -43,10 +45,8 @@ func (c *CommitFiles) Marshal() ([]byte, error) {
 
 // ParseCommitFiles reads FilesName strictly: v 1, every file with a path and a 64-hex sha256.
 func ParseCommitFiles(data []byte) (*CommitFiles, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var c CommitFiles
-	if err := dec.Decode(&c); err != nil {
+	if err := strictjson.UnmarshalKnown(data, &c); err != nil {
 		return nil, fmt.Errorf("%s: %w", FilesName, err)
 	}
 	if c.V != 1 {

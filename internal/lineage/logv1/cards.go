@@ -1,7 +1,6 @@
 package logv1
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,27 +52,15 @@ func (c *Cards) lookup(p Pair) (sign.TrustedKey, string) {
 	return k, ""
 }
 
-// AddCard adds one card file's keys. The agent is the card's agent_id (a flat card) or name (an A2A card); the
-// keys are what sign.ParseCard reads (strict JSON, Ed25519 only). A card that names no agent is an error.
+// AddCard adds one card file's keys. The agent and the keys come from one strict reading of the card
+// (sign.ReadCard: exact member names, none twice, no two that differ only in case; Ed25519 only): the agent
+// is the card's agent_id (a flat card) or name (an A2A card). A card that names no agent is an error.
 func (c *Cards) AddCard(data []byte, source string) error {
-	keys, err := sign.ParseCard(data, source)
+	card, err := sign.ReadCard(data, source)
 	if err != nil {
 		return err
 	}
-	var top struct {
-		AgentID *string `json:"agent_id"`
-		Name    *string `json:"name"`
-	}
-	if err := json.Unmarshal(data, &top); err != nil {
-		return fmt.Errorf("card %s: agent_id or name is not a string", source)
-	}
-	agent := ""
-	switch {
-	case top.AgentID != nil && *top.AgentID != "":
-		agent = *top.AgentID
-	case top.Name != nil:
-		agent = *top.Name
-	}
+	agent, keys := card.Agent, card.Keys
 	if strings.TrimSpace(agent) == "" {
 		return fmt.Errorf("card %s: names no agent (\"agent_id\" or, in an A2A card, \"name\"); a lineage entry picks its card by agent and kid", source)
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -188,7 +189,7 @@ func fromObject(obj map[string]any) (*Entry, error) {
 		}
 	}
 	for k := range obj {
-		if !optional[k] && !contains(required, k) {
+		if !optional[k] && !slices.Contains(required, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -256,15 +257,6 @@ func IsHash(s string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func jsonText(v any) string {

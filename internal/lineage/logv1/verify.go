@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/sign"
@@ -194,7 +195,7 @@ func Forks(l *Log) []Fork {
 			}
 			all := true
 			for _, c := range kids {
-				all = all && contains(m.ParentHashes, c.Hash)
+				all = all && slices.Contains(m.ParentHashes, c.Hash)
 			}
 			if all {
 				f.Resolved = true
