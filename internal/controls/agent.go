@@ -6,9 +6,12 @@ import (
 	"strings"
 )
 
-// agentWords are the names agents commit under or are credited with in Assisted-by and Co-authored-by
-// trailers; a bot account (type "Bot", a "[bot]" login) counts too, unless the policy trusts it.
-var agentWords = []string{"[bot]", "agent", "claude", "copilot", "codex", "cursor", "devin", "aider", "gemini", "openhands", "anthropic.com", "openai.com"}
+// agentWords are what the names and addresses agents commit under, or are credited with in Co-authored-by
+// trailers, contain ("Claude <noreply@anthropic.com>", "Cursor Agent <cursoragent@cursor.com>",
+// "copilot-swe-agent[bot]"); a bot account (type "Bot", a "[bot]" login) counts too, unless the policy trusts
+// it. Words a person's name may hold (Claude, Devin) are not among them: their agents' addresses are. An
+// Assisted-by trailer always names an agent.
+var agentWords = []string{"[bot]", "agent", "copilot", "codex", "aider", "openhands", "anthropic.com", "openai.com", "cursor.com"}
 
 func (a *audit) isAgent(name, email string, u *ghUser) bool {
 	if u != nil && a.pol.TrustsBot(u.Login) {

@@ -399,3 +399,25 @@ func TestNoPullRequestEvidence(t *testing.T) {
 		t.Errorf("\n%s", res.Text())
 	}
 }
+
+// People named like agents are not agents; agents' addresses are.
+func TestIsAgent(t *testing.T) {
+	a := &audit{pol: &policy.Policy{TrustedBots: []string{"dependabot[bot]"}}}
+	for _, c := range []struct {
+		name, email string
+		u           *ghUser
+		want        bool
+	}{
+		{"Claude Monet", "claude@example.com", nil, false},
+		{"Devin Smith", "devin@example.com", nil, false},
+		{"Claude", "noreply@anthropic.com", nil, true},
+		{"Cursor Agent", "cursoragent@cursor.com", nil, true},
+		{"Ada Agent", "ada@agents.example", nil, true},
+		{"x", "y@example.com", &ghUser{Login: "renovate[bot]", Type: "Bot"}, true},
+		{"x", "y@example.com", &ghUser{Login: "dependabot[bot]", Type: "Bot"}, false},
+	} {
+		if got := a.isAgent(c.name, c.email, c.u); got != c.want {
+			t.Errorf("isAgent(%q, %q) = %v", c.name, c.email, got)
+		}
+	}
+}
