@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -77,6 +78,19 @@ type PRSet struct {
 	// Landed is the PR that merged the work (latest merged_at), else the newest; nil when there are none.
 	Landed   *int
 	Warnings []string
+	// Controls are change-control members of no one pull request (branch rules, the ticket's issue), packed
+	// in pr/ like the others (package github, "Change-control evidence").
+	Controls []PRMember
+	// CodeOwners are git/codeowners/<base sha>.json, the CODEOWNERS file at each base commit as read from git
+	// (package controls); their From is unused: git, not GitHub, said them.
+	CodeOwners []PRMember
+}
+
+// PRMember is one more pr/ member as GitHub sent it: its arcname (under pr/), bytes and source.
+type PRMember struct {
+	Name string
+	Data []byte
+	From prsource.Member
 }
 
 // PR is one pull request: its payload and, when known, its reviews (both raw JSON bytes), and where each came
@@ -87,6 +101,8 @@ type PR struct {
 	Reviews []byte // nil when the reviews could not be fetched
 
 	PayloadFrom, ReviewsFrom prsource.Member
+	// Controls are its change-control members (pr/pr_<N>.commits.json, …).
+	Controls []PRMember
 }
 
 // Result describes a written bundle.
@@ -186,6 +202,32 @@ func Build(opts Options) (*Result, error) {
 				f.from.Arcname = "pr/" + f.name
 				sources.Members = append(sources.Members, f.from)
 			}
+			for _, c := range pr.Controls {
+				m, err := prMember(work, c)
+				if err != nil {
+					return nil, err
+				}
+				members = append(members, m)
+				sources.Members = append(sources.Members, c.From)
+			}
+		}
+		for _, c := range set.Controls {
+			m, err := prMember(work, c)
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, m)
+			sources.Members = append(sources.Members, c.From)
+		}
+		for _, c := range set.CodeOwners {
+			if !strings.HasPrefix(c.Name, "git/codeowners/") {
+				return nil, fmt.Errorf("%q is not a git/codeowners/ member", c.Name)
+			}
+			m, err := workMember(work, c.Name, manifest.SectionGit, func(w io.Writer) error { _, err := w.Write(c.Data); return err })
+			if err != nil {
+				return nil, err
+			}
+			members = append(members, m)
 		}
 		// Where each pr/ member came from, signed with them: an offline copy is never GitHub's answer.
 		if len(sources.Members) > 0 {
@@ -374,6 +416,14 @@ func patchableCommits(repo *gitext.Repo, commits *discover.Commits) ([]plumbing.
 		out = append(out, h)
 	}
 	return out, warnings
+}
+
+// prMember writes a change-control member, whose name must be a pr/ member's (and not pr/sources.json).
+func prMember(work string, c PRMember) (member, error) {
+	if !strings.HasPrefix(c.Name, "pr/") || c.Name == prsource.Arcname || c.From.Arcname != c.Name {
+		return member{}, fmt.Errorf("pull request member %q is not a pr/ member", c.Name)
+	}
+	return workMember(work, c.Name, manifest.SectionPR, func(w io.Writer) error { _, err := w.Write(c.Data); return err })
 }
 
 // workMember writes a generated member (commits.json, diff.patch, a PR payload, a slice) into the work folder.

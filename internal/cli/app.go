@@ -25,7 +25,8 @@ const exitCodesHelp = `EXIT CODES:
    0  success
    1  error (the message says what failed and what to do)
    2  usage error (bad flags or arguments)
-   verify: 0 VERIFIED, 1 FAILED, 2 UNVERIFIABLE or unusable input, 3 verified with warnings under --strict`
+   verify: 0 VERIFIED, 1 FAILED, 2 UNVERIFIABLE or unusable input, 3 verified with warnings under --strict
+   audit: verify's codes, and 4 when VERIFIED and a change control has an exception`
 
 // Run runs the program with args (args[0] is the program name) and returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -142,6 +143,7 @@ func commands() []*ucli.Command {
 		keygenCommand(),
 		cardCommand(),
 		verifyCommand(),
+		auditCommand(),
 		extractCommand(),
 		recordCommand(),
 		hooksCommand(),

@@ -21,6 +21,7 @@ func prFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "github-repo", Usage: "GitHub repository `OWNER/NAME` (default: git config bernstein.githubRepo, else the URL of the origin remote or of git config bernstein.remote)"},
 		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given; GitHub Enterprise: https://HOST/api/v3 (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
 		&ucli.BoolFlag{Name: "require-pr", Usage: "fail (exit 1, no archive) when a pull request payload is missing or none is found"},
+		&ucli.BoolFlag{Name: "controls", Usage: "also capture each pull request's change-control evidence (commits, timeline, checks, branch rules and protection, the GitHub ticket's events) for git bernstein audit"},
 	}
 }
 
@@ -28,9 +29,9 @@ func prFlags() []ucli.Flag {
 // request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
 func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.PRFunc {
 	if c.Bool("no-pr") {
-		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 {
+		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 || c.Bool("controls") {
 			return func(*discover.Commits) (*bundle.PRSet, error) {
-				return nil, usageError("--no-pr contradicts --require-pr and --pr: give one or the other")
+				return nil, usageError("--no-pr contradicts --require-pr, --pr and --controls: give one or the other")
 			}
 		}
 		return nil
@@ -47,19 +48,33 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 			return nil, err
 		}
 		res := github.Fetch(c.Context, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
-			SDD: sdd, Unavailable: unavailable})
+			SDD: sdd, Unavailable: unavailable, Controls: c.Bool("controls")})
 		if c.Bool("require-pr") {
 			if err := requirePR(tk, res); err != nil {
 				return nil, err
 			}
 		}
-		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings}
+		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
+		if c.Bool("controls") {
+			var warnings []string
+			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
+			set.Warnings = append(set.Warnings, warnings...)
+		}
 		for _, pr := range res.PRs {
 			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
-				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom})
+				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
 		}
 		return set, nil
 	}
+}
+
+// prMembers hands the change-control members over to the bundle.
+func prMembers(ms []github.Member) []bundle.PRMember {
+	var out []bundle.PRMember
+	for _, m := range ms {
+		out = append(out, bundle.PRMember{Name: m.Name, Data: m.Data, From: m.From})
+	}
+	return out
 }
 
 func requirePR(tk ticket.Ticket, res *github.Result) error {

@@ -40,6 +40,7 @@ func viewCommand() *ucli.Command {
 			&ucli.StringSliceFlag{Name: "card", Usage: "a trusted agent card, JWK or JWKS `FILE` (repeatable), as for verify"},
 			allowedSignersFlag(),
 			&ucli.StringFlag{Name: "out", Usage: "write the page to `FILE.html` (default: ARCHIVE.html)"},
+			policyFlag(),
 			agentCardsFlag(),
 		}, limitFlags()...),
 		Action: runView,
@@ -74,6 +75,10 @@ func runView(c *ucli.Context) error {
 		return exitWith(ExitUsage, "%v", err)
 	}
 	f.Close()
+	pol, err := readPolicy(c, wd)
+	if err != nil {
+		return err
+	}
 	cards, err := agentCards(c)
 	if err != nil {
 		return err
@@ -83,6 +88,7 @@ func runView(c *ucli.Context) error {
 	if b.Report == nil {
 		b = viewFiles(wd, args, c.StringSlice("card"), vopts)
 	}
+	b.Policy = pol
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
 		return report.Write(w, b, buildinfo.Version())
 	})

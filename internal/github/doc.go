@@ -43,6 +43,34 @@
 // by the URL that answered, after any redirect and without user information. The bundle packs this as
 // pr/sources.json.
 //
+// # Change-control evidence
+//
+// With Query.Controls (bundle --controls), each pull request fetched from the API also brings the members
+// `git bernstein audit` evaluates (package controls), through the same client: the token bound to the API
+// host, the one 32 MiB answer budget and deadline of the Fetch, the ETag cache, and every member recorded in
+// pr/sources.json like the others. Each is GitHub's answer byte for byte; a paged list is its pages' elements,
+// each byte for byte, joined into one JSON array (at most 100 pages of 100). Names (package controls spells them):
+//
+//	pr/pr_<N>.commits.json            GET /repos/{o}/{r}/pulls/{N}/commits: sha, parents, git author and committer,
+//	                                  message (for Co-authored-by and Assisted-by), and their GitHub users
+//	pr/pr_<N>.timeline.json           GET /repos/{o}/{r}/issues/{N}/timeline: committed, head_ref_force_pushed,
+//	                                  reviewed, review_dismissed, merged, ready_for_review, base_ref_changed, …
+//	pr/pr_<N>.check-runs.<sha>.json   GET /repos/{o}/{r}/commits/{sha}/check-runs?per_page=100 (one page)
+//	pr/pr_<N>.status.<sha>.json       GET /repos/{o}/{r}/commits/{sha}/status (the combined status)
+//	                                  both for the head and, when it differs, merge_commit_sha
+//	pr/rules_<base>.json              GET /repos/{o}/{r}/rules/branches/{base}: the active rules any reader sees
+//	pr/protection_<base>.json         GET /repos/{o}/{r}/branches/{base}/protection; when GitHub answers 403 or 404
+//	                                  (it needs administration read access) the member is our own
+//	                                  {"not_readable":<status>,"message":<GitHub's message>}, and its source the
+//	                                  URL that refused: "not readable" is evidence, not an error
+//	pr/issue_<T>.json                 GET /repos/{o}/{r}/issues/{T} for a numeric GitHub ticket (--tracker github)
+//	pr/issue_<T>.events.json          GET /repos/{o}/{r}/issues/{T}/events (created, closed, reopened, …)
+//
+// <base> is the base branch path-escaped (release/1.2 is release%2F1.2), so no member sits in a folder of
+// its own. A failure is one warning naming the member ("the controls that need it will say unknown"); a
+// failure every later request would share (rate limit, timeout) stops the fetch as for the payloads. The
+// CODEOWNERS file at each base.sha is read from git, not from here (git/codeowners/<sha>.json, package controls).
+//
 // # Offline copies
 //
 // ReadOffline reads .sdd/pr/*.json through package nofollow: no symlink is followed at .sdd, pr or a file, and

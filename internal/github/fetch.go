@@ -29,6 +29,8 @@ type Query struct {
 	SDD string
 	// Unavailable says, when there is no client, why GitHub cannot be asked and what to do.
 	Unavailable error
+	// Controls also fetches the change-control members (controls.go; doc.go, "Change-control evidence").
+	Controls bool
 }
 
 // PR is one pull request with its payload as the API (or the offline copy) gave it.
@@ -40,6 +42,8 @@ type PR struct {
 	// PayloadFrom and ReviewsFrom say where Payload and Reviews came from, for pr/sources.json (package
 	// prsource); their Arcname is left to the bundle.
 	PayloadFrom, ReviewsFrom prsource.Member
+	// Controls are its change-control members (Query.Controls), by name.
+	Controls []Member
 }
 
 // Result is what Fetch found.
@@ -48,6 +52,9 @@ type Result struct {
 	Landed   *int
 	Missing  []int // numbers found but without a payload
 	Warnings []string
+	// Controls are the change-control members that belong to no one pull request: each base branch's rules
+	// and protection, and the ticket's GitHub issue and its events (Query.Controls).
+	Controls []Member
 }
 
 // Fetch finds the ticket's pull requests and their payloads. c may be nil (no repository known): then only
@@ -126,6 +133,12 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 					lines = append(lines, pending{reviewsOf: n, f: f})
 				}
 			}
+			if q.Controls && stop == nil {
+				stop = c.fetchControls(ctx, q, pr, res)
+			}
+		}
+		if q.Controls && stop == nil {
+			stop = c.fetchSharedControls(ctx, q, got, res)
 		}
 	}
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
+	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/prsource"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -33,7 +34,9 @@ type page struct {
 	Patches     []patchView
 	Transcripts []transcriptView
 	Traces      []traceView
-	Tables      []tableView // lineage and audit
+	Tables      []tableView      // lineage and audit
+	Controls    *controls.Result // the change controls, as audit gives them; nil when not evaluated
+	ControlsWhy string           // why they were not evaluated
 	Others      []memberView
 	// Omitted says how many members, and how many file-table rows, the page budget left out.
 	Omitted     int
@@ -118,7 +121,7 @@ func build(b *Bundle, version string) *page {
 		case mb.Name == "git/commits.json" || mb.Name == "git/diff.patch":
 		case mb.Name == prsource.Arcname:
 			p.Others = append(p.Others, rawView(mb)) // each pull request shows its part of it
-		case section == manifest.SectionPR && strings.HasSuffix(mb.Name, ".json") && !strings.HasSuffix(mb.Name, ".reviews.json"):
+		case prPayloadName.MatchString(mb.Name):
 			reviews := strings.TrimSuffix(mb.Name, ".json") + ".reviews.json"
 			pr := prFrom(mb, byName[reviews])
 			pr.Source, pr.SourceWarn = sourceOf(r, mb.Name, createdAt)
@@ -144,6 +147,7 @@ func build(b *Bundle, version string) *page {
 			p.Others = append(p.Others, rawView(mb))
 		}
 	}
+	p.Controls, p.ControlsWhy = controlsOf(b)
 	return p
 }
 

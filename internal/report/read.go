@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
+	"github.com/git-bernstein/git-bernstein/internal/policy"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -36,6 +37,8 @@ type Bundle struct {
 	Omitted int
 	// ManifestJSON is manifest.json's bytes; nil when the archive check did not pass.
 	ManifestJSON []byte
+	// Policy is the auditor's change-control policy for the Controls section (view --policy); nil: defaults.
+	Policy *policy.Policy
 }
 
 // Member is one archive member as it streamed by.

@@ -77,6 +77,17 @@
       li.textContent = line;
       list.appendChild(li);
     }
+    const controls = $("controls");
+    controls.replaceChildren();
+    for (const line of (result.controls_text || "").replace(/\n$/, "").split("\n")) {
+      if (!line) continue;
+      const li = document.createElement("li");
+      li.className = line.startsWith("[PASS]") ? "pass" : line.startsWith("[UNKNOWN]") ? "warn"
+        : line.startsWith("[EXCEPTION]") ? "fail" : "problem";
+      li.textContent = line;
+      controls.appendChild(li);
+    }
+    $("controls-part").classList.toggle("hidden", !controls.children.length);
     $("json").textContent = result.report;
     $("result").classList.remove("hidden");
     status("Checked " + chosen.archive.name + (chosen.signature ? " with " + chosen.signature.name : " (no signature)")

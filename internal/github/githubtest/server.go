@@ -120,6 +120,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		s.file(w, "pulls_list.json")
 	default:
+		// Any other answer is a file under testdata/api named for its path (the change-control endpoints:
+		// testdata/README.md), one page, the query ignored.
+		if clean := filepath.Clean(path); clean == path && !strings.Contains(path, "..") {
+			if _, err := os.Stat(filepath.Join(fixtureDir(), "api", path+".json")); err == nil {
+				s.file(w, filepath.Join("api", path+".json"))
+				return
+			}
+		}
 		NotFound(w)
 	}
 }

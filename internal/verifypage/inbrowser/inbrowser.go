@@ -26,6 +26,10 @@ type Result struct {
 	Means     string   `json:"means"`
 	NotMeans  string   `json:"not_means"`
 	NextSteps []string `json:"next_steps"` // what to do when it is not plainly VERIFIED
+	// Controls is the change controls as `git bernstein audit --json` gives them under the default policy
+	// (package controls), and ControlsText as audit prints them; both "" when the bundle is not VERIFIED.
+	Controls     string `json:"controls"`
+	ControlsText string `json:"controls_text"`
 }
 
 // maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile), and maxSSHSig on a .sig.
@@ -55,19 +59,25 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 // CheckWith is CheckNamed with the archive's .sig and .intoto.jsonl, checked as `verify` checks them when they
 // lie beside the archive (the sshsig and attestation lines).
 func CheckWith(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) []byte {
-	rep := check(archiveName, archive, signature, cards, side)
+	keep := &controlsSink{members: map[string]*bytes.Buffer{}}
+	rep := check(archiveName, archive, signature, cards, side, keep)
 	next := NextSteps(rep, archiveName, signature != nil, len(cards))
 	if next == nil {
 		next = []string{}
 	}
-	out, err := json.Marshal(Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next})
+	res := Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next}
+	if rep.Verdict == verify.Verified {
+		c := keep.evaluate(rep)
+		res.Controls, res.ControlsText = string(c.JSON()), c.Text()
+	}
+	out, err := json.Marshal(res)
 	if err != nil { // strings and raw JSON the verifier made: cannot fail
 		panic(err)
 	}
 	return out
 }
 
-func check(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) *verify.Report {
+func check(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars, sink verify.Sink) *verify.Report {
 	var trust sign.TrustSet
 	for _, c := range cards {
 		if len(c.Data) > sign.MaxCardSize {
@@ -92,5 +102,5 @@ func check(archiveName string, archive []byte, signature []byte, cards []Card, s
 		return verify.Unusable(verify.CheckAttestation, fmt.Sprintf("attestation is larger than %d bytes", attest.MaxEnvelope))
 	}
 	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(),
-		verify.Options{ArchiveName: archiveName, SSHSig: side.SSHSig, Attestation: side.Attestation})
+		verify.Options{ArchiveName: archiveName, SSHSig: side.SSHSig, Attestation: side.Attestation, Sink: sink})
 }

@@ -108,6 +108,10 @@ func TestCorpusInThePage(t *testing.T) {
 		if rep.ExitCode != c.Exit || rep.FirstFailure() != c.FirstFailure {
 			t.Errorf("%s (%s): exit %d, first failure %q; want %d, %q", c.Name, c.Defect, rep.ExitCode, rep.FirstFailure(), c.Exit, c.FirstFailure)
 		}
+		// The change controls are judged only on a VERIFIED bundle, as audit judges them.
+		if verified := rep.Verdict == verify.Verified; verified != (res.Controls != "") || verified != strings.Contains(res.ControlsText, "controls: ") {
+			t.Errorf("%s: verdict %s, controls %q", c.Name, rep.Verdict, res.ControlsText)
+		}
 	}
 }
 

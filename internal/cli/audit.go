@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/policy"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// ExitControls is audit's code for a VERIFIED bundle in which a control gave an exception (or, under --strict,
+// an unknown). verify's codes 0–3 keep their meaning.
+const ExitControls = 4
+
+// maxAuditMembers bounds what audit keeps of the members the controls read (git/commits.json and pr/): a
+// ticket's pull requests with their timelines and checks are a few MiB.
+const maxAuditMembers = 64 << 20
+
+var auditDescription = `Verifies the bundle exactly as verify does (same checks, trust rules and flags), and, only when it is
+VERIFIED, evaluates change controls over its signed members (git/commits.json, the pr/ members that
+bundle --controls captures, the lineage v1 attribution). An archive that is not VERIFIED is never audited:
+verify's report is printed and the exit code is verify's.
+
+CONTROLS (per merged pull request, or per tied commit that reached a protected branch without one):
+   reached-by-pr         each tied commit on a protected branch came through a merged pull request
+                         (merge, squash, rebase, merge queue); a direct push is an exception
+   independent-approval  enough approvals (policy, else the captured rules, else 1) by people who are not
+                         the author, a commit author or committer, a co-author, a force-pusher, the merger
+                         or a bot; a dismissal or later CHANGES_REQUESTED cancels an approval
+   approved-final-head   the counted approvals were on the final head, with no push after them
+   checks-passed         every required check concluded success, neutral or skipped before the merge
+   agent-work-reviewed   agent-written work was approved by a human other than the agent's initiator
+   ticket-open           the commits and the merge fall while the ticket was open (GitHub issue events,
+                         else ticket.opened/closed records under audit/ or lineage/)
+Each gives pass, exception (with the member, JSON pointer, who, commit and time it rests on) or unknown
+(not captured, not readable, an offline copy; with why).
+
+POLICY (--policy FILE, YAML or JSON; the auditor's, never the bundle's):
+   required_approvals: 2
+   required_checks: [build, test]
+   trusted_bots: ['dependabot[bot]']
+   require_codeowners: false
+   protected_branches: [main, 'release/*']
+
+EXIT CODES:
+   0–3  verify's (an archive that is not VERIFIED is not audited)
+   4    VERIFIED, and a control gave an exception (with --strict, also an unknown)`
+
+func auditCommand() *ucli.Command {
+	flags := append(verifyFlags(), policyFlag())
+	for i, f := range flags {
+		if b, ok := f.(*ucli.BoolFlag); ok && b.Name == "strict" {
+			flags[i] = &ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings, and count an unknown control as an exception (exit 4)"}
+		}
+		if b, ok := f.(*ucli.BoolFlag); ok && b.Name == "json" {
+			flags[i] = &ucli.BoolFlag{Name: "json", Usage: `print {"verify": verify's report, "controls": the controls or null, "exit_code"} as JSON`}
+		}
+	}
+	return &ucli.Command{
+		Name:        "audit",
+		Usage:       "verify a ticket bundle, then check its change controls: reviewed by someone else, on what shipped, checks green",
+		ArgsUsage:   "ARCHIVE [SIGNATURE]",
+		Description: auditDescription,
+		Flags:       flags,
+		Action:      runAudit,
+	}
+}
+
+// policyFlag is --policy, for audit and view.
+func policyFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "policy", Usage: "the auditor's change-control policy `FILE` (YAML or JSON): required_approvals, required_checks, trusted_bots, require_codeowners, protected_branches"}
+}
+
+// readPolicy reads --policy (none: the defaults); one that does not read is a usage error.
+func readPolicy(c *ucli.Context, wd string) (*policy.Policy, error) {
+	p := c.String("policy")
+	if p == "" {
+		return &policy.Policy{}, nil
+	}
+	data, err := regularfile.ReadFile(inDir(wd, p), "policy file", 1<<20)
+	if err != nil {
+		return nil, usageError("--policy: %v", err)
+	}
+	pol, err := policy.Parse(data)
+	if err != nil {
+		return nil, usageError("--policy %s: %v", p, err)
+	}
+	return pol, nil
+}
+
+// auditSink keeps the members the controls read, from verify's one read of the archive.
+type auditSink struct {
+	members map[string]*bytes.Buffer
+	total   int64
+	dropped []string
+}
+
+func (s *auditSink) Member(name string, size int64) (io.Writer, error) {
+	if !controls.Reads(name) {
+		return nil, nil
+	}
+	if s.total+size > maxAuditMembers {
+		s.dropped = append(s.dropped, name)
+		return nil, nil
+	}
+	s.total += size
+	b := &bytes.Buffer{}
+	s.members[name] = b
+	return b, nil
+}
+
+func runAudit(c *ucli.Context) error {
+	args, err := positional(c)
+	if err != nil {
+		return err
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return usageError("audit takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help audit'", len(args))
+	}
+	opts, err := verifyOptions(c)
+	if err != nil {
+		return err
+	}
+	wd, err := envOf(c).getwd()
+	if err != nil {
+		return fmt.Errorf("find the current folder: %w", err)
+	}
+	// The policy is read first: a policy that does not read is a usage error, before any verdict.
+	pol, err := readPolicy(c, wd)
+	if err != nil {
+		return err
+	}
+	if rev := c.String("rev"); rev != "" {
+		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
+	}
+	opts.Repository = repoCheck(c, envOf(c), wd)
+	sink := &auditSink{members: map[string]*bytes.Buffer{}}
+	opts.Sink = sink
+	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
+	if report == nil {
+		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
+	}
+	var res *controls.Result
+	code := report.ExitCode
+	if report.Verdict == verify.Verified {
+		in := controls.Input{Members: map[string][]byte{}, Attribution: report.Attribution}
+		for name, b := range sink.members {
+			in.Members[name] = b.Bytes()
+		}
+		res = controls.Evaluate(in, pol)
+		for _, name := range sink.dropped {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s was not read: the members audit keeps passed %d MiB", name, maxAuditMembers>>20))
+		}
+		if res.HasException(c.Bool("strict")) {
+			code = ExitControls
+		}
+	}
+	if c.Bool("json") {
+		out, _ := json.MarshalIndent(struct {
+			Verify   json.RawMessage  `json:"verify"`
+			Controls *controls.Result `json:"controls"`
+			ExitCode int              `json:"exit_code"`
+		}{json.RawMessage(bytes.TrimSpace(report.JSON())), res, code}, "", "  ")
+		c.App.Writer.Write(append(out, '\n'))
+	} else {
+		io.WriteString(c.App.Writer, report.Text())
+		if res != nil {
+			io.WriteString(c.App.Writer, "\nCONTROLS\n"+res.Text())
+			if code == ExitControls {
+				fmt.Fprintf(c.App.Writer, "audit: exceptions found (exit %d)\n", ExitControls)
+			}
+		} else {
+			fmt.Fprintf(c.App.Writer, "audit: not audited: the bundle is %s\n", report.Verdict)
+		}
+	}
+	if code != 0 {
+		return exitWith(code, "")
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/github"
+)
+
+// maxCodeOwners is GitHub's own limit: a CODEOWNERS file over 3 MB is not read.
+const maxCodeOwners = 3 << 20
+
+// codeOwnersMembers reads, from git (never the API), the CODEOWNERS file at each pull request's base.sha, as
+// git/codeowners/<sha>.json (controls.CodeOwnersDoc): the first of .github/, the root and docs/ that holds
+// one, or none. A base commit this clone lacks is a warning, and require_codeowners then says unknown.
+func codeOwnersMembers(repo *gitext.Repo, prs []github.PR) ([]bundle.PRMember, []string) {
+	var out []bundle.PRMember
+	var warnings []string
+	seen := map[string]bool{}
+	for _, pr := range prs {
+		var p struct {
+			Base struct {
+				SHA string `json:"sha"`
+			} `json:"base"`
+		}
+		if json.Unmarshal(pr.Payload, &p) != nil || len(p.Base.SHA) != 40 || seen[p.Base.SHA] {
+			continue
+		}
+		seen[p.Base.SHA] = true
+		doc, err := codeOwnersAt(repo, p.Base.SHA)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("CODEOWNERS at the base of pull request #%d (%s): %v; require_codeowners will say unknown", pr.Number, p.Base.SHA[:12], err))
+			continue
+		}
+		data, _ := json.MarshalIndent(doc, "", "  ")
+		out = append(out, bundle.PRMember{Name: controls.CodeOwnersName(p.Base.SHA), Data: append(data, '\n')})
+	}
+	return out, warnings
+}
+
+func codeOwnersAt(repo *gitext.Repo, sha string) (*controls.CodeOwnersDoc, error) {
+	c, err := repo.CommitObject(plumbing.NewHash(sha))
+	if err != nil {
+		return nil, fmt.Errorf("the commit is not in this clone (git fetch it): %v", err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	doc := &controls.CodeOwnersDoc{V: 1, Commit: sha}
+	for _, path := range controls.CodeOwnersPaths {
+		f, err := tree.File(path)
+		if err != nil || f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+			continue
+		}
+		if f.Size > maxCodeOwners {
+			return nil, fmt.Errorf("%s is larger than GitHub reads (%d bytes)", path, f.Size)
+		}
+		r, err := f.Reader()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(r, maxCodeOwners))
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+		p, text := path, string(b)
+		doc.Path, doc.Content = &p, &text
+		break
+	}
+	return doc, nil
+}

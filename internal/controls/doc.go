@@ -1,0 +1,66 @@
+// Package controls answers the change-management question an auditor asks of a VERIFIED bundle (SOX ITGC
+// change management, SOC 2 CC8.1, SLSA's source track): was each change reviewed by someone other than its
+// author, on what shipped, with its checks green, before it merged, while the ticket was open? It evaluates
+// over signed members only (git/commits.json, the pr/ members package github captures, the lineage v1
+// attribution the verifier computed) and the auditor's policy (package policy). It reads no git, makes no
+// request and never prints, so the same code runs in `git bernstein audit`, in `view` and in the in-browser
+// page (GOOS=js).
+//
+// A member that pr/sources.json records as an offline copy (written by an agent or a person, never GitHub's
+// answer) is not evidence: what rests on it is unknown.
+//
+// # Results
+//
+// Each control gives, per merged pull request (or per tied commit that reached a protected branch without one),
+// "pass", "exception" (with evidence: the member and a JSON pointer into it, who, which commit, when) or
+// "unknown" (the data was not captured or not readable, and why). The controls, by id:
+//
+//   - reached-by-pr: a tied commit on a protected branch (policy protected_branches, else the pull requests'
+//     base branches and the ticket's base branch, as git/commits.json's landed_on names them) is a merged pull
+//     request's merge_commit_sha (merge, squash, merge queue), one of its commits (merge), or matches one of them
+//     by patch id, else by author, author date and subject (rebase merge). Anything else is a direct push:
+//     exception.
+//   - independent-approval: at least the required count (policy, else the captured rules and protection, else
+//     1) of approvals, before merged_at, by users of type "User" who are not the pull request's author, not an
+//     author or committer of any of its commits (GitHub user id or login, else the noreply address; GitHub's
+//     web-flow committer aside), not named in a Co-authored-by trailer, not a force-pusher in the timeline, and
+//     not the merger. A reviewer's latest APPROVED, CHANGES_REQUESTED or DISMISSED review counts (a later
+//     CHANGES_REQUESTED or a dismissal cancels an approval); a CHANGES_REQUESTED still standing at the merge is
+//     an exception of its own.
+//   - approved-final-head: the counted approvals were on the final head: commit_id is head.sha and no
+//     "committed" or "head_ref_force_pushed" event follows the review in the timeline (GitHub moves commit_id
+//     forward on some updates, so the timeline decides). An approval followed by a push is stale, unless the
+//     head's tree is the approved commit's (an empty commit, a reworded message: the tree ids GitHub gives for
+//     the pull request's commits and committed events); a later re-approval counts. A rebase onto a newer base
+//     changes the tree and is reported: telling that its diff is unchanged needs git.
+//   - checks-passed: every required check (policy, else the rules and protection) has a check run (or a status
+//     context) on the head, or on the merge commit after a merge queue, that concluded success, neutral or
+//     skipped and completed before merged_at.
+//   - agent-work-reviewed: a pull request that carries agent work (a file the lineage v1 attribution says an
+//     agent wrote; a commit whose author is a bot or an agent, or whose Assisted-by or Co-authored-by trailer
+//     names one) has a counted human approval by someone other than the agent's initiator (the pull request's
+//     author, and the people who authored or committed the agent's commits); with require_codeowners, by an
+//     owner of each agent-written path (the attributed files and the agent commits' files in git/diff.patch)
+//     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team or e-mail
+//     owner cannot be resolved offline: unknown.
+//   - ticket-open: each commit's author date and the merge fall while the ticket was open: the GitHub issue's
+//     created_at and closed and reopened events (bundle --controls, --tracker github), else the tracker records
+//     the bundle carries under audit/ or in lineage/*.jsonl ({"event":"ticket.opened"|"ticket.closed"|
+//     "ticket.reopened","ticket_id":…,"ts":…}; .sdd files, not the tracker's answer, and the outcome says so);
+//     else unknown.
+//
+// Unknown is not an exception (audit --strict makes it one).
+//
+// # git/codeowners/<base sha>.json
+//
+// bundle --controls reads the CODEOWNERS file at each pull request's base.sha from git (not the API: the
+// repository's own object, which verify --repo can hold against a clone), trying .github/CODEOWNERS,
+// CODEOWNERS and docs/CODEOWNERS in GitHub's order, and packs one JSON object in the git section:
+//
+//	v        1
+//	commit   the base commit
+//	path     where the file was found, or null when the commit has none
+//	content  the file's text, or null
+//
+// A base commit the clone lacks gives no member (a warning), and require_codeowners is then unknown.
+package controls

@@ -1,0 +1,281 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+
+	gh "github.com/google/go-github/v62/github"
+
+	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
+)
+
+// Member is one change-control member for the bundle's pr/ section (package controls names them; doc.go,
+// "Change-control evidence", describes each): its arcname, its bytes as GitHub sent them (the pages of a list
+// joined into one array), and where they came from.
+type Member struct {
+	Name string
+	Data []byte
+	From prsource.Member
+}
+
+// maxControlPages stops a server whose Link headers never end (a timeline of 10,000 events is 100 pages).
+const maxControlPages = 100
+
+// list fetches every page of a list endpoint and joins the elements, each byte for byte as sent, into one array.
+func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.Member, error) {
+	var all []json.RawMessage
+	var from []prsource.Request
+	page := 1
+	sep := "?"
+	if bytes.ContainsRune([]byte(path), '?') {
+		sep = "&"
+	}
+	for i := 0; i < maxControlPages; i++ {
+		p := fmt.Sprintf("%s%sper_page=%d", path, sep, maxPerPage)
+		if page > 1 {
+			p += fmt.Sprintf("&page=%d", page)
+		}
+		body, resp, err := c.getRaw(ctx, p)
+		if err != nil {
+			return nil, prsource.Member{}, err
+		}
+		from = append(from, c.sourceOf(resp))
+		if err := eachElement(body, fmt.Sprintf("%s, page %d", what, page), func(raw json.RawMessage) error {
+			all = append(all, raw)
+			return nil
+		}); err != nil {
+			return nil, prsource.Member{}, err
+		}
+		if resp.NextPage == 0 || resp.NextPage <= page {
+			break
+		}
+		page = resp.NextPage
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, it := range all {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteString("]\n")
+	return buf.Bytes(), prsource.FromRequests("", from), nil
+}
+
+// object fetches one JSON object as sent.
+func (c *Client) object(ctx context.Context, path, what string) ([]byte, prsource.Member, error) {
+	body, resp, err := c.getRaw(ctx, path)
+	if err != nil {
+		return nil, prsource.Member{}, err
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(body, &v) != nil {
+		return nil, prsource.Member{}, &errNotList{what: what, why: "not a JSON object"}
+	}
+	return body, prsource.FromRequests("", []prsource.Request{c.sourceOf(resp)}), nil
+}
+
+// notReadable is the member written for an answer GitHub refused with 403 or 404 (branch protection needs a
+// token with administration read access): {"not_readable":<status>,"message":<GitHub's message>}. nil when err
+// is anything else (a rate limit is a 403 too, but go-github reports it as a RateLimitError).
+func (c *Client) notReadable(err error) ([]byte, prsource.Member) {
+	var er *gh.ErrorResponse
+	if !errors.As(err, &er) || er.Response == nil || (er.Response.StatusCode != http.StatusForbidden && er.Response.StatusCode != http.StatusNotFound) {
+		return nil, prsource.Member{}
+	}
+	var rl *gh.RateLimitError
+	var arl *gh.AbuseRateLimitError
+	if errors.As(err, &rl) || errors.As(err, &arl) {
+		return nil, prsource.Member{}
+	}
+	doc, _ := json.Marshal(struct {
+		NotReadable int    `json:"not_readable"`
+		Message     string `json:"message"`
+	}{er.Response.StatusCode, er.Message})
+	return append(doc, '\n'), prsource.FromRequests("", []prsource.Request{c.sourceOf(&gh.Response{Response: er.Response})})
+}
+
+// pullShape is what the change-control requests need from a pull request payload.
+type pullShape struct {
+	Head struct {
+		SHA string `json:"sha"`
+	} `json:"head"`
+	Base struct {
+		Ref string `json:"ref"`
+	} `json:"base"`
+	MergeCommitSHA *string `json:"merge_commit_sha"`
+}
+
+// controlsOf fetches pull request n's change-control members: its commits, its timeline, and the check runs
+// and combined status of its head and merge commit. Branches are returned for Branch to fetch once each.
+func (c *Client) controlsOf(ctx context.Context, n int, payload []byte) ([]Member, string, error) {
+	var p pullShape
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil, "", err
+	}
+	var out []Member
+	add := func(name string, data []byte, from prsource.Member, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		from.Arcname = name
+		out = append(out, Member{Name: name, Data: data, From: from})
+		return nil
+	}
+	repo := c.repoPath()
+	d, f, err := c.list(ctx, fmt.Sprintf("%s/pulls/%d/commits", repo, n), fmt.Sprintf("the commits of #%d", n))
+	if err := add(controls.CommitsName(n), d, f, err); err != nil {
+		return out, p.Base.Ref, err
+	}
+	d, f, err = c.list(ctx, fmt.Sprintf("%s/issues/%d/timeline", repo, n), fmt.Sprintf("the timeline of #%d", n))
+	if err := add(controls.TimelineName(n), d, f, err); err != nil {
+		return out, p.Base.Ref, err
+	}
+	shas := []string{p.Head.SHA}
+	if p.MergeCommitSHA != nil && *p.MergeCommitSHA != "" && *p.MergeCommitSHA != p.Head.SHA {
+		shas = append(shas, *p.MergeCommitSHA)
+	}
+	for _, sha := range shas {
+		if !isHex(sha) {
+			continue
+		}
+		d, f, err = c.object(ctx, fmt.Sprintf("%s/commits/%s/check-runs?per_page=%d", repo, sha, maxPerPage), "the check runs of "+sha)
+		if err := add(controls.CheckRunsName(n, sha), d, f, err); err != nil {
+			return out, p.Base.Ref, err
+		}
+		d, f, err = c.object(ctx, fmt.Sprintf("%s/commits/%s/status?per_page=%d", repo, sha, maxPerPage), "the status of "+sha)
+		if err := add(controls.StatusName(n, sha), d, f, err); err != nil {
+			return out, p.Base.Ref, err
+		}
+	}
+	return out, p.Base.Ref, nil
+}
+
+// branchControls fetches a base branch's rules and, when the token may read it, its protection.
+func (c *Client) branchControls(ctx context.Context, branch string) ([]Member, error) {
+	var out []Member
+	esc := url.PathEscape(branch)
+	d, f, err := c.list(ctx, fmt.Sprintf("%s/rules/branches/%s", c.repoPath(), esc), "the rules of "+branch)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", controls.RulesName(branch), err)
+	}
+	f.Arcname = controls.RulesName(branch)
+	out = append(out, Member{Name: f.Arcname, Data: d, From: f})
+	d, f, err = c.object(ctx, fmt.Sprintf("%s/branches/%s/protection", c.repoPath(), esc), "the protection of "+branch)
+	if err != nil {
+		if d, f = c.notReadable(err); d == nil {
+			return out, fmt.Errorf("%s: %w", controls.ProtectionName(branch), err)
+		}
+	}
+	f.Arcname = controls.ProtectionName(branch)
+	out = append(out, Member{Name: f.Arcname, Data: d, From: f})
+	return out, nil
+}
+
+// issueControls fetches the ticket's own GitHub issue and its events (created, closed, reopened).
+func (c *Client) issueControls(ctx context.Context, n int) ([]Member, error) {
+	var out []Member
+	d, f, err := c.object(ctx, fmt.Sprintf("%s/issues/%d", c.repoPath(), n), fmt.Sprintf("issue #%d", n))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", controls.IssueName(n), err)
+	}
+	f.Arcname = controls.IssueName(n)
+	out = append(out, Member{Name: f.Arcname, Data: d, From: f})
+	d, f, err = c.list(ctx, fmt.Sprintf("%s/issues/%d/events", c.repoPath(), n), fmt.Sprintf("the events of issue #%d", n))
+	if err != nil {
+		return out, fmt.Errorf("%s: %w", controls.IssueEventsName(n), err)
+	}
+	f.Arcname = controls.IssueEventsName(n)
+	out = append(out, Member{Name: f.Arcname, Data: d, From: f})
+	return out, nil
+}
+
+func isHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedMembers(ms []Member) []Member {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
+	return ms
+}
+
+// fetchControls adds pull request pr's change-control members; a failure is a warning naming the member, and
+// one that every later request would share stops the fetch (returned).
+func (c *Client) fetchControls(ctx context.Context, q Query, pr *PR, res *Result) *failure {
+	ms, _, err := c.controlsOf(ctx, pr.Number, pr.Payload)
+	pr.Controls = sortedMembers(ms)
+	if err != nil {
+		return c.controlsFailure(err, fmt.Sprintf("the change-control evidence of pull request #%d", pr.Number), res)
+	}
+	return nil
+}
+
+// fetchSharedControls adds each base branch's rules and protection, and the ticket's issue and events.
+func (c *Client) fetchSharedControls(ctx context.Context, q Query, got map[int]*PR, res *Result) *failure {
+	seen := map[string]bool{}
+	var branches []string
+	for _, pr := range got {
+		var p pullShape
+		if json.Unmarshal(pr.Payload, &p) == nil && p.Base.Ref != "" && !seen[p.Base.Ref] {
+			seen[p.Base.Ref] = true
+			branches = append(branches, p.Base.Ref)
+		}
+	}
+	sort.Strings(branches)
+	for _, b := range branches {
+		ms, err := c.branchControls(ctx, b)
+		res.Controls = append(res.Controls, ms...)
+		if err != nil {
+			if f := c.controlsFailure(err, "the rules of branch "+b, res); f != nil {
+				return f
+			}
+		}
+	}
+	if q.Ticket.Numeric() {
+		var n int
+		if _, err := fmt.Sscanf(q.Ticket.ID, "%d", &n); err == nil && n > 0 {
+			ms, err := c.issueControls(ctx, n)
+			res.Controls = append(res.Controls, ms...)
+			if err != nil {
+				if f := c.controlsFailure(err, fmt.Sprintf("issue #%d (the ticket)", n), res); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	res.Controls = sortedMembers(res.Controls)
+	return nil
+}
+
+// controlsFailure classifies a failed change-control request: a stopping failure is returned, any other is a
+// warning line, so a bundle is never stopped by evidence GitHub would not give.
+func (c *Client) controlsFailure(err error, what string, res *Result) *failure {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
+		res.Warnings = append(res.Warnings, what+": GitHub answered 404 ("+er.Message+"); the controls that need it will say unknown")
+		return nil
+	}
+	f := c.classify(err, endpointList, 0)
+	if f.stop {
+		return &f
+	}
+	line := what + ": " + f.what + "; the controls that need it will say unknown"
+	res.Warnings = append(res.Warnings, line)
+	return nil
+}

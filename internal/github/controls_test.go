@@ -1,0 +1,120 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/prsource"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+const (
+	head17  = "a3c1e0f27b9d44e1b8f1c2d3e4f5a6b7c8d9e0f1"
+	merge17 = "e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e"
+)
+
+func memberNames(ms []Member) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+func TestFetchControls(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	tk, err := ticket.Parse("github", "#42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Fetch(context.Background(), newClient(t, srv.APIURL(), "ghp_testtoken123"), Query{Ticket: tk, Numbers: []int{17}, Controls: true})
+	if len(res.Warnings) != 0 {
+		t.Fatalf("warnings %q", res.Warnings)
+	}
+	if len(res.PRs) != 1 {
+		t.Fatalf("pull requests %v", numbers(res.PRs))
+	}
+	want := []string{"pr/pr_17.check-runs." + head17 + ".json", "pr/pr_17.check-runs." + merge17 + ".json", "pr/pr_17.commits.json",
+		"pr/pr_17.status." + head17 + ".json", "pr/pr_17.status." + merge17 + ".json", "pr/pr_17.timeline.json"}
+	if got := memberNames(res.PRs[0].Controls); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("members of #17:\n got %q\nwant %q", got, want)
+	}
+	shared := []string{"pr/issue_42.events.json", "pr/issue_42.json", "pr/protection_main.json", "pr/rules_main.json"}
+	if got := memberNames(res.Controls); strings.Join(got, " ") != strings.Join(shared, " ") {
+		t.Errorf("shared members:\n got %q\nwant %q", got, shared)
+	}
+	for _, m := range append(res.PRs[0].Controls, res.Controls...) {
+		if m.From.Arcname != m.Name || m.From.Source != prsource.Fetched || len(m.From.Requests) == 0 {
+			t.Errorf("%s: source %+v", m.Name, m.From)
+		}
+		if !json.Valid(m.Data) {
+			t.Errorf("%s is not JSON: %s", m.Name, m.Data)
+		}
+	}
+	// Lists are GitHub's elements byte for byte, joined into one array.
+	fixture := githubtest.Fixture(t, "api/repos/acme/app/pulls/17/commits.json")
+	if got := res.PRs[0].Controls[2].Data; !bytes.Equal(bytes.TrimSpace(got), fixture) {
+		t.Errorf("commits.json is not the fixture's bytes:\n%s", got)
+	}
+	// The protection needs admin rights: the 404 is recorded, not a warning.
+	for _, m := range res.Controls {
+		if m.Name == controls.ProtectionName("main") && string(m.Data) != `{"not_readable":404,"message":"Not Found"}`+"\n" {
+			t.Errorf("protection: %s", m.Data)
+		}
+	}
+	var paths []string
+	for _, r := range srv.Requests() {
+		paths = append(paths, r.Path)
+		if r.Header.Get("Authorization") != "Bearer ghp_testtoken123" {
+			t.Errorf("%s without the token", r.Path)
+		}
+	}
+	for _, p := range []string{"/repos/acme/app/pulls/17/commits", "/repos/acme/app/issues/17/timeline", "/repos/acme/app/rules/branches/main",
+		"/repos/acme/app/branches/main/protection", "/repos/acme/app/issues/42/events"} {
+		if !strings.Contains(strings.Join(paths, " "), p) {
+			t.Errorf("no request for %s", p)
+		}
+	}
+}
+
+// Without Query.Controls nothing more is asked.
+func TestFetchNoControls(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	res := Fetch(context.Background(), newClient(t, srv.APIURL(), ""), Query{Ticket: eng42(t), Numbers: []int{17}})
+	if len(res.Controls) != 0 || len(res.PRs[0].Controls) != 0 {
+		t.Fatalf("controls fetched without Query.Controls")
+	}
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Path, "timeline") || strings.Contains(r.Path, "rules") {
+			t.Errorf("asked for %s", r.Path)
+		}
+	}
+}
+
+// A rate limit while fetching the evidence stops the fetch with one warning; the pull request is kept.
+func TestFetchControlsRateLimited(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	srv.Handle("/repos/acme/app/issues/17/timeline", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Reset", "1767229200")
+		w.WriteHeader(http.StatusForbidden)
+		w.Write([]byte(`{"message":"API rate limit exceeded","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`))
+	})
+	res := Fetch(context.Background(), newClient(t, srv.APIURL(), ""), Query{Ticket: eng42(t), Numbers: []int{17}, Controls: true})
+	if len(res.PRs) != 1 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "rate limit") {
+		t.Fatalf("PRs %v, warnings %q", numbers(res.PRs), res.Warnings)
+	}
+	if got := memberNames(res.PRs[0].Controls); len(got) != 1 || got[0] != controls.CommitsName(17) {
+		t.Errorf("members %q: want only the commits fetched before the limit", got)
+	}
+}

@@ -1,0 +1,35 @@
+package policy
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	yamlDoc := "required_approvals: 2\nrequired_checks: [ci/build, test]\ntrusted_bots: ['dependabot[bot]']\nrequire_codeowners: true\nprotected_branches: [main, release/*]\n"
+	jsonDoc := `{"required_approvals":2,"required_checks":["ci/build","test"],"trusted_bots":["dependabot[bot]"],"require_codeowners":true,"protected_branches":["main","release/*"]}`
+	want := &Policy{2, []string{"ci/build", "test"}, []string{"dependabot[bot]"}, true, []string{"main", "release/*"}}
+	for _, doc := range []string{yamlDoc, jsonDoc} {
+		p, err := Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p, want) {
+			t.Errorf("Parse(%q) = %+v", doc, p)
+		}
+	}
+	if p, err := Parse(nil); err != nil || p.RequiredApprovals != 0 {
+		t.Errorf("empty: %v %v", p, err)
+	}
+	for _, bad := range []string{"required_aprovals: 2\n", "required_approvals: -1\n", "protected_branches: ['[']\n"} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse(%q): no error", bad)
+		}
+	}
+	p, _ := Parse([]byte(yamlDoc))
+	for b, want := range map[string]bool{"main": true, "remotes/origin/main": true, "release/1.2": true, "feature": false} {
+		if got := p.Protects(b); got != want {
+			t.Errorf("Protects(%q) = %v", b, got)
+		}
+	}
+}
