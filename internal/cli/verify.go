@@ -90,7 +90,7 @@ func verifyFlags() []ucli.Flag {
 		allowedSignersFlag(),
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
-		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
+		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket; with no ARCHIVE, verify each archive noted on REV, found as 'git bernstein get' finds it"},
 		repoFlag(),
 		agentCardsFlag(),
 	}, limitFlags()...)
@@ -119,6 +119,9 @@ func runVerify(c *ucli.Context) error {
 	args, err := positional(c)
 	if err != nil {
 		return err
+	}
+	if len(args) == 0 && c.String("rev") != "" {
+		return runVerifyNoted(c) // verify --rev REV: the archives noted there, fetched as get does
 	}
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))
