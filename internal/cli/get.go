@@ -12,6 +12,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/share"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -49,14 +50,21 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 		entries, _ = notes.Parse(text)
 		return fmt.Sprintf("%s (%s)", arg, h.String()[:7]), entries, nil
 	}
+	// Every note, not notes.Log's: a note on a commit this clone lacks (a branch not fetched) still names the
+	// ticket's archive, and the archive is what is asked for.
 	want := strings.TrimPrefix(arg, "#")
-	rows, err := notes.Log(s.repo, ref, want)
+	all, err := s.repo.Notes(ref)
 	if err != nil {
 		return "", nil, err
 	}
 	seen := map[string]bool{}
-	for _, r := range rows {
-		for _, e := range r.Entries {
+	for _, n := range all {
+		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
+		if err != nil {
+			return "", nil, err
+		}
+		noted, _ := notes.Parse(text)
+		for _, e := range noted {
 			if ticket.Same(e.Ticket, want) && !seen[e.BundleSHA256] {
 				seen[e.BundleSHA256] = true
 				entries = append(entries, e)
