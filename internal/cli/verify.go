@@ -38,7 +38,9 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
    commits    git/commits.json read strictly (no duplicate keys, exact member names), each sha once in
               commits and in details, and the manifest's commits exactly the document's (FAIL otherwise)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
-              manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
+              manifest's ticket (FAIL if it differs; unusable if REV has no note for it); with --rev REV and
+              no ARCHIVE, each archive noted on REV is verified, found by its digest as 'git bernstein get'
+              finds it (the bundles folder, then refs/bernstein/archives)
    repository with --repo[=DIR] only: every commit of git/commits.json is in the repository (DIR, else
               the one around the working folder) with the parents, author, committer and subject it lists,
               and each part of git/diff.patch, applied in memory, turns its parent's tree into its
