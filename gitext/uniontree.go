@@ -112,6 +112,10 @@ func (r *Repo) TreeFiles(tree plumbing.Hash) (map[string]filemode.FileMode, map[
 	return modes, blobs, err
 }
 
+// SkipTree, returned by CheckTree's check for a folder, says not to read what it holds (a subtree already
+// known: one the local ref has under the same hash).
+var SkipTree = errors.New("skip this tree")
+
 // CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
 // caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before
 // any of it is merged.
@@ -136,7 +140,11 @@ func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLi
 				return fmt.Errorf("tree %s: more than %d entries", tree, lim.MaxEntries)
 			}
 			p := prefix + e.Name
-			if err := visit(p, e); err != nil {
+			err := visit(p, e)
+			if errors.Is(err, SkipTree) && e.Mode == filemode.Dir {
+				continue
+			}
+			if err != nil {
 				return err
 			}
 			if e.Mode == filemode.Dir {

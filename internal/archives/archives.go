@@ -142,8 +142,35 @@ func sum(data []byte) string {
 }
 
 // Check judges the tree of a commit from elsewhere before any of it is merged: the layout of the package comment,
-// exactly; at most maxEntries entries; every file within its size limit.
+// exactly; at most maxEntries entries; every file within its size limit. Folders that the local ref holds under
+// the same hash (already checked when they came in, or written here) are not read again, so a fetch that brings
+// little costs little.
 func Check(r *gitext.Repo, tree plumbing.Hash) error {
+	_, local, err := r.RefCommit(Ref)
+	if err != nil {
+		return err
+	}
+	// A folder is known at its level only: a ticket folder's hash is no warrant for a tracker folder's contents.
+	type level struct {
+		depth int
+		hash  plumbing.Hash
+	}
+	known := map[level]bool{}
+	if !local.IsZero() {
+		if err := r.CheckTree(local, gitext.TreeLimits{}, func(p string, e object.TreeEntry) error {
+			if e.Mode != filemode.Dir {
+				return nil
+			}
+			depth := strings.Count(p, "/")
+			known[level{depth, e.Hash}] = true
+			if depth >= 1 {
+				return gitext.SkipTree
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
 	lim := gitext.TreeLimits{MaxEntries: maxEntries, MaxDepth: 3}
 	return r.CheckTree(tree, lim, func(p string, e object.TreeEntry) error {
 		parts := strings.Split(p, "/")
@@ -153,6 +180,9 @@ func Check(r *gitext.Repo, tree plumbing.Hash) error {
 			}
 			if !safePart(e.Name) {
 				return fmt.Errorf("%s: folder name %q is not one git-bernstein writes", Ref, e.Name)
+			}
+			if known[level{len(parts) - 1, e.Hash}] {
+				return gitext.SkipTree
 			}
 			return nil
 		}

@@ -180,3 +180,32 @@ func TestCheckRefusesHostileTrees(t *testing.T) {
 		t.Fatalf("a file whose name lies about its digest: %v", err)
 	}
 }
+
+// Check reads again only what the local ref does not hold under the same hash at the same level: a folder known
+// as a tracker's is no warrant for the same folder one level down, where it would put folders among the files.
+func TestCheckSkipsKnownFoldersAtTheirLevelOnly(t *testing.T) {
+	g := gittest.New(t)
+	r := open(t, g)
+	b, _ := recorded(t, t.TempDir(), "archive bytes", "sig")
+	if _, err := archives.Store(r, sig, []archives.Bundle{b}); err != nil {
+		t.Fatal(err)
+	}
+	tracker := g.Rev(string(archives.Ref) + ":github")
+	if err := archives.Check(r, plumbing.NewHash(g.Rev(string(archives.Ref)+"^{tree}"))); err != nil {
+		t.Fatalf("the local tree itself: %v", err)
+	}
+	mk := func(line string) string {
+		cmd := exec.Command("git", "mktree")
+		cmd.Dir, cmd.Env, cmd.Stdin = g.Dir, g.Env, strings.NewReader(line+"\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	ticket := mk("040000 tree " + tracker + "\tENG-9")
+	top := mk("040000 tree " + ticket + "\tjira")
+	if err := archives.Check(r, plumbing.NewHash(top)); err == nil {
+		t.Fatal("a tracker folder one level down was accepted")
+	}
+}
