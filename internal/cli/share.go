@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +69,29 @@ func (s *session) shareOptions(c *ucli.Context) (share.Options, error) {
 	if strings.HasPrefix(remote, "-") {
 		return share.Options{}, usageError("REMOTE %q starts with '-'", remote)
 	}
-	return share.Options{Repo: s.repo, Remote: remote, NotesRef: notes.RefFrom(s.cfg), Author: record.Identity(s.cfg, s.env.getenv)}, nil
+	return share.Options{Repo: s.repo, Remote: remote, NotesRef: notes.RefFrom(s.cfg), Author: record.Identity(s.cfg, s.env.getenv),
+		Env: s.gitEnv()}, nil
+}
+
+// gitChildEnv are the variables that decide what the user's git reads and who it is: the child gets the run's
+// values for them (tests give an environment of their own) and the process's for everything else.
+var gitChildEnv = []string{"HOME", "XDG_CONFIG_HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL",
+	"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_AUTH_SOCK", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",
+	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+
+func (s *session) gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(gitChildEnv, k) {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range gitChildEnv {
+		if v := s.env.getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 func runFetch(c *ucli.Context) error {
