@@ -142,7 +142,7 @@ func Fetch(o Options) (*Fetched, error) {
 	f := &Fetched{Remote: o.Remote, at: map[plumbing.ReferenceName]plumbing.Hash{}}
 	out, err := o.git("ls-remote", "--", o.Remote, o.NotesRef.String(), archives.Ref.String())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot reach remote %q (name another, or set git config bernstein.remote): %w", o.Remote, err)
 	}
 	for _, line := range strings.Split(out, "\n") {
 		sha, name, ok := strings.Cut(line, "\t")
