@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/schematest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -84,6 +85,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": exitcode,
+			"schema":   schema,
 		},
 		// [gitcompletion]: git's bash completion script is installed where bash-completion loads it.
 		Condition: func(cond string) (bool, error) {
@@ -110,6 +112,23 @@ func pathWithout(path, name string) string {
 
 // gitCompletion is where Debian's git package (and bash-completion elsewhere) keeps git's completion script.
 const gitCompletion = "/usr/share/bash-completion/completions/git"
+
+// schema NAME FILE… holds each FILE to the JSON Schema NAME (internal/schematest.Schemas: manifest, commits,
+// note, sources, checkpoint, card); with !, each must break it.
+func schema(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: schema NAME FILE...")
+	}
+	for _, f := range args[1:] {
+		err := schematest.ValidateFile(args[0], ts.MkAbs(f))
+		switch {
+		case err != nil && !neg:
+			ts.Fatalf("%v", err)
+		case err == nil && neg:
+			ts.Fatalf("%s passes the %s schema", f, args[0])
+		}
+	}
+}
 
 // exitcode N PROGRAM ARGS… runs PROGRAM and fails unless its exit code is N.
 func exitcode(ts *testscript.TestScript, neg bool, args []string) {

@@ -3,7 +3,8 @@
 // Command verify-wasm is the verifier for the browser page (`git bernstein verify-page`): built with GOOS=js
 // GOARCH=wasm, it registers one JavaScript function and waits.
 //
-//	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}], archiveName?: string) → JSON string
+//	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}],
+//	                archiveName?: string, sidecars?: {sig: Uint8Array|null, attestation: Uint8Array|null}) → JSON string
 //
 // The string is inbrowser.Result: the report as `verify --json` prints it, and its text.
 package main
@@ -24,12 +25,17 @@ func bytesOf(v js.Value) []byte {
 }
 
 func verifyJS(_ js.Value, args []js.Value) any {
-	if len(args) != 3 && len(args) != 4 {
-		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards[, archiveName])"}`)
+	if len(args) < 3 || len(args) > 5 {
+		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards[, archiveName[, sidecars]])"}`)
 	}
 	name := ""
-	if len(args) == 4 && args[3].Type() == js.TypeString {
+	if len(args) >= 4 && args[3].Type() == js.TypeString {
 		name = args[3].String()
+	}
+	var side inbrowser.Sidecars
+	if len(args) == 5 && args[4].Type() == js.TypeObject {
+		side.SSHSig = present(args[4].Get("sig"))
+		side.Attestation = present(args[4].Get("attestation"))
 	}
 	archive := bytesOf(args[0])
 	var sig []byte
@@ -44,7 +50,18 @@ func verifyJS(_ js.Value, args []js.Value) any {
 		c := args[2].Index(i)
 		cards = append(cards, inbrowser.Card{Name: c.Get("name").String(), Data: bytesOf(c.Get("data"))})
 	}
-	return js.ValueOf(string(inbrowser.CheckNamed(name, archive, sig, cards)))
+	return js.ValueOf(string(inbrowser.CheckWith(name, archive, sig, cards, side)))
+}
+
+// present is a file the user gave (empty bytes when it is empty, which the checks call malformed), nil when none.
+func present(v js.Value) []byte {
+	if v.IsNull() || v.IsUndefined() {
+		return nil
+	}
+	if b := bytesOf(v); b != nil {
+		return b
+	}
+	return []byte{}
 }
 
 func main() {

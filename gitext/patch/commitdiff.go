@@ -2,6 +2,7 @@ package patch
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
@@ -67,4 +68,49 @@ func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Part is what WriteSeries writes for commit h as part nr of total, cut in two and without the signature:
+// header is the mbox From line, the mail header and the message up to and with the "---" line; diff is the
+// diffstat, the summary, an empty line and the file sections. It is what `verify --repo` holds a bundle's
+// part to. ok is false for a commit that changes nothing (WriteSeries writes no part for it); a merge is an
+// error.
+func (d *Differ) Part(h plumbing.Hash, nr, total int) (header, diff []byte, ok bool, err error) {
+	src := d.src
+	c, err := src.commit(h)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	if c.NumParents() > 1 {
+		return nil, nil, false, fmt.Errorf("commit %s is a merge (%d parents): it has no part", h, c.NumParents())
+	}
+	tree, err := getTree(src, c.TreeHash)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read tree of commit %s: %w", h, err)
+	}
+	var parentTree *treeList
+	if c.NumParents() == 1 {
+		p, err := src.commit(c.ParentHashes[0])
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+		}
+		if parentTree, err = getTree(src, p.TreeHash); err != nil {
+			return nil, nil, false, fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+		}
+		if parentTree.hash == tree.hash {
+			return nil, nil, false, nil
+		}
+	} else if len(tree.data) == 0 {
+		return nil, nil, false, nil
+	}
+	var hb, db bytes.Buffer
+	hw, dw := bufio.NewWriter(&hb), bufio.NewWriter(&db)
+	writeMailHeader(hw, c, nr, total)
+	hw.WriteString("---\n")
+	if err := writePartDiff(dw, &partBody{}, src, c, parentTree, tree); err != nil {
+		return nil, nil, false, err
+	}
+	hw.Flush()
+	dw.Flush()
+	return hb.Bytes(), db.Bytes(), true, nil
 }

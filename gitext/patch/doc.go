@@ -76,6 +76,9 @@
 // message is not ASCII, the body with trailing blanks trimmed. Parts are separated by an empty line, and end in
 // "-- \ngit-bernstein <version>" where git writes its own version.
 //
+// Checking a part. Differ.Part writes one commit's part, cut after its "---" line, without the signature:
+// `verify --repo` (internal/repocheck) holds a bundle's part to it byte for byte, binary hunks by their data.
+//
 // Not done: break detection (-B, off in format-patch), textconv (off in format-patch), whitespace options,
 // `diff.algorithm` other than myers, core.quotePath=false (names are always quoted as by default), attributes
 // from the index when the worktree lacks a .gitattributes, and `[attr]` macros other than `binary`.

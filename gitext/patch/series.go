@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -93,6 +94,18 @@ type partBody struct {
 }
 
 func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList, nr, total int, sig string) error {
+	writeMailHeader(w, c, nr, total)
+	w.WriteString("---\n")
+	if err := writePartDiff(w, body, src, c, parent, tree); err != nil {
+		return err
+	}
+	w.WriteString(sig)
+	return nil
+}
+
+// writePartDiff writes what follows a part's "---" line up to its signature: the diffstat, the summary, an
+// empty line and the file sections.
+func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList) error {
 	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
@@ -117,13 +130,10 @@ func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Comm
 	}
 	bw.Flush()
 
-	writeMailHeader(w, c, nr, total)
-	w.WriteString("---\n")
 	writeDiffstat(w, queue, stats)
 	writeSummary(w, queue)
 	w.WriteString("\n")
 	w.Write(body.buf.Bytes())
-	w.WriteString(sig)
 	return nil
 }
 
@@ -134,4 +144,22 @@ type Option func(*objectSource)
 // object store; objects it cannot read still go through go-git.
 func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
 	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
+}
+
+// WithRenames replaces the repository's diff.renames ("true", "false" or "copies", as git reads the setting) for
+// this series or Differ: `verify --repo` writes a commit's part under each, since the bundle may have been made
+// under another setting than the auditor's repository has.
+func WithRenames(value string) Option {
+	return func(s *objectSource) {
+		c := *s.cfg
+		switch strings.ToLower(value) {
+		case "copies", "copy":
+			c.renames = renamesAndCopies
+		case "false", "no", "off", "0":
+			c.renames = renamesOff
+		default:
+			c.renames = renamesOn
+		}
+		s.cfg = &c
+	}
 }

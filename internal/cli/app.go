@@ -140,6 +140,7 @@ func commands() []*ucli.Command {
 		manCommand(),
 		lineageCommand(),
 		keygenCommand(),
+		cardCommand(),
 		verifyCommand(),
 		extractCommand(),
 		recordCommand(),

@@ -34,10 +34,10 @@ then its backports: the same patch id, or a "(cherry picked from commit X)" line
 it is on and, in brackets, the first tags that contain it.
 
 --json prints {"tracker","ticket_id","commits":[sha…],"details":[{"sha","parents","author","committer",
-"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags"}}],"discovery":{"rules",
-"sources","trailer_keys","trailer_separators","trailer_configured","github_repo","base_branch","diff_settings",
-"tips","shallow"}}, the document bundles carry as git/commits.json ("discovery" records how the commits were
-found, so that 'verify --repo' can find them again in a clone).`,
+"subject","matched_by","patch_id","cherry_picked_from","landed_on":{"branches","tags","first_tags_by_branch"}}],
+"discovery":{"rules","sources","trailer_keys","trailer_separators","trailer_configured","github_repo",
+"base_branch","diff_settings","tips","shallow"}}, the document bundles carry as git/commits.json ("discovery"
+records how the commits were found, so that 'verify --repo' can find them again in a clone).`,
 		Flags: append(matchFlags(),
 			&ucli.BoolFlag{Name: "json", Usage: "print the commits.json document instead of one line a commit"},
 		),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -196,7 +197,8 @@ const maxTicketCandidates = 200
 // indexedTickets completes a ticket id from the ticket index. The index keeps the words of messages that hold
 // a digit ("42" of "ENG-42"), so what is typed is split after its last character that cannot be in such a word
 // ("ENG-" and "4") and the words starting with the rest are put after it: ENG-4 → ENG-42, ENG-420. The index
-// narrows, as it does for commits: a candidate is a word some message has, and commits says which are tied.
+// narrows, as it does for commits: a candidate is a word some message has, and commits says which are tied. With
+// bernstein.projects, a key being typed (KA) completes to its "KAFKA-", and ids of other keys are not offered.
 func indexedTickets(env *Env, cur string) []string {
 	wd, err := env.getwd()
 	if err != nil {
@@ -213,15 +215,33 @@ func indexedTickets(env *Env, cur string) []string {
 		}
 	}
 	head, tail := cur[:cut], cur[cut:]
-	if tail == "" {
-		return nil
+	// bernstein.projects, when set: a key being typed completes to "KEY-", and only ids of those keys are offered
+	// (not KIP-848 beside KAFKA-848), as record and the hook bundle only theirs.
+	var projects []string
+	if cfg, err := repo.Config(env.getenv); err == nil {
+		projects, _ = record.ParseProjects(cfg.GetAll("bernstein.projects")) // a bad value: no filter here; record says why
 	}
-	words := discover.IndexedWords(repo, tail, maxTicketCandidates)
-	out := make([]string, 0, len(words))
-	for _, w := range words {
-		if len(w) >= len(tail) {
-			out = append(out, head+tail+w[len(tail):])
+	var out []string
+	if head == "" {
+		for _, p := range projects {
+			if len(p) >= len(cur) && strings.EqualFold(p[:len(cur)], cur) {
+				out = append(out, cur+p[len(cur):]+"-")
+			}
 		}
+	}
+	if tail == "" || len(out) > 0 {
+		sort.Strings(out)
+		return out // a key being typed: "KAFKA-" first, its numbers on the next TAB
+	}
+	for _, w := range discover.IndexedWords(repo, tail, maxTicketCandidates) {
+		if len(w) < len(tail) {
+			continue
+		}
+		id := head + tail + w[len(tail):]
+		if strings.Contains(id, "-") && !record.InProjects(id, projects) {
+			continue
+		}
+		out = append(out, id)
 	}
 	sort.Strings(out)
 	return out

@@ -18,9 +18,15 @@ a forger would use, and tar restores the modes, owners and links the archive ask
 
 Members go into a fresh staging folder beside DIR, each file created new (O_EXCL, never through a symlink),
 mode 0644, folders 0755, never outside DIR, each file fsynced. Only a VERIFIED bundle is renamed into place as
-DIR (default: the archive's name without .tar.gz, in the current folder); DIR must not exist. Otherwise the
-staging folder is removed and nothing is left. With --allow-unverified, an intact bundle that is only unsigned
-or unchecked (no --card; no check failed) is extracted too, and the output says so. A FAILED bundle never is.
+DIR (default: the archive's name without .tar.gz, in the current folder), mode 0755; DIR must not exist.
+Otherwise the staging folder is removed and nothing is left. With --allow-unverified, an intact bundle that is
+only unsigned or unchecked (no --card; no check failed) is extracted too, and the output says so. A FAILED
+bundle never is. --repo[=DIR] runs verify's repository check: a git section the clone contradicts is FAILED;
+one it cannot check (a commit it lacks) extracts only with --allow-unverified.
+
+An extract killed mid-way leaves its staging folder (.DIR.extract-*) behind; the next extract beside it removes
+it, and says so on stderr, when a marker file its process held locked proves it abandoned. Folders it cannot
+prove its own are never touched; those of yours named like one (left by an older extract) are named on stderr.
 
 The check lines and the verdict are exactly verify's (see 'git bernstein help verify'), then one line saying
 what was extracted, or why nothing was.
@@ -85,10 +91,14 @@ func runExtract(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
+	if err := repoWrittenApart(c, wd, args); err != nil {
+		return err
+	}
 	into := extract.DefaultInto(wd, args[0])
 	if d := c.String("into"); d != "" {
 		into = inDir(wd, d)
 	}
+	vopts.Repository = repoCheck(c, envOf(c), wd)
 	var in *verifyInputs
 	unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &vopts)
 	if unusable == nil {
@@ -101,6 +111,17 @@ func runExtract(c *ucli.Context) error {
 	} else {
 		defer in.archive.Close()
 		res, xerr = extract.Extract(in.archive, in.sig, in.keys, extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
+	}
+	for _, st := range res.Swept {
+		gone := ""
+		if st.PID != 0 {
+			gone = fmt.Sprintf(" (process %d, which is gone)", st.PID)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "removed %s: the staging folder of an extract that was interrupted%s, with unverified files\n", st.Path, gone)
+	}
+	for _, p := range res.Unproven {
+		fmt.Fprintf(c.App.ErrWriter, "left %s alone: it looks like the staging folder of an interrupted extract, but has no marker "+
+			"proving it one (an extract before markers, or one killed as it started): remove it yourself if it is\n", p)
 	}
 	if res.Report == nil { // the destination was refused before anything was read
 		return exitWith(verify.ExitUnverifiable, "%v", xerr)
@@ -128,6 +149,9 @@ func runExtract(c *ucli.Context) error {
 	switch {
 	case xerr != nil:
 		return exitWith(code, "%v; nothing was extracted", xerr)
+	case res.Extracted && res.Unverified && repoUnusableLine(res.Report):
+		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
+			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	case res.Extracted && res.Unverified:
 		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
 			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
@@ -140,4 +164,14 @@ func runExtract(c *ucli.Context) error {
 		return exitWith(code, "")
 	}
 	return nil
+}
+
+// repoUnusableLine says whether the report has an unusable repository check.
+func repoUnusableLine(r *verify.Report) bool {
+	for _, c := range r.Checks {
+		if c.Check == verify.CheckRepository && c.Status == verify.CannotCheck {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
 // TestExtractRealBundle: keygen, bundle, extract, as an auditor would; then the unsigned bundle, refused without
@@ -87,4 +89,104 @@ func retarred(t *testing.T, archive []byte, name string, data []byte) []byte {
 	tw.Close()
 	zw.Close()
 	return out.Bytes()
+}
+
+// TestExtractRepo (issue 25, 6): extract --repo=DIR runs verify's repository check. A bundle whose git section
+// the clone contradicts (edited diff.patch, signed again) is FAILED and never extracted, even with
+// --allow-unverified; one the clone cannot check (it lacks a commit) is UNVERIFIABLE and extracted only with
+// --allow-unverified; one the clone confirms is extracted.
+func TestExtractRepo(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("Add the login form\n\nRefs: ENG-42", map[string]string{"login.html": "<form>\n  <input name=user>\n</form>\n"})
+	early := filepath.Join(filepath.Dir(r.Dir), "early")
+	r.Git("clone", "-q", r.Dir, early)
+	r.Commit("Check the login form\n\nRefs: ENG-42", map[string]string{"login.html": "<form>\n  <input name=user required>\n</form>\n"})
+	key, card := filepath.Join(filepath.Dir(r.Dir), "alice.pem"), filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
+	if _, e, c := runIn(t, r.Dir, r.Env, "keygen", "--kid", "alice-2026", "--key", key, "--card", card); c != 0 {
+		t.Fatalf("keygen: %s", e)
+	}
+	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--no-pr", "--sign-key", key, "--sign-kid", "alice-2026", "--created-at", "2026-01-01T00:00:00Z"); c != 0 {
+		t.Fatalf("bundle: %s %s", out, e)
+	}
+	archive := filepath.Join(r.Dir, "ENG-42.tar.gz")
+	edited := filepath.Join(filepath.Dir(r.Dir), "edited.tar.gz")
+	resign(t, archive, edited, key, "alice-2026", "git/diff.patch", "+  <input name=user required>", "+  <input name=user requirex>")
+
+	for _, tc := range []struct {
+		name, archive, repo string
+		allow               bool
+		code                int
+		extracted           bool
+		says                string
+	}{
+		{"edited, confirmed by nothing", edited, r.Dir, false, 1, false, "[FAIL] repository"},
+		{"edited, --allow-unverified", edited, r.Dir, true, 1, false, "[FAIL] repository"},
+		{"clone lacks a commit", archive, early, false, 2, false, "Nothing extracted: the repository check could not be made"},
+		{"clone lacks a commit, --allow-unverified", archive, early, true, 2, true, "EXTRACTED UNVERIFIED: "},
+		{"clone confirms", archive, r.Dir, false, 0, true, "[PASS] repository"},
+	} {
+		into := filepath.Join(t.TempDir(), "out")
+		args := []string{"extract", tc.archive, "--card", card, "--repo=" + tc.repo, "--into", into}
+		if tc.allow {
+			args = append(args, "--allow-unverified")
+		}
+		out, errOut, code := runIn(t, r.Dir, r.Env, args...)
+		_, err := os.Lstat(filepath.Join(into, "git", "diff.patch"))
+		if code != tc.code || (err == nil) != tc.extracted || !strings.Contains(out, tc.says) {
+			t.Errorf("%s: exit %d, extracted %v; want %d, %v and %q\n%s%s", tc.name, code, err == nil, tc.code, tc.extracted, tc.says, out, errOut)
+		}
+	}
+}
+
+// TestRepoWrittenApart (issue 25, 18): `--repo DIR` for `--repo=DIR` makes DIR the archive or the signature;
+// verify and extract say so and how to write it, instead of "signature … is a directory".
+func TestRepoWrittenApart(t *testing.T) {
+	t.Parallel()
+	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
+	for _, args := range [][]string{
+		{"verify", "ENG-42.tar.gz", "--card", card, "--repo", "."},
+		{"verify", "--repo", ".", "ENG-42.tar.gz", "--card", card},
+		{"extract", "ENG-42.tar.gz", "--card", card, "--repo", "."},
+		{"verify", "ENG-42.tar.gz", ".", "--card", card}, // no --repo: a repository as SIGNATURE
+	} {
+		out, errOut, code := runIn(t, r.Dir, r.Env, args...)
+		if code != 2 || !strings.Contains(errOut, "write --repo=.") || !strings.Contains(errOut, "is a folder") || strings.Contains(out+errOut, "is a directory") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(r.Dir, "ENG-42")); !os.IsNotExist(err) {
+		t.Errorf("extract extracted (%v)", err)
+	}
+	// Written with "=", it works.
+	if out, errOut, code := runIn(t, r.Dir, r.Env, "verify", "ENG-42.tar.gz", "--card", card, "--repo=."); code != 0 {
+		t.Errorf("--repo=.: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestExtractedFolderMode (issue 25, 18): DIR and every folder in it are 0755 and files 0644 (less the umask),
+// as README says; DIR was 0700.
+func TestExtractedFolderMode(t *testing.T) {
+	t.Parallel()
+	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
+	if out, errOut, code := runIn(t, r.Dir, r.Env, "extract", "ENG-42.tar.gz", "--card", card); code != 0 {
+		t.Fatalf("extract: exit %d\n%s%s", code, out, errOut)
+	}
+	probe := filepath.Join(t.TempDir(), "probe")
+	os.Mkdir(probe, 0o755)
+	pf, _ := os.Stat(probe)
+	want := pf.Mode().Perm() // 0755 less the umask
+	err := filepath.WalkDir(filepath.Join(r.Dir, "ENG-42"), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, _ := d.Info()
+		if d.IsDir() && fi.Mode().Perm() != want || !d.IsDir() && fi.Mode().Perm()&^0o644 != 0 {
+			t.Errorf("%s: mode %v", p, fi.Mode())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
 func keygenCommand() *ucli.Command {
@@ -122,6 +124,7 @@ func runKeygen(c *ucli.Context) error {
 	}
 	fmt.Fprintf(w, "kid:         %s\n", kid)
 	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", fp)
+	printAllowedSigners(w, kid, pub)
 	fmt.Fprintf(w, "Sign bundles with: git bernstein bundle --sign-key %s --sign-kid %s TICKET\n", keyPath, kid)
 	return nil
 }
@@ -157,4 +160,15 @@ func excludeKey(c *ucli.Context, wd, keyFile string) {
 		fmt.Fprintf(c.App.Writer, "Added %s to %s, so git never commits the key (--no-exclude to skip).\n",
 			pattern, displayPath(wd, filepath.Join(repo.CommonDir, "info", "exclude")))
 	}
+}
+
+// printAllowedSigners prints the allowed signers line for the key, so that auditors who check the .sig with
+// stock OpenSSH (ssh-keygen -Y verify) need nothing but this line; a kid that cannot be a principal says why.
+func printAllowedSigners(w io.Writer, kid string, pub ed25519.PublicKey) {
+	line, err := sshsig.AllowedSignersLine(kid, pub)
+	if err != nil {
+		fmt.Fprintf(w, "allowed signers: none printed: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "allowed signers: %s\n", line)
 }

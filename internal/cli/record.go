@@ -110,8 +110,10 @@ a regular expression (default [A-Z][A-Z0-9]+-[0-9]+, case-sensitive, whole token
 the like are not tickets), in merged branch names (ignoring case: bugfix/eng-42-crash names ENG-42), and with
 ticket trailer values in the tracker's own shape (github: Fixes: #123; launchpad: Closes-Bug: #2161868, with
 git config bernstein.trailer Closes-Bug), and with tracker github as the pull request of a "Merge pull request
-#N" merge. Ids that are part of a version (lang-3.2, go-1.19) are not tickets. With bernstein.tracker unset
-and only Jira/Linear-shaped ids found, a warning says how to set it.
+#N" merge. Ids that are part of a version (lang-3.2, go-1.19) are not tickets. git config bernstein.projects
+(keys separated by spaces, or one value a key: "KAFKA ENG") keeps only the ids of those keys; unset, ids of
+several keys give a warning saying how to set it. With bernstein.tracker unset and only Jira/Linear-shaped ids
+found, a warning says how to set it.
 Each ticket is bundled with the full discovery of 'git bernstein commits' into
 <bundle dir>/<tracker>/<ticket>/<12-digit tip sha>.tar.gz, signed when a key is configured, and a line
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
@@ -177,6 +179,9 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 	if err != nil {
 		return nil, err
 	}
+	if finder.Projects, err = record.ParseProjects(s.cfg.GetAll("bernstein.projects")); err != nil {
+		return nil, err
+	}
 	var opts record.Options
 	if c.String("created-at") != "" || s.env.getenv("SOURCE_DATE_EPOCH") != "" {
 		if opts.CreatedAt, err = createdAt(c); err != nil {
@@ -224,7 +229,29 @@ func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*rec
 		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
 			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
 	}
+	// With tracker github the tickets are numbers, and ids of the pattern beside them are noise rather than
+	// projects to name: the warning is for key-based trackers, or when every id found is a key.
+	if err == nil && len(finder.Projects) == 0 && (tracker != "github" || record.LooksLikeKeys(rep.Tickets)) {
+		if w := severalKeys(record.Keys(rep.Tickets)); w != "" {
+			warn(c, []string{w})
+		}
+	}
 	return rep, err
+}
+
+// severalKeys is the warning for ids of several project keys found with bernstein.projects unset: some are
+// likely no project (KIP-848 is a Kafka Improvement Proposal, KAKFA-17173 a typo), and each is bundled.
+func severalKeys(keys []record.KeyCount) string {
+	if len(keys) < 2 {
+		return ""
+	}
+	var list []string
+	for _, k := range keys {
+		list = append(list, fmt.Sprintf("%s (%s)", k.Key, plural.Count(k.Tickets, "ticket")))
+	}
+	return fmt.Sprintf("tickets of %d project keys were found: %s; if not all are projects of your tracker, name "+
+		"those that are, so that record and the hook bundle only their tickets: `git config bernstein.projects \"%s\"` "+
+		"(more keys separated by spaces)", len(keys), strings.Join(list, ", "), keys[0].Key)
 }
 
 // keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key

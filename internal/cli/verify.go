@@ -21,8 +21,11 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
    archive    a single gzip member read to its end (checksum checked, nothing after it, no FEXTRA or
               FCOMMENT); tar headers in the one shape every tar reader reads alike (ustar, at most one PAX
               header per member with only path and mtime, canonical numbers, zero padding, no setuid bits);
-              relative names (no /, .., \, NUL), regular files only, no duplicates, manifest.json first;
-              warnings for names that collide on macOS or Windows (case, NFC/NFD) or that Windows forbids
+              relative names (no /, .., \, NUL; at most 32 parts), regular files only, no duplicates,
+              manifest.json first; no .git part in any form git refuses (.GIT, .git., git~1, HFS+
+              ignorables); each member in its section's folder (git, pr, transcripts, traces, lineage,
+              audit) as the manifest lists it; no name a folder of another; warnings for names that
+              collide on macOS or Windows (case, NFC/NFD) or that Windows forbids
    manifest   strict JSON (no duplicate keys), schema_version 1 with exactly its fields and types
    files      every listed file present with its size and sha256, and no other member
    signature  the detached JWS (default <ARCHIVE>.jws) with exactly the header
@@ -69,11 +72,11 @@ LIMITS (sizes are counted while reading, never taken from headers):
    --max-member-size    %s for one file
    --max-total-size     %s inflated in all
    --max-manifest-size  %s for manifest.json
-   --max-names-size     %s of member names in all (one name: at most %d bytes)
+   --max-names-size     %s of member names in all (one name: at most %d bytes and %d parts, FAILED past them)
 Inputs (archive, signature, cards) must be regular files; a FIFO or device is refused at once (exit 2).`,
 	verify.DefaultMaxEntries, verify.FormatSize(verify.DefaultMaxMemberSize),
 	verify.FormatSize(verify.DefaultMaxTotalSize), verify.FormatSize(verify.DefaultMaxManifestSize),
-	verify.FormatSize(verify.DefaultMaxNamesSize), verify.MaxNameLength)
+	verify.FormatSize(verify.DefaultMaxNamesSize), verify.MaxNameLength, verify.MaxNameDepth)
 
 // limitFlags bound what a hostile archive can make verify (and view) read.
 func limitFlags() []ucli.Flag {
@@ -135,6 +138,9 @@ func runVerify(c *ucli.Context) error {
 	wd, err := envOf(c).getwd()
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
+	}
+	if err := repoWrittenApart(c, wd, args); err != nil {
+		return err
 	}
 	if rev := c.String("rev"); rev != "" {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)

@@ -138,6 +138,8 @@ func TestVerifyRepoProvesCompleteness(t *testing.T) {
 			": git/commits.json says it matched by trailer:Fixes, message, finding the ticket again gives trailer:Refs, message"},
 		{"made-up branch", `"branches": [` + "\n" + `          "main"`, `"branches": [` + "\n" + `          "main", "release/1.0"`,
 			": git/commits.json says it landed on branches [main release/1.0] and first tags [], the recorded refs give [main] and []"},
+		{"made-up first tag of a branch", `"first_tags_by_branch": {` + "\n" + `          "main": []`, `"first_tags_by_branch": {` + "\n" + `          "main": ["v9.9"]`,
+			": git/commits.json says its first tags on main are [v9.9], the recorded refs give []"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".tar.gz")

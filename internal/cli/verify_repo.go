@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,6 +56,40 @@ func (f optionalValueFlag) String() string {
 		return name + "[=DIR]" + rest
 	}
 	return s
+}
+
+// repoWrittenApart catches `--repo DIR` written for `--repo=DIR`: --repo takes its value only after "=", so the
+// folder became a positional argument, and the command would then say the signature (or archive) "is a
+// directory". When --repo stands alone and an argument is a folder, or when a repository's folder is given as
+// the SIGNATURE without --repo, this says how to write it (exit 2).
+func repoWrittenApart(c *ucli.Context, wd string, args []string) error {
+	v, ok := c.Generic("repo").(*repoValue)
+	if !ok || v.set && v.dir != "" {
+		return nil
+	}
+	if !v.set {
+		// No --repo at all: a folder as SIGNATURE is still no signature; when it is a repository, say how to
+		// check against it.
+		if len(args) == 2 {
+			if fi, err := os.Stat(inDir(wd, args[1])); err == nil && fi.IsDir() {
+				if _, err := gitext.Discover(inDir(wd, args[1]), envOf(c).getenv); err == nil {
+					return usageError("%s is a folder in a repository, not a SIGNATURE (.jws): to check the bundle against that repository, write --repo=%s", args[1], args[1])
+				}
+			}
+		}
+		return nil
+	}
+	for i, a := range args {
+		if fi, err := os.Stat(inDir(wd, a)); err == nil && fi.IsDir() {
+			role := "ARCHIVE"
+			if i == 1 {
+				role = "SIGNATURE"
+			}
+			return usageError("%s is a folder, read as the %s because --repo takes its folder only after \"=\": write --repo=%s "+
+				"(--repo alone means the repository around the working folder)", a, role, a)
+		}
+	}
+	return nil
 }
 
 // repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A

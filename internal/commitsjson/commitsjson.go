@@ -1,6 +1,7 @@
 // Package commitsjson is the format of a bundle's git/commits.json: the types that package discover writes and
 // every reader reads (the verifier, which reads no git and also runs in the browser, `verify --repo`, `view`),
-// and Parse, the strict reader. internal/discover/doc.go describes each field.
+// and Parse, the strict reader. internal/discover/doc.go describes each field; commits.schema.json beside this
+// file states the document in JSON Schema (draft 2020-12), and tests hold what we write to it.
 package commitsjson
 
 // Person is an author or committer as commits.json records it.
@@ -33,9 +34,17 @@ type CommitDetail struct {
 // remotes/origin/HEAD), and the first tags that contain it: a containing tag counts only when no other
 // containing tag is its ancestor, so a fix on master and two stable lines has one tag a line, the first release
 // of each that shipped it. Both sorted by ref name, as git lists them.
+//
+// FirstTagsByBranch answers the same per branch: for each of Branches, the first of the tags that contain the
+// commit and are on that branch's history (the tag's commit is an ancestor of the branch's tip), as
+// `git tag --merged <branch> --contains <commit>` less every tag another of them (at another commit) is in. A
+// release tag on a side commit (a version bump tagged off the release branch, as Kafka's rc tags are) is on no
+// branch's history. Bundles made before it existed lack it (nil; null reads the same): a reader then knows only
+// Tags, for all branches at once, and must not present them as one branch's.
 type LandedOn struct {
-	Branches []string `json:"branches"`
-	Tags     []string `json:"tags"`
+	Branches          []string            `json:"branches"`
+	Tags              []string            `json:"tags"`
+	FirstTagsByBranch map[string][]string `json:"first_tags_by_branch"`
 }
 
 // Commits is the answer to "which commits are tied to this ticket", and the document written as

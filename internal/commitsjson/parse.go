@@ -20,7 +20,8 @@ var ErrMalformed = errors.New("git/commits.json is malformed")
 // duplicate member names at any depth, exact member names (encoding/json would take "SHA" or "Sha" for "sha",
 // and the last of two "sha"s), every member with its type. Required: tracker, ticket_id and commits (all that
 // upstream writes); details and discovery are optional, and so are a detail's patch_id, cherry_picked_from and
-// landed_on (bundles made before them); null for details or cherry_picked_from is the same as absent. It does
+// landed_on (bundles made before them) and landed_on's first_tags_by_branch; null for details,
+// cherry_picked_from or first_tags_by_branch is the same as absent. It does
 // not judge the content (a sha twice, details that do not match
 // commits): callers do, and say what is wrong.
 func Parse(data []byte) (*Commits, error) {
@@ -33,7 +34,7 @@ func Parse(data []byte) (*Commits, error) {
 	}
 	top, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
+		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, strictjson.Kind(v))
 	}
 	o := fields{m: top, where: "git/commits.json"}
 	if err := o.only([]string{"tracker", "ticket_id", "commits"}, "details", "discovery"); err != nil {
@@ -52,7 +53,7 @@ func Parse(data []byte) (*Commits, error) {
 	if v, ok := top["details"]; ok && v != nil { // null, as Go writes a nil list, is no details
 		list, ok := top["details"].([]any)
 		if !ok {
-			return nil, fmt.Errorf("%w: git/commits.json: \"details\" must be a list, got %s", ErrMalformed, kind(top["details"]))
+			return nil, fmt.Errorf("%w: git/commits.json: \"details\" must be a list, got %s", ErrMalformed, strictjson.Kind(top["details"]))
 		}
 		doc.Details = make([]CommitDetail, 0, len(list))
 		for i, v := range list {
@@ -75,7 +76,7 @@ func detail(v any, where string) (CommitDetail, error) {
 	var d CommitDetail
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return d, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+		return d, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 	}
 	o := fields{m: obj, where: where}
 	if err := o.only([]string{"sha", "parents", "author", "committer", "subject", "matched_by"}, "patch_id", "cherry_picked_from", "landed_on"); err != nil {
@@ -115,10 +116,10 @@ func detail(v any, where string) (CommitDetail, error) {
 	if l, ok := obj["landed_on"]; ok && l != nil {
 		lo, ok := l.(map[string]any)
 		if !ok {
-			return d, fmt.Errorf("%w: %s: \"landed_on\" must be an object or null, got %s", ErrMalformed, where, kind(l))
+			return d, fmt.Errorf("%w: %s: \"landed_on\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(l))
 		}
 		lf := fields{m: lo, where: where + ": landed_on"}
-		if err := lf.only([]string{"branches", "tags"}); err != nil {
+		if err := lf.only([]string{"branches", "tags"}, "first_tags_by_branch"); err != nil {
 			return d, err
 		}
 		d.LandedOn = &LandedOn{}
@@ -128,6 +129,19 @@ func detail(v any, where string) (CommitDetail, error) {
 		if d.LandedOn.Tags, err = lf.strList("tags"); err != nil {
 			return d, err
 		}
+		if v, ok := lo["first_tags_by_branch"]; ok && v != nil { // null, as Go writes a nil map, is absent
+			byBranch, ok := v.(map[string]any)
+			if !ok {
+				return d, fmt.Errorf("%w: %s: landed_on: \"first_tags_by_branch\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(v))
+			}
+			bf := fields{m: byBranch, where: where + ": landed_on: first_tags_by_branch"}
+			d.LandedOn.FirstTagsByBranch = make(map[string][]string, len(byBranch))
+			for b := range byBranch {
+				if d.LandedOn.FirstTagsByBranch[b], err = bf.strList(b); err != nil {
+					return d, err
+				}
+			}
+		}
 	}
 	return d, nil
 }
@@ -136,7 +150,7 @@ func discovery(v any) (*Discovery, error) {
 	where := "git/commits.json: discovery"
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+		return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 	}
 	o := fields{m: obj, where: where}
 	if err := o.only([]string{"rules", "sources", "trailer_keys", "trailer_separators", "trailer_configured", "github_repo",
@@ -165,7 +179,7 @@ func discovery(v any) (*Discovery, error) {
 	}
 	bo, ok := obj["base_branch"].(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: \"base_branch\" must be an object, got %s", ErrMalformed, where, kind(obj["base_branch"]))
+		return nil, fmt.Errorf("%w: %s: \"base_branch\" must be an object, got %s", ErrMalformed, where, strictjson.Kind(obj["base_branch"]))
 	}
 	bf := fields{m: bo, where: where + ": base_branch"}
 	if err := bf.only([]string{"configured", "ref", "sha"}); err != nil {
@@ -185,7 +199,7 @@ func discovery(v any) (*Discovery, error) {
 	}
 	to, ok := obj["tips"].(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: \"tips\" must be an object, got %s", ErrMalformed, where, kind(obj["tips"]))
+		return nil, fmt.Errorf("%w: %s: \"tips\" must be an object, got %s", ErrMalformed, where, strictjson.Kind(obj["tips"]))
 	}
 	d.Tips = make(map[string]string, len(to))
 	tf := fields{m: to, where: where + ": tips"}
@@ -239,7 +253,7 @@ func (o fields) only(required []string, optional ...string) error {
 func (o fields) str(name string) (string, error) {
 	s, ok := o.m[name].(string)
 	if !ok {
-		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	return s, nil
 }
@@ -247,13 +261,13 @@ func (o fields) str(name string) (string, error) {
 func (o fields) strList(name string) ([]string, error) {
 	list, ok := o.m[name].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	out := make([]string, 0, len(list))
 	for i, v := range list {
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, kind(v))
+			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, strictjson.Kind(v))
 		}
 		out = append(out, s)
 	}
@@ -264,7 +278,7 @@ func (o fields) person(name string) (Person, error) {
 	var p Person
 	obj, ok := o.m[name].(map[string]any)
 	if !ok {
-		return p, fmt.Errorf("%w: %s: %q must be an object, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return p, fmt.Errorf("%w: %s: %q must be an object, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	f := fields{m: obj, where: o.where + ": " + name}
 	if err := f.only([]string{"name", "email", "date"}); err != nil {
@@ -292,22 +306,4 @@ func (o fields) smallInt(name string) (int, error) {
 		return 0, fmt.Errorf("%w: %s: %q: %v", ErrMalformed, o.where, name, err)
 	}
 	return n, nil
-}
-
-func kind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }

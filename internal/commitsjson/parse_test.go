@@ -15,7 +15,8 @@ func TestParseReadsWhatIsWritten(t *testing.T) {
 	full := &Commits{Tracker: "jira", TicketID: "ENG-42", Commits: []string{"a"}, Details: []CommitDetail{{
 		SHA: "a", Parents: []string{"b"}, Author: Person{"Ada", "ada@example.com", "2026-01-01T00:00:00Z"},
 		Committer: Person{"Cy", "cy@example.com", "2026-01-01T00:00:00+01:00"}, Subject: "s", MatchedBy: []string{"message"},
-		PatchID: &id, CherryPickedFrom: []string{}, LandedOn: &LandedOn{Branches: []string{"main"}, Tags: []string{}},
+		PatchID: &id, CherryPickedFrom: []string{}, LandedOn: &LandedOn{Branches: []string{"main", "3.3"}, Tags: []string{"3.3.0"},
+			FirstTagsByBranch: map[string][]string{"main": {}, "3.3": {"3.3.0"}}},
 	}}, Discovery: &Discovery{Rules: 1, Sources: []string{"trailer"}, TrailerKeys: []string{"Refs"}, TrailerConfigured: []string{},
 		GitHubRepo: "acme/app", BaseBranch: BaseBranch{Ref: "refs/heads/main", SHA: "b"}, DiffSettings: "x\n",
 		Tips: map[string]string{"HEAD": "a", "refs/heads/main": "a"}, Shallow: []string{}}}
@@ -50,6 +51,8 @@ func TestParseIsStrict(t *testing.T) {
 		{"unknown member", `{"tracker":"g","ticket_id":"1","commits":[],"extra":1}`, `unknown member "extra"`},
 		{"missing commits", `{"tracker":"g","ticket_id":"1"}`, `"commits" is missing`},
 		{"null list", `{"tracker":"g","ticket_id":"1","commits":null}`, `"commits" must be a list of strings, got null`},
+		{"first tags not a map", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + detail + `,"landed_on":{"branches":[],"tags":[],"first_tags_by_branch":[]}}]}`, `"first_tags_by_branch" must be an object or null`},
+		{"first tags not strings", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + detail + `,"landed_on":{"branches":["main"],"tags":[],"first_tags_by_branch":{"main":[1]}}}]}`, `first_tags_by_branch: main[0] must be a string`},
 		{"trailing data", `{"tracker":"g","ticket_id":"1","commits":[]} {}`, `data after the JSON value`},
 		{"case twin", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + detail + `,"SHA":"b"}]}`, `members "sha" and "SHA" differ only in letter case`},
 		{"lone surrogate", `{"tracker":"g","ticket_id":"1","commits":["a"],"details":[` + strings.Replace(detail, `"subject":""`, `"subject":"\ud800"`, 1) + `}]}`, `lone surrogate`},

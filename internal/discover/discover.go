@@ -372,7 +372,8 @@ func intersectSorted(a, b []int) []int {
 	return out
 }
 
-// tieBranches ties the commits of every branch that names the ticket and that the base branch does not have.
+// tieBranches ties the commits of every branch that names the ticket and that it adds over where it forked from
+// the base branch, local or remote-tracking (forkStops).
 func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(plumbing.Hash, string)) ([]string, error) {
 	var named []gitext.Tip
 	for _, t := range tips {
@@ -392,16 +393,28 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 		return []string{fmt.Sprintf("branch source skipped: %s to compare ticket branches with; "+
 			"set one with `git config bernstein.baseBranch <branch>`", what)}, nil
 	}
-	bi, _ := g.Index(baseHash)
+	copies := baseCopies(r, g, tips, baseName)
+	if len(copies) == 0 { // a configured base that is no branch tip (refs/…): compare with it alone
+		bi, _ := g.Index(baseHash)
+		copies = []baseCopy{{baseName, bi}}
+	}
+	reflog := func(ref plumbing.ReferenceName) ([]gitext.ReflogEntry, bool) {
+		entries, ok, err := r.Reflog(ref)
+		return entries, ok && err == nil // an unreadable reflog is none: the copy is left out
+	}
 	var warnings []string
+	isBase := map[plumbing.ReferenceName]bool{baseName: true}
+	for _, c := range copies {
+		isBase[c.ref] = true // origin/KAFKA-1 is the base too when the base is a local KAFKA-1
+	}
 	for _, t := range named {
-		if t.Name == baseName {
+		if isBase[t.Name] {
 			warnings = append(warnings, fmt.Sprintf("branch %s names the ticket but is the base branch: skipped, "+
 				"so that all of history is not tied to the ticket", t.Name.Short()))
 			continue
 		}
 		ti, _ := g.Index(t.Commit)
-		for _, j := range g.Exclusive([]int{ti}, []int{bi}) {
+		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, t.Name, copies, reflog)) {
 			addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
 		}
 	}

@@ -388,3 +388,41 @@ func TestPullRequestMergeTiesItsCommits(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26 item 2: go-git 77e7ef99 says "RSA (PKCS#1), PKCS#8" in its message and a "Refs: PKCS#1" trailer would
+// say it too; with tracker github neither names pull request 1 or 8, with or without the repository known.
+// GitHub links #N only when no letter or digit stands before the '#'. git log --grep agrees the text is there.
+func TestLetterBeforeHashNamesNoNumber(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	pkcs := r.Commit("plumbing: transport/ssh, support more formats (#298)\n\n"+
+		"which has support for RSA (PKCS#1), PKCS#8, DSA\n\nRefs: PKCS#1", map[string]string{"ssh": "1\n"})
+	named := r.Commit("Fix the helper (#1)\n\nFixes: go-git/go-git#8", map[string]string{"ssh": "2\n"})
+	if got := r.Git("log", "--format=%H", "--fixed-strings", "--grep=PKCS#1"); got != pkcs {
+		t.Fatalf("git log --grep PKCS#1: %q", got)
+	}
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, repoName := range []string{"", "go-git/go-git"} {
+		for _, id := range []string{"1", "8", "298"} {
+			tk, _ := ticket.Parse("github", id)
+			if repoName != "" {
+				tk = tk.InRepo(repoName)
+			}
+			res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{named}
+			if id == "298" {
+				want = []string{pkcs}
+			}
+			if !reflect.DeepEqual(res.Commits, want) {
+				t.Errorf("ticket %s (repo %q): %v, want %v", id, repoName, res.Commits, want)
+			}
+		}
+	}
+}

@@ -6,13 +6,19 @@
 // A commit is tied to a ticket by any of (Options.Sources, reported in this order in matched_by):
 //   - trailer:KEY  a trailer of its message (git's rules, gitext.ParseTrailers) whose key is one of
 //     Options.TrailerKeys (case-insensitive; DefaultTrailerKeys unless configured) names the ticket;
-//   - branch:NAME  it is on a local or remote-tracking branch whose name names the ticket, and not on the base
-//     branch (bernstein.baseBranch, else origin/HEAD's target, else main, else master);
+//   - branch:NAME  it is on a local or remote-tracking branch whose name names the ticket, and the branch adds it
+//     over where it forked from the base branch (bernstein.baseBranch, else origin/HEAD's target, else main, else
+//     master), in every copy: the local branch and each remote's branch of that name (forkStops). A copy that
+//     holds the ticket branch through a merge is taken as it was before that merge (its first-parent line down
+//     to the first commit without the branch); a local copy with the branch on its first-parent line is taken
+//     as its reflog's first "merge <branch>: …" entry whose work the branch has says it was before (else the
+//     branch was made there and adds nothing), and a copy without a reflog is left out unless all are;
 //   - merge:NAME   a merge whose subject merges such a branch, and every commit that merge brought in;
 //   - message      its message names the ticket anywhere.
 //
 // "Names the ticket" is package ticket's rule: the id as a whole token (not next to a letter, digit or '_'),
-// case-insensitively; GitHub numbers as #N, owner/repo#N or a URL ending in /N.
+// case-insensitively; GitHub numbers as #N (with no letter, digit or '_' before the '#', as GitHub links them:
+// PKCS#1 names nothing), owner/repo#N or a URL ending in /N.
 //
 // # commits.json
 //
@@ -25,8 +31,9 @@
 //	              "committer": {…}, "subject": "<first paragraph on one line, as git's %s>",
 //	              "matched_by": ["trailer:Refs", "branch:feature/ENG-42", …],
 //	              "patch_id": "<40 hex>" | null, "cherry_picked_from": ["<sha>", …],
-//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …]}}, …],
-//	 "discovery": {"rules": 1, "sources": ["trailer", …], "trailer_keys": ["Ticket", …],
+//	              "landed_on": {"branches": ["main", "remotes/origin/stable/1", …], "tags": ["v1.0.1", …],
+//	                            "first_tags_by_branch": {"main": [], "remotes/origin/stable/1": ["v1.0.1"], …}}}, …],
+//	 "discovery": {"rules": 2, "sources": ["trailer", …], "trailer_keys": ["Ticket", …],
 //	               "trailer_separators": "", "trailer_configured": [], "github_repo": "owner/name" | "",
 //	               "base_branch": {"configured": "", "ref": "refs/heads/main" | "", "sha": "<sha>" | ""},
 //	               "diff_settings": "diff.renames=… diff.renameLimit=… core.abbrev=…\n",
@@ -47,8 +54,14 @@
 //   - landed_on: the local branches (short names) and remote-tracking branches ("remotes/origin/main") whose tip
 //     contains the commit, as `git branch -a --contains` lists them minus symbolic refs; and the first tags that
 //     contain it: a containing tag counts only when no other containing tag at another commit is its ancestor.
-//     Each sorted by ref name. gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass
-//     in topological order, skipping commits whose generation number is below the lowest tied commit's.
+//     Each sorted by ref name. landed_on.first_tags_by_branch has, for each of those branches, the first of the
+//     containing tags that are on that branch's history (the tag's commit is an ancestor of the branch's tip),
+//     as `git tag --merged B --contains C` less every tag another of them is in; [] when none. Tags holds all
+//     branches at once: a release candidate tagged on a side commit of 3.3 contains trunk's fix but is on no
+//     branch. Bundles made before it lack it (nil): readers must not show Tags as one branch's.
+//     gitext.Graph.ContainedBy answers this for all tied commits and all refs in one pass in topological order,
+//     skipping commits whose generation number is below the lowest tied commit's; one more pass finds which
+//     branches hold each containing tag.
 //
 // discovery records what the answer depended on besides the commits, for `verify --repo` (package repocheck) to
 // find the ticket again in a clone at the same state and show what the bundle lacks:

@@ -83,6 +83,7 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 	// below[a*n+b]: tag b's commit is a proper ancestor of tag a's.
 	n := len(tagNodes)
 	below := make([]uint64, (n*n+63)/64) // a bit set: a history with thousands of tags stays small
+	isBelow := func(a, b int) bool { at := a*n + b; return below[at/64]&(1<<(at%64)) != 0 }
 	for b, holders := range g.ContainedBy(tagNodes, tagNodes) {
 		for _, a := range holders {
 			if tagNodes[a] != tagNodes[b] {
@@ -90,31 +91,72 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 			}
 		}
 	}
+	// Which branches have each of those tags in their history: one more pass, over the tags' part of the graph.
+	var branchRefs, branchNodes []int // ref positions and nodes of the branches
+	for k, rf := range refs {
+		if !rf.tag {
+			branchRefs = append(branchRefs, k)
+			branchNodes = append(branchNodes, rf.node)
+		}
+	}
+	onBranch := make([]map[int]bool, n) // tag position → ref positions of the branches that have it
+	for b, holders := range g.ContainedBy(tagNodes, branchNodes) {
+		onBranch[b] = map[int]bool{}
+		for _, h := range holders {
+			onBranch[b][branchRefs[h]] = true
+		}
+	}
+	// first says which of the tag positions in are first among them: no other of them (at another commit) is
+	// their ancestor.
+	first := func(in []int) []int {
+		var out []int
+		for _, a := range in {
+			ok := true
+			for _, b := range in {
+				if isBelow(a, b) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	tagName := make([]string, n)
+	for k, at := range tagAt {
+		tagName[at] = refs[k].name
+	}
 
 	out := make([]LandedOn, len(tied))
 	for i, refsOf := range containing {
-		l := LandedOn{Branches: []string{}, Tags: []string{}}
-		var in []int // positions in tagNodes of the tags containing this commit
+		l := LandedOn{Branches: []string{}, Tags: []string{}, FirstTagsByBranch: map[string][]string{}}
+		var in []int // positions in tagNodes of the tags containing this commit, in ref order
 		for _, k := range refsOf {
 			if refs[k].tag {
 				in = append(in, tagAt[k])
 			}
 		}
+		for _, at := range first(in) {
+			l.Tags = append(l.Tags, tagName[at])
+		}
 		for _, k := range refsOf {
-			if !refs[k].tag {
-				l.Branches = append(l.Branches, refs[k].name)
+			if refs[k].tag {
 				continue
 			}
-			first := true // unless another containing tag is its ancestor
-			for _, other := range in {
-				if at := tagAt[k]*n + other; below[at/64]&(1<<(at%64)) != 0 {
-					first = false
-					break
+			l.Branches = append(l.Branches, refs[k].name)
+			var there []int
+			for _, at := range in {
+				if onBranch[at][k] {
+					there = append(there, at)
 				}
 			}
-			if first {
-				l.Tags = append(l.Tags, refs[k].name)
+			tags := []string{}
+			for _, at := range first(there) {
+				tags = append(tags, tagName[at])
 			}
+			l.FirstTagsByBranch[refs[k].name] = tags
 		}
 		out[i] = l
 	}

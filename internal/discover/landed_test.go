@@ -107,9 +107,12 @@ func TestBackportsLinkedAndLanded(t *testing.T) {
 	}
 
 	want := map[string]LandedOn{
-		b.fix:   {Branches: []string{"main", "remotes/origin/main"}, Tags: []string{"v3.0", "v3.0-final"}},
-		b.pick2: {Branches: []string{"stable/2", "remotes/origin/stable/2"}, Tags: []string{"v2.0.1"}},
-		b.pick1: {Branches: []string{"stable/1"}, Tags: []string{"v1.0.1"}},
+		b.fix: {Branches: []string{"main", "remotes/origin/main"}, Tags: []string{"v3.0", "v3.0-final"},
+			FirstTagsByBranch: map[string][]string{"main": {"v3.0", "v3.0-final"}, "remotes/origin/main": {"v3.0", "v3.0-final"}}},
+		b.pick2: {Branches: []string{"stable/2", "remotes/origin/stable/2"}, Tags: []string{"v2.0.1"},
+			FirstTagsByBranch: map[string][]string{"stable/2": {"v2.0.1"}, "remotes/origin/stable/2": {"v2.0.1"}}},
+		b.pick1: {Branches: []string{"stable/1"}, Tags: []string{"v1.0.1"},
+			FirstTagsByBranch: map[string][]string{"stable/1": {"v1.0.1"}}},
 	}
 	for sha, w := range want {
 		d := by[sha]
@@ -123,6 +126,7 @@ func TestBackportsLinkedAndLanded(t *testing.T) {
 		if got, git := d.LandedOn.Tags, gitFirstTagsContaining(t, b.r, sha); !sameSet(got, git) {
 			t.Errorf("%s: tags %v, first of git tag --contains: %v", d.Subject, got, git)
 		}
+		checkTagsByBranch(t, b.r, d)
 	}
 }
 
@@ -145,6 +149,7 @@ func TestLandedOnAgreesWithGit(t *testing.T) {
 		if got, git := d.LandedOn.Tags, gitFirstTagsContaining(t, s.r, d.SHA); !sameSet(got, git) {
 			t.Errorf("%s: tags %v, first of git tag --contains: %v", d.Subject, got, git)
 		}
+		checkTagsByBranch(t, s.r, d)
 		if got, want := str(d.PatchID), gitPatchID(t, s.r, d.SHA); got != want {
 			t.Errorf("%s: patch_id %s, git says %s", d.Subject, got, want)
 		}
@@ -191,10 +196,15 @@ func gitBranchesContaining(t *testing.T, r *gittest.Repo, sha string) []string {
 	return out
 }
 
-// gitFirstTagsContaining is `git tag --contains` less every tag another of them (at another commit) is in.
-func gitFirstTagsContaining(t *testing.T, r *gittest.Repo, sha string) []string {
+// gitFirstTagsContaining is `git tag --contains` less every tag another of them (at another commit) is in;
+// with merged, `git tag --merged <merged> --contains` less the same.
+func gitFirstTagsContaining(t *testing.T, r *gittest.Repo, sha string, merged ...string) []string {
 	t.Helper()
-	tags := strings.Fields(r.Git("tag", "--contains", sha))
+	args := []string{"tag", "--contains", sha}
+	for _, m := range merged {
+		args = append(args, "--merged", m)
+	}
+	tags := strings.Fields(r.Git(args...))
 	var out []string
 	for _, a := range tags {
 		first := true
@@ -267,6 +277,56 @@ func TestCherryPickedFrom(t *testing.T) {
 	} {
 		if got := cherryPickedFrom(c.msg); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("cherryPickedFrom(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}
+
+// checkTagsByBranch holds d's first_tags_by_branch against git: a key for every branch of landed_on, each the
+// first of `git tag --merged <branch> --contains <sha>`.
+func checkTagsByBranch(t *testing.T, r *gittest.Repo, d CommitDetail) {
+	t.Helper()
+	if len(d.LandedOn.FirstTagsByBranch) != len(d.LandedOn.Branches) {
+		t.Errorf("%s: first_tags_by_branch %v, want a key for each of %v", d.Subject, d.LandedOn.FirstTagsByBranch, d.LandedOn.Branches)
+	}
+	for _, b := range d.LandedOn.Branches {
+		got, ok := d.LandedOn.FirstTagsByBranch[b]
+		if git := gitFirstTagsContaining(t, r, d.SHA, b); !ok || got == nil || !sameSet(got, git) {
+			t.Errorf("%s on %s: first tags %v, first of git tag --merged %s --contains: %v", d.Subject, b, got, b, git)
+		}
+	}
+}
+
+// TestFirstTagsByBranch: issue 26 item 3. Kafka tags its release candidates on side commits off the release
+// branches, so the tags that contain a fix are mostly on no branch: landed_on.tags (all branches at once) lists
+// 3.3.0 for the trunk fix, while git tag --merged trunk --contains lists only trunk-nightly. first_tags_by_branch
+// says it per branch, as git does.
+func TestFirstTagsByBranch(t *testing.T) {
+	t.Parallel()
+	x := gittest.NewReleases(t)
+	s := &scenario{r: x.Repo}
+	res := s.find(t, x.Dir, "KAFKA-10199")
+	by := map[string]CommitDetail{}
+	for _, d := range res.Details {
+		by[d.SHA] = d
+		checkTagsByBranch(t, x.Repo, d)
+		if got, git := d.LandedOn.Tags, gitFirstTagsContaining(t, x.Repo, d.SHA); !sameSet(got, git) {
+			t.Errorf("%s: tags %v, first of git tag --contains: %v", d.Subject, got, git)
+		}
+	}
+	want := map[string]LandedOn{
+		x.Fix: {Branches: []string{"3.3", "trunk"}, Tags: []string{"3.3.0", "3.3.0-rc0", "trunk-nightly"},
+			FirstTagsByBranch: map[string][]string{"3.3": {}, "trunk": {"trunk-nightly"}}},
+		x.Backport: {Branches: []string{"3.2"}, Tags: []string{"3.2.0", "3.2.0-rc1", "3.2.1"},
+			FirstTagsByBranch: map[string][]string{"3.2": {"3.2.1"}}},
+		x.Later: {Branches: []string{"trunk"}, Tags: []string{"trunk-nightly"},
+			FirstTagsByBranch: map[string][]string{"trunk": {"trunk-nightly"}}},
+	}
+	if len(res.Details) != len(want) {
+		t.Fatalf("tied %d commits, want %d", len(res.Details), len(want))
+	}
+	for sha, w := range want {
+		if d := by[sha]; d.LandedOn == nil || !reflect.DeepEqual(*d.LandedOn, w) {
+			t.Errorf("%s: landed_on %+v, want %+v", d.Subject, d.LandedOn, w)
 		}
 	}
 }

@@ -13,7 +13,11 @@ import (
 // trailer and a ticket branch are), recorded in commits.json's discovery.rules. Raise it with any change that
 // ties other commits to some ticket: `verify --repo` finds a bundle's commits again with this program's rules,
 // and holds a difference against the bundle only when the bundle was found with the same ones.
-const RulesVersion = 1
+//
+// Version 2: a ticket branch ties what it adds over where it forked from the base in every copy (local and
+// remote-tracking, before a merge of it, a local copy's reflog for a fast-forward), and #N needs no letter,
+// digit or '_' before the '#' (PKCS#1 names no issue).
+const RulesVersion = 2
 
 // historyTips are the tips Find walks from: opts.Tips when given (a recorded state, for `verify --repo`), else
 // the repository's history tips.

@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
@@ -42,7 +44,7 @@ func tree(t *testing.T, dir string) map[string]string {
 		rel, _ := filepath.Rel(dir, p)
 		switch {
 		case d.IsDir():
-			if info.Mode().Perm() != 0o755 && rel != "." {
+			if info.Mode().Perm() != 0o755 { // DIR itself too (issue 25, 18: it was 0700)
 				t.Errorf("%s: folder mode %v", rel, info.Mode())
 			}
 		case info.Mode().IsRegular():
@@ -216,5 +218,53 @@ func TestExtractWholeCorpus(t *testing.T) {
 		if got := entries(t, parent); (wantOut && len(got) != 1) || (!wantOut && len(got) != 0) {
 			t.Errorf("%s: the parent folder holds %v", c.Name, got)
 		}
+	}
+}
+
+// TestExtractionCostIsLinear (issue 25, 14): members in one folder 31 folders deep open its folders once, not
+// once per member; members each in a chain of their own open each folder once; and revisiting a folder after
+// another costs only the folders that differ. Before, every member's folders were walked from the staging
+// folder (2,000 members 2,030 folders deep took 28-56 s).
+func TestExtractionCostIsLinear(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("a/", 30)
+	for _, tc := range []struct {
+		name   string
+		names  func(i int) string
+		n      int
+		opened int
+	}{
+		{"one deep folder", func(i int) string { return fmt.Sprintf("transcripts/%sf%d", deep, i) }, 300, 31},
+		{"a chain each", func(i int) string { return fmt.Sprintf("transcripts/c%d/%sf", i, deep[:2*28]) }, 30, 1 + 30*29},
+		{"two folders in turn", func(i int) string { return fmt.Sprintf("transcripts/%s%d/f%d", deep[:2*29], i%2, i) }, 300, 31 + 299},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := os.OpenRoot(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			s := newStagingSink(root)
+			defer s.release()
+			for i := 0; i < tc.n; i++ {
+				w, err := s.Member(tc.names(i), 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Write([]byte("x"))
+			}
+			if err := s.close(); err != nil {
+				t.Fatal(err)
+			}
+			if s.opened != tc.opened || s.files != tc.n {
+				t.Errorf("%d members: %d folders opened, want %d (%d files)", tc.n, s.opened, tc.opened, s.files)
+			}
+			if len(s.open) > verify.MaxNameDepth {
+				t.Errorf("%d folders held open", len(s.open))
+			}
+			if err := s.syncDirs(); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

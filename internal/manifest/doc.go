@@ -44,16 +44,20 @@
 //     size_bytes is not negative.
 //
 // Parse does not check what writers promise beyond that: created_at's layout, the order of files, and whether
-// section agrees with arcname. The verifier holds the archive's members against files (package verify,
-// "Checks"); section only groups the files for people (git bernstein view).
+// section agrees with arcname. The verifier does: each section must be one of Sections and the top folder of
+// its arcname, or the archive check fails (package verify, "Archive shape"). It holds the archive's members
+// against files (package verify, "Checks"); section also groups the files for people (git bernstein view).
 //
 // # Member names
 //
 // CheckName is the rule for every arcname and every archive member name: a relative POSIX path ("/" between
 // parts) of valid UTF-8, not empty, not starting with "/", with no part that is empty, "." or ".." (so no
 // leading, trailing or doubled "/"), no backslash, no NUL or other control character (U+0000–U+001F, U+007F,
-// U+0080–U+009F), and no Windows drive prefix ("C:"). Extracting such a name can only write inside the target
-// folder, on any system. Names that differ only in ways some file systems ignore (letter case, NFC and NFD) are
+// U+0080–U+009F), no Windows drive prefix ("C:"), and no part that is git's own folder .git on some file system,
+// by git's verify_path rules with core.protectHFS and core.protectNTFS on: ".git" in any letter case; ".git" or
+// "git~1" followed only by dots and spaces, up to the end or a ":" (NTFS); ".git" with any of U+200C–U+200F,
+// U+202A–U+202E, U+206A–U+206F, U+FEFF anywhere in it (HFS+). Extracting such a name can only write inside the
+// target folder, on any system, and never a repository's config or hooks. Names that differ only in ways some file systems ignore (letter case, NFC and NFD) are
 // allowed here; the verifier warns about them.
 //
 // # Bundle layout
@@ -136,4 +140,9 @@
 //
 // and the archive's members, in order: manifest.json, audit/tracker.jsonl, git/commits.json, git/diff.patch,
 // transcripts/coder-ENG-42.jsonl.
+//
+// # JSON Schema
+//
+// manifest.schema.json beside this file states the schema 1 document in JSON Schema (draft 2020-12), for tools
+// of others; tests hold the bundles we write to it (internal/schematest).
 package manifest

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/jsonout"
@@ -26,6 +27,28 @@ const (
 	SectionGit         = "git"
 	SectionPR          = "pr"
 )
+
+// Sections are the sections a bundle has, in the order the layout lists them (doc.go, "Bundle layout").
+var Sections = []string{SectionGit, SectionPR, SectionTranscripts, SectionTraces, SectionLineage, SectionAudit}
+
+// IsSection says whether s is one of Sections.
+func IsSection(s string) bool {
+	for _, x := range Sections {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TopFolder is the first part of a member name: the folder of its section ("" for a name with no folder).
+func TopFolder(name string) string {
+	top, _, ok := strings.Cut(name, "/")
+	if !ok {
+		return ""
+	}
+	return top
+}
 
 // Manifest lists every bundled file with its size and hash; the detached signature covers its JCS form, and so
 // every file transitively.

@@ -40,7 +40,7 @@ func Parse(data []byte) (*Manifest, error) {
 	}
 	top, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
+		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, strictjson.Kind(v))
 	}
 	sv, ok := top["schema_version"]
 	if !ok {
@@ -137,7 +137,7 @@ func (o fields) only(names ...string) error {
 func (o fields) str(name string) (string, error) {
 	s, ok := o.m[name].(string)
 	if !ok {
-		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	return s, nil
 }
@@ -157,13 +157,13 @@ func (o fields) optInt(name string) (*int, error) {
 func (o fields) strList(name string) ([]string, error) {
 	list, ok := o.m[name].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	out := make([]string, 0, len(list))
 	for i, v := range list {
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, kind(v))
+			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, strictjson.Kind(v))
 		}
 		out = append(out, s)
 	}
@@ -173,7 +173,7 @@ func (o fields) strList(name string) ([]string, error) {
 func (o fields) entries(name string) ([]Entry, error) {
 	list, ok := o.m[name].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of entries, got %s", ErrMalformed, o.where, name, kind(o.m[name]))
+		return nil, fmt.Errorf("%w: %s: %q must be a list of entries, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
 	}
 	out := make([]Entry, 0, len(list))
 	seen := map[string]int{}
@@ -181,7 +181,7 @@ func (o fields) entries(name string) ([]Entry, error) {
 		where := fmt.Sprintf("%s: files[%d]", o.where, i)
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(v))
+			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 		}
 		e, err := entry(fields{m: obj, where: where})
 		if err != nil {
@@ -234,7 +234,7 @@ func entry(o fields) (Entry, error) {
 func integer(v any, what string) (int64, error) {
 	num, ok := v.(json.Number)
 	if !ok {
-		return 0, fmt.Errorf("%w: %s must be an integer, got %s", ErrMalformed, what, kind(v))
+		return 0, fmt.Errorf("%w: %s must be an integer, got %s", ErrMalformed, what, strictjson.Kind(v))
 	}
 	if strings.ContainsAny(string(num), ".eE") {
 		return 0, fmt.Errorf("%w: %s is %s; write an integer without fraction or exponent", ErrMalformed, what, num)
@@ -246,27 +246,10 @@ func integer(v any, what string) (int64, error) {
 	return n, nil
 }
 
-func kind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // CheckName says whether name is safe as an archive member or arcname: a relative POSIX path of valid UTF-8
 // whose parts are neither empty, "." nor "..", with no backslash, NUL or other control character, and no
-// Windows drive prefix. Extracting such a name can only write inside the target folder, on any system.
+// Windows drive prefix, and no part that is git's folder .git on some file system (dotgit.go). Extracting such a
+// name can only write inside the target folder, on any system, and never into a repository's own files.
 func CheckName(name string) error {
 	switch {
 	case name == "":
@@ -295,5 +278,5 @@ func CheckName(name string) error {
 			return fmt.Errorf("%q is not a clean path (empty or \".\" part)", name)
 		}
 	}
-	return nil
+	return checkDotGit(name)
 }

@@ -39,4 +39,7 @@
 // the same here. Adding a line for a tracker, ticket and bundle file name that the note already has replaces that
 // line (the file was rewritten, so the old digest no longer describes it). Writers move the ref with a
 // compare-and-swap and retry, so concurrent writers never lose each other's lines.
+//
+// note.schema.json beside this file is a note line in JSON Schema (draft 2020-12); tests hold the lines record
+// writes to it (internal/schematest).
 package notes

@@ -58,4 +58,7 @@
 // offline copy from .sdd/pr/pr_7.json, not from GitHub") or when the bundle has pr/ members but no
 // pr/sources.json (made before it existed, or by upstream's writer: "sources not recorded", since such a member
 // may be an offline copy too).
+//
+// sources.schema.json beside this file is the document in JSON Schema (draft 2020-12); tests hold what bundle
+// writes to it (internal/schematest).
 package prsource

@@ -28,11 +28,11 @@ func Parse(data []byte) (*Sources, error) {
 	}
 	top, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, kind(v))
+		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, strictjson.Kind(v))
 	}
 	ver, ok := top["v"].(json.Number)
 	if !ok {
-		return nil, fmt.Errorf("%w: \"v\" must be an integer, got %s", ErrMalformed, kind(top["v"]))
+		return nil, fmt.Errorf("%w: \"v\" must be an integer, got %s", ErrMalformed, strictjson.Kind(top["v"]))
 	}
 	if string(ver) != "1" {
 		if n, err := ver.Int64(); err == nil && !strings.ContainsAny(string(ver), ".eE") && n > Version {
@@ -45,7 +45,7 @@ func Parse(data []byte) (*Sources, error) {
 	}
 	list, ok := top["members"].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: \"members\" must be a list, got %s", ErrMalformed, kind(top["members"]))
+		return nil, fmt.Errorf("%w: \"members\" must be a list, got %s", ErrMalformed, strictjson.Kind(top["members"]))
 	}
 	s := &Sources{V: Version, Members: make([]Member, 0, len(list))}
 	seen := map[string]int{}
@@ -53,7 +53,7 @@ func Parse(data []byte) (*Sources, error) {
 		where := fmt.Sprintf("members[%d]", i)
 		obj, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, kind(e))
+			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(e))
 		}
 		m, err := member(obj, where)
 		if err != nil {
@@ -92,7 +92,7 @@ func member(o map[string]any, where string) (Member, error) {
 	}
 	list, ok := o["requests"].([]any)
 	if !ok {
-		return m, fmt.Errorf("%w: %s: \"requests\" must be a list, got %s", ErrMalformed, where, kind(o["requests"]))
+		return m, fmt.Errorf("%w: %s: \"requests\" must be a list, got %s", ErrMalformed, where, strictjson.Kind(o["requests"]))
 	}
 	m.Requests = make([]Request, 0, len(list))
 	anyCache := false
@@ -100,7 +100,7 @@ func member(o map[string]any, where string) (Member, error) {
 		rw := fmt.Sprintf("%s: requests[%d]", where, i)
 		obj, ok := e.(map[string]any)
 		if !ok {
-			return m, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, rw, kind(e))
+			return m, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, rw, strictjson.Kind(e))
 		}
 		r, err := request(obj, rw)
 		if err != nil {
@@ -200,7 +200,7 @@ func only(o map[string]any, where string, names ...string) error {
 func str(o map[string]any, where, name string) (string, error) {
 	s, ok := o[name].(string)
 	if !ok {
-		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, where, name, kind(o[name]))
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, where, name, strictjson.Kind(o[name]))
 	}
 	return s, nil
 }
@@ -214,22 +214,4 @@ func optStr(o map[string]any, where, name string) (*string, error) {
 		return nil, fmt.Errorf("%w (or null)", err)
 	}
 	return &s, nil
-}
-
-func kind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -43,6 +43,7 @@ func TestTickets(t *testing.T) {
 		{"message spelling wins over branch", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 2), commit("ENG-42 work", 1)}, []string{"ENG-42"}},
 		{"branch only for merges", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 1)}, []string{}},
 		{"github numbers in ticket trailers", "", "github", []*object.Commit{commit("Fix (#17)\n\nFixes: #12, acme/app#13\nSigned-off-by: A <a@x>", 1)}, []string{"12", "13"}},
+		{"no letter before #", "", "github", []*object.Commit{commit("RSA (PKCS#1)\n\nRefs: PKCS#1, C#2, _#3, #4, acme/app#5", 1)}, []string{"4", "5"}},
 		{"github numbers not for jira", "", "jira", []*object.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
 		{"custom pattern", `PROJ_[0-9]+`, "jira", []*object.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
 		{"duplicates collapse", "", "github", []*object.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},
@@ -66,5 +67,44 @@ func TestTickets(t *testing.T) {
 	}
 	if _, err := NewFinder("(", "github", nil, gitext.TrailerOptions{}); err == nil || !strings.Contains(err.Error(), "bernstein.ticketPattern") {
 		t.Fatalf("bad pattern: %v", err)
+	}
+}
+
+// TestProjects: issue 26 item 4. Kafka's messages name KIP-848 and KIP-932 (improvement proposals) and the typo
+// KAKFA-17173 beside its KAFKA tickets; with bernstein.projects KAFKA only KAFKA's are tickets, in messages and
+// in merged branch names, while the tracker's own shapes (#123 with github) are no key and stay.
+func TestProjects(t *testing.T) {
+	t.Parallel()
+	commits := []*object.Commit{
+		commit("KAFKA-17173: Implement KIP-848 heartbeats\n\nSee KIP-932 and KAKFA-17173.", 1),
+		commit("Merge branch 'kip-848-eng-5' into trunk", 2),
+		commit("Fix (#12)\n\nFixes: #12", 1),
+	}
+	keys := discover.DefaultTrailerKeys
+	all, _ := NewFinder("", "github", keys, gitext.TrailerOptions{})
+	if got, want := ids(all.Tickets(commits)), []string{"12", "ENG-5", "KAFKA-17173", "KAKFA-17173", "KIP-848", "KIP-932"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("without projects: %q, want %q", got, want)
+	}
+	if got, want := Keys(all.Tickets(commits)), []KeyCount{{"KIP", 2, 3}, {"ENG", 1, 1}, {"KAFKA", 1, 1}, {"KAKFA", 1, 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Keys: %v, want %v", got, want)
+	}
+	for _, values := range [][]string{{"KAFKA eng"}, {"KAFKA", "ENG"}, {"kafka,ENG", "Kafka"}} {
+		projects, err := ParseProjects(values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := NewFinder("", "github", keys, gitext.TrailerOptions{})
+		f.Projects = projects
+		if got, want := ids(f.Tickets(commits)), []string{"12", "ENG-5", "KAFKA-17173"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("projects %q: %q, want %q", values, got, want)
+		}
+	}
+	for _, bad := range []string{"KAFKA-1", "1KAFKA", "KAF KA-"} {
+		if _, err := ParseProjects([]string{bad}); err == nil || !strings.Contains(err.Error(), "bernstein.projects") {
+			t.Errorf("ParseProjects(%q): %v, want an error naming bernstein.projects", bad, err)
+		}
+	}
+	if p, err := ParseProjects(nil); p != nil || err != nil {
+		t.Errorf("no projects: %q, %v", p, err)
 	}
 }

@@ -23,7 +23,8 @@ const DefaultPattern = `[A-Z][A-Z0-9]+-[0-9]+`
 // RFC-7797, CVE-2024-…): never tickets, and a merge that mentions them must not bundle them.
 var notTickets = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "RFC": true, "CVE": true}
 
-// githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github.
+// githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github; it counts where GitHub
+// links it (ticket.RefStartsAt: not PKCS#1).
 var githubRef = regexp.MustCompile(`#([0-9]+)`)
 
 // launchpadRef is a Launchpad bug in a trailer value (Closes-Bug: #2161868, Related-Bug: 2059809): six or seven
@@ -39,6 +40,9 @@ type Finder struct {
 	// TrailerKeys are the trailer keys whose values may name GitHub issues by #N (matched case-insensitively).
 	TrailerKeys []string
 	Trailers    gitext.TrailerOptions
+	// Projects are the keys (bernstein.projects, ParseProjects) whose ids the pattern finds, in messages and in
+	// branch names; nil is every key. The tracker's own shapes (#123, Launchpad bugs) are not keys.
+	Projects []string
 }
 
 // NewFinder compiles pattern (DefaultPattern when empty) for tracker. For tracker launchpad with no pattern,
@@ -146,7 +150,8 @@ func (f *Finder) trailerIDs(value string) []string {
 	}
 	var out []string
 	for _, m := range re.FindAllStringSubmatchIndex(value, -1) {
-		if !ticket.EndsAlone(value, m[3]) || (f.Tracker == "launchpad" && !ticket.StandsAlone(value, m[0], m[1])) {
+		if !ticket.EndsAlone(value, m[3]) || (f.Tracker == "launchpad" && !ticket.StandsAlone(value, m[0], m[1])) ||
+			(f.Tracker == "github" && !ticket.RefStartsAt(value, m[0])) { // PKCS#1 is no reference (GitHub's rule)
 			continue
 		}
 		out = append(out, value[m[2]:m[3]])
@@ -167,7 +172,8 @@ func LooksLikeKeys(found []Found) bool {
 }
 
 // matches returns re's matches in text that stand as whole tokens (no letter, digit or _ directly around them),
-// the rule ticket matching uses everywhere, so ENG-42a and xENG-42 name nothing.
+// the rule ticket matching uses everywhere, so ENG-42a and xENG-42 name nothing; with Projects, only the ids of
+// those keys.
 func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 	var out []string
 	for _, m := range re.FindAllStringIndex(text, -1) {
@@ -175,6 +181,9 @@ func (f *Finder) matches(re *regexp.Regexp, text string) []string {
 			continue
 		}
 		id := text[m[0]:m[1]]
+		if !InProjects(id, f.Projects) {
+			continue
+		}
 		if f.isDefault {
 			prefix, _, _ := strings.Cut(id, "-")
 			if notTickets[strings.ToUpper(prefix)] {

@@ -216,6 +216,13 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 			if !slices.Equal(bd.LandedOn.Branches, rd.LandedOn.Branches) || !slices.Equal(bd.LandedOn.Tags, rd.LandedOn.Tags) {
 				judge("%s: git/commits.json says it landed on branches [%s] and first tags [%s], the recorded refs give [%s] and [%s]", short(sha),
 					strings.Join(bd.LandedOn.Branches, " "), strings.Join(bd.LandedOn.Tags, " "), strings.Join(rd.LandedOn.Branches, " "), strings.Join(rd.LandedOn.Tags, " "))
+			} else if bd.LandedOn.FirstTagsByBranch != nil { // absent in bundles made before it
+				for _, b := range bd.LandedOn.Branches {
+					if got, want := bd.LandedOn.FirstTagsByBranch[b], rd.LandedOn.FirstTagsByBranch[b]; !slices.Equal(got, want) {
+						judge("%s: git/commits.json says its first tags on %s are [%s], the recorded refs give [%s]", short(sha), b,
+							strings.Join(got, " "), strings.Join(want, " "))
+					}
+				}
 			}
 			continue
 		}

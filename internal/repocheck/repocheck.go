@@ -1,6 +1,7 @@
 // Package repocheck holds a bundle's git section against a repository, for `verify --repo`: every commit
-// git/commits.json lists is in the repository with the details it records, and each part of git/diff.patch,
-// applied in memory, turns its commit's parent tree into the commit's tree. It is how an auditor who has the
+// git/commits.json lists is in the repository with the details it records, and each part of git/diff.patch is
+// what format-patch writes for its commit (mail header and message byte for byte) and, applied in memory, turns
+// its commit's parent tree into the commit's tree (parts.go). It is how an auditor who has the
 // repository confirms the code section without trusting whoever made the bundle. Package verify, which reads no
 // git, reports the answer as its repository check.
 package repocheck
@@ -15,7 +16,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
 	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -74,55 +74,13 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 		}
 	}
 
-	// Parts: each for a listed commit, once, reproducing the commit's tree.
+	// Parts: each for a listed commit, once, what format-patch writes for it, reproducing its tree (parts.go).
 	parted := map[string]bool{}
 	if diffPatch != nil {
-		parts, err := apply.ParseSeries(diffPatch)
-		if err != nil {
-			mismatch("git/diff.patch: %v", err)
+		var err error
+		if parted, err = checkParts(r, diffPatch, listed, found, &res, mismatch); err != nil {
+			res.Err = err
 			return res
-		}
-		for _, p := range parts {
-			name := "git/diff.patch, part for " + short(p.Commit)
-			switch {
-			case parted[p.Commit]:
-				mismatch("%s: a second part for the same commit", name)
-				continue
-			case !listed[p.Commit]:
-				mismatch("%s: git/commits.json does not list that commit", name)
-				continue
-			case p.Err != nil:
-				mismatch("%s: %v", name, p.Err)
-				parted[p.Commit] = true
-				continue
-			}
-			parted[p.Commit] = true
-			c := found[p.Commit]
-			if c == nil {
-				continue // missing, or not a commit: said above
-			}
-			if len(c.ParentHashes) > 1 {
-				mismatch("%s: it is a merge, which a format-patch series has no part for", name)
-				continue
-			}
-			from, ok, err := parentTree(r, c)
-			if err != nil {
-				res.Err = err
-				return res
-			}
-			if !ok {
-				res.Missing = append(res.Missing, fmt.Sprintf("%s: its parent %s is not in the repository (a shallow clone?), so its part cannot be applied", c.Hash, c.ParentHashes[0]))
-				continue
-			}
-			problems, err := apply.CheckTrees(r.ReadObject, from, c.TreeHash, p.Files)
-			if err != nil {
-				res.Err = fmt.Errorf("apply the part for %s: %w", short(p.Commit), err)
-				return res
-			}
-			for _, pr := range problems {
-				mismatch("%s: %s", name, pr)
-			}
-			res.Parts++
 		}
 	}
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/landing"
 	"sort"
 	"strings"
 
@@ -15,11 +16,15 @@ const maxGridBranches = 24
 
 // changeGrid answers "is the fix on every supported branch, and which release shipped it?": a row per change
 // (commits with one patch id, or linked by cherry-pick lines), a column per branch that holds any tied commit,
-// and in each cell whether the change reached the branch and the first tags that contain it there.
+// and in each cell whether the change reached the branch and the first tags that contain it there: of the tags
+// on that branch's history (landed_on.first_tags_by_branch), never the commit's tags on other branches.
 type changeGrid struct {
 	Branches []string
 	Rows     []gridRow
 	Note     string // columns left out
+	// TagsNote says that the cells' tags are each commit's first tags on any branch: the bundle was made before
+	// commits.json recorded them per branch (landed_on.first_tags_by_branch).
+	TagsNote string
 }
 
 type gridRow struct {
@@ -44,6 +49,10 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 		return nil, nil
 	}
 	changes := discover.Changes(doc.Details)
+	base := ""
+	if doc.Discovery != nil {
+		base = doc.Discovery.BaseBranch.Ref
+	}
 	var rows []commitRow
 	for _, ch := range changes {
 		for k, i := range ch.Commits {
@@ -55,8 +64,9 @@ func changesFrom(mb *Member) ([]commitRow, *changeGrid) {
 			row := commitRow{SHA: d.SHA, Author: author, Date: d.Author.Date, Subject: d.Subject,
 				MatchedBy: strings.Join(d.MatchedBy, ", "), Backport: k > 0}
 			if d.LandedOn != nil {
-				row.Branches = strings.Join(d.LandedOn.Branches, ", ")
-				row.Tags = strings.Join(d.LandedOn.Tags, ", ")
+				// Shortened as `commits` shortens them (package landing); the file table has them all.
+				row.Branches = landing.Branches(d.LandedOn.Branches, base).String()
+				row.Tags = landing.Tags(d.LandedOn.Tags).String()
 			}
 			rows = append(rows, row)
 		}
@@ -102,7 +112,14 @@ func grid(details []discover.CommitDetail, changes []discover.Change) *changeGri
 			for _, i := range ch.Commits {
 				d := details[i]
 				if d.LandedOn != nil && contains(d.LandedOn.Branches, b) {
-					row.Cells[col] = gridCell{Landed: true, Tags: strings.Join(d.LandedOn.Tags, ", ")}
+					tags, ok := d.LandedOn.FirstTagsByBranch[b]
+					if !ok {
+						// Which tags are on which branch was not recorded: the commit's first tags on all
+						// branches, said to be that, rather than presented as this branch's.
+						tags = d.LandedOn.Tags
+						g.TagsNote = unrecordedTags
+					}
+					row.Cells[col] = gridCell{Landed: true, Tags: strings.Join(tags, ", ")}
 					break
 				}
 			}
@@ -111,6 +128,11 @@ func grid(details []discover.CommitDetail, changes []discover.Change) *changeGri
 	}
 	return g
 }
+
+// unrecordedTags is the grid's note for bundles without landed_on.first_tags_by_branch.
+const unrecordedTags = "This bundle's commits.json does not say which tags are on which branch (first_tags_by_branch " +
+	"was not recorded; it was made by an older git-bernstein): each cell lists the commit's first tags on any branch, " +
+	"which may include tags that are not on that branch's history."
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

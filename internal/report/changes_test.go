@@ -38,7 +38,7 @@ func TestWhereChangesLanded(t *testing.T) {
 		`<h3 id="landed">Where each change landed</h3>`,
 		`<tr><th>Change</th><th class="mono">main</th><th class="mono">stable/1</th><th class="mono">stable/2</th><th class="mono">remotes/origin/main</th></tr>`,
 		`<tr><td><span class="mono">111111111111</span> Fix the overflow</td><td class="landed">✓ v3.0</td><td class="landed">✓ v1.0.1</td><td class="landed">✓ v2.0.1</td><td class="landed">✓ v3.0</td></tr>`,
-		`<tr><td class="mono">111111111111</td><td>Ada &lt;ada@example.com&gt;</td><td class="mono">2026-01-01T02:00:00Z</td><td class="subject">Fix the overflow</td><td class="mono">main, remotes/origin/main</td><td class="mono">v3.0</td>`,
+		`<tr><td class="mono">111111111111</td><td>Ada &lt;ada@example.com&gt;</td><td class="mono">2026-01-01T02:00:00Z</td><td class="subject">Fix the overflow</td><td class="mono">main</td><td class="mono">v3.0</td>`,
 		`<tr class="backport"><td class="mono">222222222222</td>`, `<td class="subject">↳ Fix the overflow</td><td class="mono">stable/1</td><td class="mono">v1.0.1</td>`,
 		`<tr class="backport"><td class="mono">333333333333</td>`,
 	} {

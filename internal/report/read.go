@@ -60,7 +60,7 @@ func Read(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts veri
 	rep := verify.Verify(archive, signature, keys, opts)
 	s.finish()
 	b := &Bundle{Report: rep}
-	if len(rep.Checks) == 0 || rep.Checks[0].Check != verify.CheckArchive || rep.Checks[0].Status == verify.Fail {
+	if len(rep.Checks) == 0 || rep.Checks[0].Check != verify.CheckArchive || rep.Checks[0].Status == verify.Fail || rep.Checks[0].Status == verify.CannotCheck {
 		return b
 	}
 	b.Members, b.Omitted, b.ManifestJSON = s.members, s.omitted, s.manifest.Bytes()

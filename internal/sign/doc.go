@@ -138,4 +138,7 @@
 //   - testdata/verify/ at the repository root: whole bundles, good and bad, with their signatures, signed by the
 //     public test-only key test-only-key.pem whose card is test-only.card.json; index.json gives each case's
 //     verdict (good.tar.gz and good-legacy.tar.gz are the JCS and legacy signatures of an intact bundle).
+//
+// card.schema.json beside this file is the flat agent card in JSON Schema (draft 2020-12); tests hold the cards
+// keygen writes to it (internal/schematest).
 package sign

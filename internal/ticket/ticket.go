@@ -99,7 +99,8 @@ func issueLikeIn(name, id string) bool {
 	return false
 }
 
-// numberNamedIn finds #N or an issue/pull URL ending in /N. A reference that names a repository (owner/repo#N,
+// numberNamedIn finds #N or an issue/pull URL ending in /N. #N counts only where GitHub links it (RefStartsAt:
+// not PKCS#1). A reference that names a repository (owner/repo#N,
 // github.com/owner/repo/issues/N) counts only when that repository is the ticket's (InRepo).
 func (t Ticket) numberNamedIn(text string) bool {
 	for _, pre := range []string{"#", "/issues/", "/pull/", "/pulls/"} {
@@ -110,6 +111,10 @@ func (t Ticket) numberNamedIn(text string) bool {
 			}
 			at := i + j
 			end := at + len(pre) + len(t.ID)
+			if pre == "#" && !RefStartsAt(text, at) {
+				i = at + 1
+				continue
+			}
 			if !wordRuneAt(text, end) && !versionAfter(text, end) && t.sameRepo(repoBefore(text, at, pre != "#")) {
 				return true
 			}
@@ -117,6 +122,18 @@ func (t Ticket) numberNamedIn(text string) bool {
 		}
 	}
 	return false
+}
+
+// RefStartsAt says whether the '#' at text[hash] can start a GitHub reference (#N, owner/repo#N). GitHub links
+// #N only when no letter or digit stands directly before the '#': PKCS#1, C#2 and word#3 name no issue, while
+// owner/repo#N, whose repository name ends in one, does. '_' counts as a letter here, as in the token rule
+// (StandsAlone): a_#1 is an identifier, not a reference, and GitHub does not link it in plain text either
+// (GitHub's renderer treats a leading "_" as Markdown emphasis, which commit messages do not have).
+func RefStartsAt(text string, hash int) bool {
+	if !wordRuneBefore(text, hash) {
+		return true
+	}
+	return strings.Contains(repoBefore(text, hash, false), "/") // "owner/repo"; "" or "?" when none is written
 }
 
 // repoBefore returns the "owner/repo" written directly before text[at:] ("acme/app#12", ".../acme/app/issues/12"),

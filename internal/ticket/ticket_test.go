@@ -151,6 +151,22 @@ func TestRealHistoriesMatching(t *testing.T) {
 		{"github", "11366", "go-git/go-git", false, "Fixes #11366", true},
 		{"github", "11366", "go-git/go-git", false, "(#11366)", true},
 		{"github", "12", "go-git/go-git", false, "bump to #12.5", false},
+		// go-git 77e7ef99: "RSA (PKCS#1), PKCS#8, DSA" names neither 1 nor 8; GitHub links #N only with no
+		// letter or digit before the '#', owner/repo#N apart.
+		{"github", "1", "go-git/go-git", false, "support for RSA (PKCS#1), PKCS#8, DSA", false},
+		{"github", "8", "go-git/go-git", false, "support for RSA (PKCS#1), PKCS#8, DSA", false},
+		{"github", "1", "", false, "support for RSA (PKCS#1), PKCS#8, DSA", false},
+		{"github", "298", "go-git/go-git", false, "helper (#298)", true},
+		{"github", "2", "", false, "ported from C#2", false},
+		{"github", "3", "", false, "word#3", false},
+		{"github", "3", "", false, "é#3", false},
+		{"github", "3", "", false, "snake_#3", false},
+		{"github", "3", "", false, "_#3", false},
+		{"github", "3", "", false, "fix:#3", true},
+		{"github", "3", "", false, "-#3", true},
+		{"github", "3", "", false, "go-git/go-git#3", true},
+		{"github", "3", "", false, "acme/app#3, PKCS#3", true},
+		{"github", "3", "", false, "/app#3", false},
 	}
 	for _, c := range cases {
 		tk, err := Parse(c.tracker, c.id)

@@ -21,6 +21,10 @@ type member struct {
 // contents is the archive as read: the manifest's bytes and every other member.
 type contents struct {
 	manifestJSON []byte
+	// manifest is manifestJSON parsed when it was read (manifestErr when it does not parse): its sections are
+	// checked before any other member streams by.
+	manifest     *manifest.Manifest
+	manifestErr  error
 	members      map[string]member
 	entries      int   // tar members, manifest included
 	total        int64 // bytes the gzip stream inflated to
@@ -185,6 +189,7 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 	c := &contents{members: map[string]member{}}
 	seen := map[string]int{} // name → member number, manifest included
 	names := newNameClashes()
+	tree := newMemberTree()
 	manifestAt := 0 // member number of manifest.json, 1 when in place
 	for {
 		hdr, err := tr.Next()
@@ -215,12 +220,17 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 				"tar readers disagree on this archive", c.entries, name, hdr.Size, hdr.Typeflag, shape.cur.name, shape.cur.size)
 		}
 		if err := manifest.CheckName(name); err != nil {
-			return nil, refuse("member %d: unsafe name: %v; a bundle has only relative names inside the archive", c.entries, err)
+			return nil, refuse("member %d: unsafe name: %v; no bundle writer makes one: do not unpack this archive with any tool", c.entries, err)
 		}
 		if n, dup := seen[name]; dup {
 			return nil, refuse("member %d %.200q has the same name as member %d: an extractor would keep only one of them", c.entries, name, n)
 		}
 		seen[name] = c.entries
+		if name != manifest.Name {
+			if f := tree.add(c.entries, name); f != nil {
+				return nil, f
+			}
+		}
 		names.add(name)
 		if name == manifest.Name {
 			manifestAt = c.entries
@@ -238,6 +248,11 @@ func readTar(cr *countingReader, lim Limits, sink Sink) (*contents, *archiveFail
 				return nil, unreadable("manifest.json is more than %s (--max-manifest-size)", FormatSize(lim.MaxManifestSize))
 			}
 			c.manifestJSON = data
+			if c.manifest, c.manifestErr = manifest.Parse(data); c.manifestErr == nil {
+				if f := checkManifestSections(c.manifest); f != nil {
+					return nil, f
+				}
+			}
 			if f := toSink(sink, name, data); f != nil {
 				return nil, f
 			}

@@ -40,11 +40,19 @@
 // Any other record (size, linkpath, uid, uname, comment, GNU.sparse.*, …) is refused: readers apply them
 // differently, or they carry bytes no one signed.
 //
-// Names: at most MaxNameLength (4096) bytes each and Limits.MaxNamesSize in all, counted as each header is read,
-// before any name is kept; then relative, clean, UTF-8, no backslash, NUL, control character or drive letter
-// (manifest.CheckName), distinct, with manifest.json the first member. Names that are distinct here but not on
-// other file systems (letter case; NFC and NFD spellings; names Windows cannot create, such as CON, a.txt:ads or
-// "trail.") are warnings (exit 3 under --strict).
+// Names: at most MaxNameLength (4096) bytes and MaxNameDepth (32) "/"-separated parts each, and
+// Limits.MaxNamesSize in all, counted as each header is read, before any name is kept; then relative, clean,
+// UTF-8, no backslash, NUL, control character or drive letter, and no part that is git's folder .git on any file
+// system git guards (".git" in any case; NTFS's ".git." ".git " ".git:stream" and "git~1"; HFS+'s ".git" with
+// ignorable code points such as U+200C: manifest.CheckName, git's verify_path rules), distinct, with
+// manifest.json the first member. Layout: every other member sits in the folder of a section the format defines
+// (git, pr, transcripts, traces, lineage, audit: manifest.Sections), and the manifest, read as soon as it is the
+// first member and before any other member is handed on, lists each file in the section that is its top
+// folder; no member name is a folder of another's (transcripts/a beside transcripts/a/b: a file system holds
+// one, and GNU tar and Python each lose one). Each of these is FAILED at archive. Names that are distinct here
+// but not on other file systems (letter case; NFC and NFD spellings; either of those making one name a folder
+// of another; names Windows cannot create, such as CON, a.txt:ads or "trail.") are warnings (exit 3 under
+// --strict).
 //
 // How it is enforced: shapeReader (tarshape.go) reads the inflated stream beneath archive/tar and judges every
 // byte as it passes; a byte outside the shape makes the read that would deliver it fail, so archive/tar never
@@ -175,8 +183,15 @@
 //	2 UNVERIFIABLE  no signature or no trusted key (the archive is still checked), or unusable input
 //	3               VERIFIED with warnings, under --strict only
 //
+// Each check's status (Check.Status, "status" in --json) is pass, warn, fail (a mismatch, FAILED) or unusable
+// (CannotCheck: the check could not be made, UNVERIFIABLE, no sign of tampering); the text report shows it as
+// [PASS], [WARN], [FAIL] or [UNUSABLE]. Report.Failures names the checks that are fail or unusable.
+//
 // # Limits
 //
 // Every size is counted on the bytes read, never taken from a header: members (Limits.MaxEntries), one member,
-// all inflated bytes, the manifest, all names. Passing one is unusable input (exit 2).
+// all inflated bytes, the manifest, all names. Passing one is unusable input (exit 2). One name's length
+// (MaxNameLength) and depth (MaxNameDepth, 32 parts) are fixed bounds of the shape instead, FAILED when passed:
+// no bundle writer comes near them (the deepest member is lineage/v2/children/<hex>.jsonl, 4 parts), and a name
+// thousands of folders deep only makes every extractor slow.
 package verify

@@ -11,15 +11,28 @@ import (
 // names that differ only in letter case or in Unicode normalization (macOS and Windows file systems fold case;
 // macOS also treats NFC and NFD spellings as one name), and names Windows cannot create at all. These are
 // warnings, not failures: .sdd may really hold such files, and on Linux they extract as they are.
+//
+// It also finds a name that is, once folded, a folder of another (transcripts/A beside transcripts/a/b): the
+// exact case is refused (layout.go), the folded one is a warning like the others, since on Linux both extract.
 type nameClashes struct {
 	folded   map[string]string // case- and normalization-folded name → first name with it
+	tree     pathTree          // folded names, part by part
 	problems []string
 }
 
-func newNameClashes() *nameClashes { return &nameClashes{folded: map[string]string{}} }
+func newNameClashes() *nameClashes {
+	return &nameClashes{folded: map[string]string{}, tree: newPathTree()}
+}
 
 func (n *nameClashes) add(name string) {
 	key := strings.ToLower(norm.NFC.String(name))
+	const folderWhy = "on a case-insensitive or normalizing file system (macOS, Windows) one is a file where the other needs a folder: one cannot be extracted"
+	switch other, clash := n.tree.add(key, name); clash {
+	case fileAboveName:
+		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", other, name, folderWhy))
+	case nameAboveFile:
+		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q: %s", name, other, folderWhy))
+	}
 	if first, clash := n.folded[key]; clash {
 		why := "differ only in letter case: extracted on a case-insensitive file system (macOS, Windows), one overwrites the other"
 		if norm.NFC.String(first) == norm.NFC.String(name) {

@@ -24,6 +24,11 @@ func TestNameClashes(t *testing.T) {
 		{[]string{"traces/trail."}, []string{"ends with a dot or space"}},
 		{[]string{"traces/trail /x"}, []string{"ends with a dot or space"}},
 		{[]string{`q?.txt`}, []string{`contains "?"`}},
+		// Issue 25, 13, folded: a file and a folder of one name on macOS and Windows.
+		{[]string{"transcripts/A", "transcripts/a/b"}, []string{`"transcripts/A" and "transcripts/a/b": on a case-insensitive`}},
+		{[]string{"transcripts/a/b", "transcripts/A"}, []string{`"transcripts/A" and "transcripts/a/b": on a case-insensitive`}},
+		{[]string{"transcripts/caf\u00e9", "transcripts/cafe\u0301/x"}, []string{"one is a file where the other needs a folder"}},
+		{[]string{"transcripts/a", "transcripts/ab/c", "transcripts/A.b/c"}, nil},
 	} {
 		n := newNameClashes()
 		for _, name := range tc.names {

@@ -37,6 +37,13 @@ type RepoResult struct {
 	// Missing are commits (or parents a part needs) the repository does not have: nothing can be said of
 	// them, so the check is unusable (UNVERIFIABLE, exit 2) unless something else failed.
 	Missing []string
+	// Unverifiable are parts (or the whole git/diff.patch) over a budget of the check: not judged, so, like
+	// Missing, they make the check unusable unless something else failed.
+	Unverifiable []string
+	// Inexact are parts that differ in bytes from what format-patch writes for their commit in this
+	// repository (other diff settings where the bundle was made: diff.renames, diff drivers) and were held to
+	// the stricter shape and applied instead; the check says how many.
+	Inexact []string
 	// Err is set when the repository could not be read (a corrupt object, a partial clone offline).
 	Err error
 	// Notices are what the completeness check could not judge, and commits tied to the ticket only since the
@@ -46,9 +53,14 @@ type RepoResult struct {
 	Complete string
 }
 
+// MaxRepoPatchSize is the budget of git/diff.patch for the repository check: a larger one is not read into
+// memory, and the check is unusable (UNVERIFIABLE) with the reason, not failed.
+const MaxRepoPatchSize = 256 << 20
+
 // repoCollector keeps, from the one read of the archive, the two members the repository check needs.
 type repoCollector struct {
 	commits, patch *bytes.Buffer
+	patchSize      int64 // git/diff.patch's size when it is over MaxRepoPatchSize (and not kept)
 }
 
 func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
@@ -57,7 +69,12 @@ func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
 		c.commits = &bytes.Buffer{}
 		return c.commits, nil
 	case memberPatch:
-		c.patch = &bytes.Buffer{}
+		if size > MaxRepoPatchSize {
+			c.patchSize = size
+			return io.Discard, nil
+		}
+		// The size is the member's, checked by the archive reader: one allocation, not a buffer's doublings.
+		c.patch = bytes.NewBuffer(make([]byte, 0, max(size, 0)))
 		return c.patch, nil
 	}
 	return nil, nil
@@ -77,7 +94,12 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 	if c.patch != nil {
 		patch = c.patch.Bytes()
 	}
-	res := rc.Check(c.commits.Bytes(), patch)
+	var res RepoResult
+	if c.patchSize > 0 {
+		res.Unverifiable = []string{fmt.Sprintf("git/diff.patch: %d bytes, more than the repository check's budget of %d: not read", c.patchSize, MaxRepoPatchSize)}
+	} else {
+		res = rc.Check(c.commits.Bytes(), patch)
+	}
 	found := fmt.Sprintf("%s of git/commits.json found in %s", plural.Count(res.Commits, "commit"), rc.Dir)
 	switch {
 	case len(res.Mismatches) > 0:
@@ -86,6 +108,10 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 			rc.Dir, plural.Count(len(res.Mismatches), "place"), found, plural.Count(len(res.Missing), "commit"))
 	case res.Err != nil:
 		chk.Status, chk.Detail, chk.unusable = Fail, fmt.Sprintf("could not read %s: %v", rc.Dir, res.Err), true
+	case len(res.Unverifiable) > 0:
+		chk.Status, chk.Problems, chk.unusable = Fail, append(append(res.Unverifiable, res.Missing...), res.Notices...), true
+		chk.Detail = fmt.Sprintf("over the check's budget (below), so the git section could not be checked in full; what is there matches (%s, %s applied)",
+			found, plural.Count(res.Parts, "part"))
 	case len(res.Missing) > 0:
 		chk.Status, chk.Problems, chk.unusable = Fail, append(res.Missing, res.Notices...), true
 		chk.Detail = fmt.Sprintf("%s not in %s (below), so the git section could not be checked in full; what is there matches (%s, %s applied). Fetch them, or give a clone that has them",
@@ -94,6 +120,11 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 		chk.Status = Pass
 		chk.Detail = fmt.Sprintf("%s, each with the parents, author, committer and subject it lists; %s of git/diff.patch applied in memory: each turns its parent's tree into its commit's tree",
 			found, plural.Count(res.Parts, "part"))
+		if len(res.Inexact) > 0 {
+			chk.Detail += fmt.Sprintf(", and each is what format-patch writes for it but for %s whose diff this repository's settings write otherwise (held to format-patch's shape and applied)", plural.Count(len(res.Inexact), "part"))
+		} else if res.Parts > 0 {
+			chk.Detail += ", and each is what format-patch writes for it"
+		}
 		if res.Complete != "" {
 			chk.Detail += "; " + res.Complete
 		}

@@ -17,7 +17,12 @@ type Status string
 const (
 	Pass Status = "pass"
 	Warn Status = "warn"
+	// Fail is a check that found a mismatch: what was signed is not what is there (FAILED, exit 1).
 	Fail Status = "fail"
+	// CannotCheck is a check that could not be made at all, "unusable" in --json and [UNUSABLE] in the text:
+	// an unreadable or missing input, a limit passed, a newer format (UNVERIFIABLE, exit 2). It is no sign of
+	// tampering, and --json must not say "fail" for it: scripts read "fail" as a mismatch.
+	CannotCheck Status = "unusable"
 )
 
 // Check names, in the fixed order they run and are printed (doc.go, "Checks").
@@ -54,7 +59,8 @@ type Check struct {
 	Detail   string   `json:"detail"`
 	Problems []string `json:"problems"`
 	// unusable marks a FAIL that means "could not be checked" (exit 2: unreadable input, a limit, a newer format)
-	// rather than "does not match what was signed" (exit 1).
+	// rather than "does not match what was signed" (exit 1). The checks are built with Status Fail and this
+	// mark; finish turns them into CannotCheck, which is what the report shows.
 	unusable bool
 }
 
@@ -131,10 +137,13 @@ func (r *Report) finish(strict bool) {
 		for j := range c.Problems {
 			c.Problems[j] = termtext.Clean(c.Problems[j])
 		}
+		if c.Status == Fail && c.unusable {
+			c.Status = CannotCheck
+		}
 		switch c.Status {
-		case Fail:
+		case Fail, CannotCheck:
 			r.Failures = append(r.Failures, c.Check)
-			if c.unusable {
+			if c.Status == CannotCheck {
 				unusable = true
 				if firstUnusable == nil {
 					firstUnusable = c
@@ -148,7 +157,7 @@ func (r *Report) finish(strict bool) {
 	}
 	complete := true
 	for _, name := range []string{CheckArchive, CheckManifest, CheckFiles, CheckSignature, CheckTrust} {
-		if c := r.find(name); c == nil || c.Status == Fail {
+		if c := r.find(name); c == nil || c.Status == Fail || c.Status == CannotCheck {
 			complete = false
 		}
 	}
@@ -188,7 +197,7 @@ func (r *Report) finish(strict bool) {
 // not be made at all (an unreadable or missing input, a limit, a newer format). An input that cannot be read is
 // not a failed check: the verdict is then UNVERIFIABLE, and the line must not say FAIL.
 func (c Check) Tag() string {
-	if c.Status == Fail && c.unusable {
+	if c.Status == CannotCheck || c.Status == Fail && c.unusable {
 		return "UNUSABLE"
 	}
 	return strings.ToUpper(string(c.Status))

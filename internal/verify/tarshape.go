@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -216,6 +217,9 @@ func (s *shapeReader) endBlock() *archiveFailure {
 	}
 	if len(name) > MaxNameLength {
 		return refuse("member %d has a %d-byte name (at most %d): no bundle writer makes one; such names only inflate whatever reads them", s.members, len(name), MaxNameLength)
+	}
+	if d := strings.Count(name, "/") + 1; d > MaxNameDepth {
+		return refuse("member %d %.200q is %d folders deep (at most %d parts to a name): no bundle writer makes one; such names only make extraction slow", s.members, name, d-1, MaxNameDepth)
 	}
 	s.nameBytes += int64(len(name))
 	if s.nameBytes > s.lim.MaxNamesSize {

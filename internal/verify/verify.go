@@ -66,7 +66,7 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 		return r
 	}
 	archiveCheck := Check{Check: CheckArchive, Status: Pass, Detail: fmt.Sprintf(
-		"one gzip member, intact, nothing after it; %s, %s inflated, in the one unambiguous tar shape (ustar; PAX path and mtime only; canonical numbers; zero padding), manifest.json first, only regular files with safe, distinct names",
+		"one gzip member, intact, nothing after it; %s, %s inflated, in the one unambiguous tar shape (ustar; PAX path and mtime only; canonical numbers; zero padding), manifest.json first, only regular files with safe, distinct names (no .git), each in its section's folder and none a folder of another",
 		plural.Count(c.entries, "member"), FormatSize(c.total))}
 	if len(c.nameWarnings) > 0 {
 		archiveCheck.Status, archiveCheck.Problems = Warn, c.nameWarnings
@@ -74,7 +74,7 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	}
 	r.add(archiveCheck)
 
-	m, err := manifest.Parse(c.manifestJSON)
+	m, err := c.manifest, c.manifestErr
 	if err != nil {
 		r.add(Check{Check: CheckManifest, Status: Fail, Detail: err.Error(), unusable: errors.Is(err, manifest.ErrUnsupportedSchema)})
 		return r

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -122,5 +123,35 @@ func TestParseSize(t *testing.T) {
 		if got := FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestJSONStatusIsTheTextTag (issue 25, 16): for every corpus case, each check's --json status is its text tag in
+// lower case, so an [UNUSABLE] line is "unusable" in --json, never "fail", which scripts read as tampering.
+func TestJSONStatusIsTheTextTag(t *testing.T) {
+	unusable := 0
+	for _, c := range loadIndex(t).Cases {
+		archive, sig, keys, opts := caseInputs(t, c)
+		r := Verify(bytes.NewReader(archive), sig, keys, opts)
+		var doc struct {
+			Checks []struct {
+				Check  string `json:"check"`
+				Status string `json:"status"`
+			} `json:"checks"`
+		}
+		if err := json.Unmarshal(r.JSON(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for i, chk := range r.Checks {
+			if got, want := doc.Checks[i].Status, strings.ToLower(chk.Tag()); got != want {
+				t.Errorf("%s: check %s is [%s] in the text but %q in --json", c.Name, chk.Check, chk.Tag(), got)
+			}
+			if chk.Tag() == "UNUSABLE" {
+				unusable++
+			}
+		}
+	}
+	if unusable == 0 {
+		t.Error("no corpus case has an unusable check: the test shows nothing")
 	}
 }

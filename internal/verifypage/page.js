@@ -4,7 +4,7 @@
 // with textContent, never as HTML.
 (function () {
   const $ = (id) => document.getElementById(id);
-  const chosen = { archive: null, signature: null, cards: [] };
+  const chosen = { archive: null, signature: null, cards: [], sig: null, attestation: null };
   let ready = null;
 
   function status(text) { $("status").textContent = text; }
@@ -40,7 +40,11 @@
       const signature = chosen.signature ? await bytes(chosen.signature) : null;
       const cards = [];
       for (const c of chosen.cards) cards.push({ name: c.name, data: await bytes(c) });
-      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name)));
+      const sidecars = {
+        sig: chosen.sig ? await bytes(chosen.sig) : null,
+        attestation: chosen.attestation ? await bytes(chosen.attestation) : null,
+      };
+      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name, sidecars)));
     } catch (e) {
       status("The check could not run: " + e);
     }
@@ -79,10 +83,13 @@
       + (chosen.cards.length ? " against " + chosen.cards.map((c) => c.name).join(", ") : " (no card)") + ".");
   }
 
-  // A dropped file goes where its name says: .jws is the signature, .json a card, anything else the bundle.
+  // A dropped file goes where its name says: .jws is the signature, .sig the SSH signature, .intoto.jsonl the
+  // attestation, .json a card, anything else the bundle.
   function place(files) {
     for (const f of files) {
       if (/\.jws$/i.test(f.name)) chosen.signature = f;
+      else if (/\.sig$/i.test(f.name)) chosen.sig = f;
+      else if (/\.intoto\.jsonl$/i.test(f.name)) chosen.attestation = f;
       else if (/\.json$/i.test(f.name)) chosen.cards.push(f);
       else chosen.archive = f;
     }
@@ -91,6 +98,8 @@
   $("archive").addEventListener("change", (e) => { chosen.archive = e.target.files[0] || null; run(); });
   $("signature").addEventListener("change", (e) => { chosen.signature = e.target.files[0] || null; run(); });
   $("cards").addEventListener("change", (e) => { chosen.cards = Array.from(e.target.files); run(); });
+  $("sshsig").addEventListener("change", (e) => { chosen.sig = e.target.files[0] || null; run(); });
+  $("attestation").addEventListener("change", (e) => { chosen.attestation = e.target.files[0] || null; run(); });
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));

@@ -8,72 +8,129 @@ import (
 	"io"
 )
 
-// Content returns what f turns old into. Hunks must apply exactly where they say, with every context and
-// removed line equal to old's: this checks a patch against the very tree it was made from, so the offsets and
-// fuzz `git apply` allows for a moved tree would only hide a mismatch. A section with no content change returns
-// old itself.
-func (f *File) Content(old []byte) ([]byte, error) {
+// MaxFileSize is the budget of the check: the most bytes of one file's content, old or new, that Content
+// makes, and the most a binary hunk may inflate to. Every size a patch states (a literal's or a delta's
+// length, a delta's target) is held to the size of the commit's own file before anything is allocated, so a
+// hostile part cannot make the check allocate more than the repository holds; the budget then bounds what a
+// legitimate part of a huge file costs. A part over it is not judged: ErrOverBudget.
+var MaxFileSize int64 = 128 << 20
+
+// ErrOverBudget marks a section the check does not apply because it would need more than MaxFileSize bytes.
+var ErrOverBudget = errors.New("over the check's budget")
+
+// Content returns what f turns old into; want is the size of the file the commit has (-1: the commit has no
+// such file, and the result is bounded by MaxFileSize alone). Hunks must apply exactly where they say, with
+// every context and removed line equal to old's: this checks a patch against the very tree it was made from,
+// so the offsets and fuzz `git apply` allows for a moved tree would only hide a mismatch. A section with no
+// content change returns old itself. Sizes the patch states that differ from want are errors before any
+// inflating; an error wrapping ErrOverBudget means the section was not judged.
+func (f *File) Content(old []byte, want int64) ([]byte, error) {
+	if want > MaxFileSize {
+		return nil, fmt.Errorf("the commit's file has %d bytes, more than the %d the check reads (%w)", want, MaxFileSize, ErrOverBudget)
+	}
+	limit := want
+	if limit < 0 {
+		limit = MaxFileSize
+	}
 	switch {
 	case f.NoBinaryData:
 		return nil, errors.New("a binary change without its data (\"Binary files … differ\"): only a --binary patch can be applied")
 	case f.Binary != nil:
-		data, err := inflate(f.Binary.Deflated, f.Binary.Size)
-		if err != nil {
-			return nil, fmt.Errorf("binary hunk: %v", err)
+		b := f.Binary
+		switch {
+		case !b.Delta && want >= 0 && b.Size != want:
+			return nil, fmt.Errorf("line %d: the literal says the new file has %d bytes, the commit's has %d", b.Line, b.Size, want)
+		case b.Size > MaxFileSize:
+			return nil, fmt.Errorf("line %d: a binary hunk of %d bytes, more than the %d the check inflates (%w)", b.Line, b.Size, MaxFileSize, ErrOverBudget)
+		case b.Delta && b.Size > 8*int64(len(old))+8*limit+64:
+			// Each byte of a target comes from an insert (1 byte and at most 1/127 of an opcode) or a copy (at
+			// most 8 bytes of opcode): a longer delta for these sizes holds something else.
+			return nil, fmt.Errorf("line %d: a delta of %d bytes for a %d-byte file made from a %d-byte one", b.Line, b.Size, limit, len(old))
 		}
-		if f.Binary.Delta {
-			return applyDelta(old, data)
+		data, err := inflate(b.Deflated, b.Size)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: binary hunk: %v", b.Line, err)
+		}
+		if b.Delta {
+			return applyDelta(old, data, limit)
 		}
 		return data, nil
 	case len(f.Fragments) > 0:
-		return applyText(old, f.Fragments)
+		return applyText(old, f.Fragments, limit)
 	}
 	return old, nil
 }
 
-// applyText applies hunks in order to old's lines.
-func applyText(old []byte, frags []Fragment) ([]byte, error) {
-	lines := splitLines(old)
-	out := make([]byte, 0, len(old))
-	pos := 0
+// applyText applies hunks in order to old's lines, stopping with an error as soon as the result would pass
+// limit bytes.
+func applyText(old []byte, frags []Fragment, limit int64) ([]byte, error) {
+	out := make([]byte, 0, min(int64(len(old)), limit))
+	pos, line := 0, 0 // old's offset and 0-based line number
+	grow := func(b []byte) error {
+		if int64(len(out))+int64(len(b)) > limit {
+			return fmt.Errorf("the part makes more than the %d bytes the commit's file has", limit)
+		}
+		out = append(out, b...)
+		return nil
+	}
 	for k, fr := range frags {
 		// "-a,b": the hunk's first old line is a (1-based); with b = 0 it names the line before the hunk.
 		start := fr.OldStart - 1
 		if fr.OldLines == 0 {
 			start = fr.OldStart
 		}
-		if start < pos || start > len(lines) {
-			return nil, fmt.Errorf("hunk %d (@@ -%d,%d) starts at line %d, outside the file's %d lines or before the previous hunk's end", k+1, fr.OldStart, fr.OldLines, start+1, len(lines))
+		if start < line {
+			return nil, fmt.Errorf("line %d: hunk %d (@@ -%d,%d) starts at line %d, before the previous hunk's end", fr.Line, k+1, fr.OldStart, fr.OldLines, start+1)
 		}
-		for _, l := range lines[pos:start] {
-			out = append(out, l...)
-		}
-		at := start
-		for _, l := range fr.Lines {
-			if l.Op != '+' {
-				if at >= len(lines) {
-					return nil, fmt.Errorf("hunk %d (@@ -%d,%d) runs past the end of the file (%d lines)", k+1, fr.OldStart, fr.OldLines, len(lines))
-				}
-				if !bytes.Equal(lines[at], l.Text) {
-					return nil, fmt.Errorf("hunk %d (@@ -%d,%d): line %d is %q, the patch expects %q", k+1, fr.OldStart, fr.OldLines, at+1, clip(lines[at]), clip(l.Text))
-				}
-				at++
+		for ; line < start; line++ {
+			l := lineAt(old, pos)
+			if l == nil {
+				return nil, fmt.Errorf("line %d: hunk %d (@@ -%d,%d) starts at line %d, past the file's %d lines", fr.Line, k+1, fr.OldStart, fr.OldLines, start+1, line)
 			}
-			if l.Op != '-' {
-				out = append(out, l.Text...)
+			if err := grow(l); err != nil {
+				return nil, err
+			}
+			pos += len(l)
+		}
+		body := fr.Body
+		for len(body) > 0 {
+			pl := lineAt(body, 0)
+			body = body[len(pl):]
+			op, text := pl[0], pl[1:]
+			if op == '\n' {
+				op, text = ' ', pl // an empty context line whose space a mailer dropped, as git apply takes it
+			}
+			if nl := lineAt(body, 0); len(nl) > 0 && nl[0] == '\\' {
+				text = bytes.TrimSuffix(text, []byte("\n"))
+				body = body[len(nl):]
+			}
+			if op != '+' {
+				l := lineAt(old, pos)
+				if l == nil {
+					return nil, fmt.Errorf("line %d: hunk %d (@@ -%d,%d) runs past the end of the file (%d lines)", fr.Line, k+1, fr.OldStart, fr.OldLines, line)
+				}
+				if !bytes.Equal(l, text) {
+					return nil, fmt.Errorf("line %d: hunk %d (@@ -%d,%d): line %d is %q, the patch expects %q", fr.Line, k+1, fr.OldStart, fr.OldLines, line+1, clip(l), clip(text))
+				}
+				pos += len(l)
+				line++
+			}
+			if op != '-' {
+				if err := grow(text); err != nil {
+					return nil, err
+				}
 			}
 		}
-		pos = at
 	}
-	for _, l := range lines[pos:] {
-		out = append(out, l...)
+	if err := grow(old[pos:]); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // applyDelta applies a delta in pack-format(5)'s form (git's patch-delta.c): the source and target sizes, then
 // copy and insert instructions.
-func applyDelta(src, delta []byte) ([]byte, error) {
+func applyDelta(src, delta []byte, limit int64) ([]byte, error) {
 	d := delta
 	varint := func() (uint64, bool) {
 		var v uint64
@@ -98,8 +155,8 @@ func applyDelta(src, delta []byte) ([]byte, error) {
 	if srcSize != uint64(len(src)) {
 		return nil, fmt.Errorf("binary delta is for a %d-byte file, the old file has %d bytes", srcSize, len(src))
 	}
-	if dstSize > 1<<34 {
-		return nil, fmt.Errorf("binary delta: target size %d is too large", dstSize)
+	if dstSize > uint64(limit) {
+		return nil, fmt.Errorf("binary delta makes a %d-byte file, more than the %d bytes of the commit's file", dstSize, limit)
 	}
 	out := make([]byte, 0, dstSize)
 	for len(d) > 0 {
@@ -205,12 +262,27 @@ func inflate(z []byte, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := io.ReadAll(io.LimitReader(zr, size+1))
-	if err != nil {
-		return nil, err
+	out := make([]byte, size) // size was held to the commit's file and the budget by the caller
+	if n, err := io.ReadFull(zr, out); err != nil {
+		return nil, fmt.Errorf("inflates to %d bytes, the hunk says %d", n, size)
 	}
-	if int64(len(out)) != size {
-		return nil, fmt.Errorf("inflates to %d bytes, the hunk says %d", len(out), size)
+	// Like git (apply.c inflate_it), the stream must end there, checksum included.
+	var more [1]byte
+	if n, err := zr.Read(more[:]); n > 0 || err != io.EOF {
+		return nil, fmt.Errorf("inflates to more than the %d bytes the hunk says, or is corrupt", size)
 	}
 	return out, nil
+}
+
+// Data inflates the hunk, which must hold exactly h.Size bytes, when h.Size is at most limit (a size the caller
+// has checked against the commit): a hunk that claims more is an error before anything is inflated.
+func (h *BinaryHunk) Data(limit int64) ([]byte, error) {
+	if h.Size > limit || h.Size > MaxFileSize {
+		return nil, fmt.Errorf("line %d: a binary hunk of %d bytes, more than the %d expected", h.Line, h.Size, min(limit, MaxFileSize))
+	}
+	data, err := inflate(h.Deflated, h.Size)
+	if err != nil {
+		return nil, fmt.Errorf("line %d: binary hunk: %v", h.Line, err)
+	}
+	return data, nil
 }

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -37,29 +38,55 @@ func (e *entry) String() string {
 // CheckTrees applies a part's file sections to the tree from (the zero hash: the empty tree, for a root commit)
 // in memory and compares the outcome with the tree to. It returns one line for each difference (a section that
 // does not apply, an index line that names other blobs, a file the result and to disagree on, a file to
-// changes that no section touches); none when the part turns from into exactly to. Every section reads the
-// old side from from itself, as all pairs of a tree diff are relative to the same old tree. The error is for
-// an object that could not be read (a partial clone offline, a corrupt repository): then nothing was decided.
-func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]string, error) {
+// changes that no section touches, a path two sections write); none when the part turns from into exactly
+// to. Every section reads the old side from from itself, as all pairs of a tree diff are relative to the same
+// old tree; so a path may be written by one section only (a deletion then a creation, git's way of showing a
+// file that becomes a symlink, counts as one), since `git am` would apply a second section on top of the
+// first. unjudged lists sections over the budget (MaxFileSize), which were not applied. The error is for an
+// object that could not be read (a partial clone offline, a corrupt repository): then nothing was decided.
+func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) (problems, unjudged []string, err error) {
 	t := &trees{read: read, cache: map[plumbing.Hash]map[string]entry{}}
-	var problems []string
 	state := map[string]*entry{}    // the part's outcome: nil for a path it removes
 	failed := map[string]bool{}     // paths of sections that did not apply: reported once, not compared
 	badIndex := map[string]string{} // an index line whose new id is not the outcome: said if nothing worse is
+	written := map[string]int{}     // path → line of the section that writes it
+	removed := map[string]int{}     // path → line of the section that deletes or renames it away
 	for _, f := range files {
 		name := f.NewName
 		if name == "" {
 			name = f.OldName
 		}
 		problem := func(format string, a ...any) {
-			problems = append(problems, quoteIfNeeded(name)+": "+fmt.Sprintf(format, a...))
+			problems = append(problems, fmt.Sprintf("line %d: %s: ", f.Line, quoteIfNeeded(name))+fmt.Sprintf(format, a...))
 			failed[f.OldName], failed[f.NewName] = true, true
+		}
+		if f.OldName != "" && (f.IsDeleted || f.IsRename) {
+			if at, ok := written[f.OldName]; ok {
+				problem("the section at line %d already wrote %s, and this one removes it: git am would apply both", at, quoteIfNeeded(f.OldName))
+				continue
+			}
+			if at, ok := removed[f.OldName]; ok {
+				problem("the section at line %d already removed %s", at, quoteIfNeeded(f.OldName))
+				continue
+			}
+			removed[f.OldName] = f.Line
+		}
+		if f.NewName != "" {
+			if at, ok := written[f.NewName]; ok {
+				problem("a second section for it (the first is at line %d): git am would apply both, one on top of the other", at)
+				continue
+			}
+			if at, ok := removed[f.NewName]; ok && !f.IsNew {
+				problem("the section at line %d removed it, and this one changes it", at)
+				continue
+			}
+			written[f.NewName] = f.Line
 		}
 		var old *entry
 		if f.OldName != "" {
 			e, err := t.lookup(from, f.OldName)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if e == nil {
 				problem("the part changes %s, which the parent's tree does not have", quoteIfNeeded(f.OldName))
@@ -73,10 +100,24 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]strin
 				problem("the part says the old mode is %06o, the parent has %06o", f.OldMode, old.mode)
 			}
 		} else if e, err := t.current(state, from, f.NewName); err != nil {
-			return nil, err
+			return nil, nil, err
 		} else if e != nil {
 			problem("the part creates it, but the parent's tree already has it (%s)", e)
 			continue
+		}
+		if f.NewName == "" && (len(f.Fragments) > 0 || f.Binary != nil || f.NoBinaryData) {
+			// A deletion's hunk must remove exactly the parent's content, as git apply checks it.
+			oldData, err := t.content(old)
+			if err != nil {
+				return nil, nil, err
+			}
+			if _, err := f.Content(oldData, 0); errors.Is(err, ErrOverBudget) {
+				unjudged = append(unjudged, fmt.Sprintf("line %d: %s: %v", f.Line, quoteIfNeeded(name), err))
+				continue
+			} else if err != nil {
+				problem("the deletion does not apply: %v", err)
+				continue
+			}
 		}
 		var res *entry
 		if f.NewName != "" {
@@ -92,21 +133,49 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]strin
 			if old != nil {
 				data, err := t.content(old)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				oldData = data
 			}
-			data, err := f.Content(oldData)
+			// The size of the commit's own file bounds every size the section states.
+			want := int64(-1)
+			if e, err := t.lookup(to, f.NewName); err != nil {
+				return nil, nil, err
+			} else if e != nil {
+				data, err := t.content(e)
+				if err != nil {
+					return nil, nil, err
+				}
+				want = int64(len(data))
+			}
+			data, err := f.Content(oldData, want)
+			if errors.Is(err, ErrOverBudget) {
+				unjudged = append(unjudged, fmt.Sprintf("line %d: %s: %v", f.Line, quoteIfNeeded(name), err))
+				failed[f.OldName], failed[f.NewName] = true, true
+				continue
+			}
 			if err != nil {
 				problem("does not apply: %v", err)
 				continue
+			}
+			// The reverse hunk must give the parent's file back: git apply inflates it too, and at a corrupt one
+			// it stops reading the patch and applies only the sections before it (apply.c apply_patch).
+			if f.Reverse != nil {
+				back, err := (&File{Binary: f.Reverse}).Content(data, int64(len(oldData)))
+				if err == nil && !bytes.Equal(back, oldData) {
+					err = errors.New("it makes other bytes")
+				}
+				if err != nil {
+					problem("the reverse binary hunk does not give back the parent's file: %v", err)
+					continue
+				}
 			}
 			if res.id, err = idOf(res.mode, data); err != nil {
 				problem("%v", err)
 				continue
 			}
 			if f.NewID != "" && !strings.HasPrefix(res.id.String(), f.NewID) {
-				badIndex[f.NewName] = fmt.Sprintf("%s: the index line names new blob %s, applying the part gives %s", quoteIfNeeded(f.NewName), f.NewID, res.id)
+				badIndex[f.NewName] = fmt.Sprintf("line %d: %s: the index line names new blob %s, applying the part gives %s", f.Line, quoteIfNeeded(f.NewName), f.NewID, res.id)
 			}
 		}
 		if f.OldName != "" && (f.IsDeleted || f.IsRename) {
@@ -119,7 +188,7 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]strin
 
 	changed := map[string]*entry{}
 	if err := t.diff(from, to, "", changed); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	paths := make([]string, 0, len(state)+len(changed))
 	for p := range state {
@@ -140,7 +209,7 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]strin
 		if !ok {
 			e, err := t.lookup(from, p) // unchanged by the commit
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			want = e
 		}
@@ -153,7 +222,7 @@ func CheckTrees(read ReadObject, from, to plumbing.Hash, files []*File) ([]strin
 			problems = append(problems, badIndex[p])
 		}
 	}
-	return problems, nil
+	return problems, unjudged, nil
 }
 
 func sameEntry(a, b *entry) bool {

@@ -5,6 +5,7 @@
 // ticket cut before packing. The format and the checks are specified in
 // package lineage's doc.go ("Checkpoints"). This package reads no files, so the bundle verifier (also compiled to
 // WebAssembly for the browser page) can use it; package lineage takes checkpoints of a store on disk.
+// checkpoint.schema.json beside this file is the document in JSON Schema (draft 2020-12).
 package checkpoint
 
 import (

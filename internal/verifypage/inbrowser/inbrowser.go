@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -27,8 +28,18 @@ type Result struct {
 	NextSteps []string `json:"next_steps"` // what to do when it is not plainly VERIFIED
 }
 
-// maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile).
-const maxSignature = 64 << 10
+// maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile), and maxSSHSig on a .sig.
+const (
+	maxSignature = 64 << 10
+	maxSSHSig    = 64 << 10
+)
+
+// Sidecars are the files that `verify` reads beside the archive when they are there: its .sig (SSHSIG) and its
+// .intoto.jsonl (DSSE attestation). nil means the user gave none.
+type Sidecars struct {
+	SSHSig      []byte
+	Attestation []byte
+}
 
 // Check verifies archive against signature (nil when the user gave none) and the cards, exactly as `git
 // bernstein verify ARCHIVE [SIGNATURE] --card …` does with the default limits, and returns the Result as JSON.
@@ -38,7 +49,13 @@ func Check(archive []byte, signature []byte, cards []Card) []byte {
 
 // CheckNamed is Check with the archive's file name, which the next steps use in the commands they suggest.
 func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Card) []byte {
-	rep := check(archive, signature, cards)
+	return CheckWith(archiveName, archive, signature, cards, Sidecars{})
+}
+
+// CheckWith is CheckNamed with the archive's .sig and .intoto.jsonl, checked as `verify` checks them when they
+// lie beside the archive (the sshsig and attestation lines).
+func CheckWith(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) []byte {
+	rep := check(archiveName, archive, signature, cards, side)
 	next := NextSteps(rep, archiveName, signature != nil, len(cards))
 	if next == nil {
 		next = []string{}
@@ -50,7 +67,7 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 	return out
 }
 
-func check(archive []byte, signature []byte, cards []Card) *verify.Report {
+func check(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) *verify.Report {
 	var trust sign.TrustSet
 	for _, c := range cards {
 		if len(c.Data) > sign.MaxCardSize {
@@ -67,5 +84,13 @@ func check(archive []byte, signature []byte, cards []Card) *verify.Report {
 	if len(signature) > maxSignature {
 		signature = signature[:maxSignature]
 	}
-	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(), verify.Options{})
+	// The CLI refuses sidecars past these sizes before reading them (regularfile.ReadFile): so does the page.
+	if len(side.SSHSig) > maxSSHSig {
+		return verify.Unusable(verify.CheckSSHSig, fmt.Sprintf("SSH signature is larger than %d bytes", maxSSHSig))
+	}
+	if len(side.Attestation) > attest.MaxEnvelope {
+		return verify.Unusable(verify.CheckAttestation, fmt.Sprintf("attestation is larger than %d bytes", attest.MaxEnvelope))
+	}
+	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(),
+		verify.Options{ArchiveName: archiveName, SSHSig: side.SSHSig, Attestation: side.Attestation})
 }

@@ -1,12 +1,16 @@
 package inbrowser
 
 import (
+	"crypto/ed25519"
+	"crypto/sha512"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 	"github.com/git-bernstein/git-bernstein/internal/verify/verifytest"
 )
@@ -52,6 +56,7 @@ func TestNextSteps(t *testing.T) {
 	}
 	pass := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Pass} }
 	fail := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.Fail} }
+	unusable := func(name string) verify.Check { return verify.Check{Check: name, Status: verify.CannotCheck} }
 	cases := []struct {
 		name   string
 		rep    *verify.Report
@@ -60,7 +65,7 @@ func TestNextSteps(t *testing.T) {
 		want   string
 	}{
 		{"verified", rep(verify.Verified, 0), true, 1, ""},
-		{"damaged", rep(verify.Unverifiable, 2, fail(verify.CheckArchive)), true, 1, "send it again"},
+		{"damaged", rep(verify.Unverifiable, 2, unusable(verify.CheckArchive)), true, 1, "send it again"},
 		{"edited", rep(verify.Failed, 1, pass(verify.CheckArchive), pass(verify.CheckManifest), fail(verify.CheckFiles)), true, 1, "sha256sum 'my bundle.tar.gz'"},
 		{"wrong key", rep(verify.Failed, 1, pass(verify.CheckFiles), fail(verify.CheckSignature), fail(verify.CheckTrust)), true, 1, "signer's own"},
 		{"no signature", rep(verify.Unverifiable, 2, pass(verify.CheckFiles)), false, 1, "my bundle.tar.gz.jws"},
@@ -102,6 +107,62 @@ func TestCorpusInThePage(t *testing.T) {
 		}
 		if rep.ExitCode != c.Exit || rep.FirstFailure() != c.FirstFailure {
 			t.Errorf("%s (%s): exit %d, first failure %q; want %d, %q", c.Name, c.Defect, rep.ExitCode, rep.FirstFailure(), c.Exit, c.FirstFailure)
+		}
+	}
+}
+
+// TestSidecarsInThePage: the page checks a .sig and an .intoto.jsonl given beside the archive, as verify checks
+// the files beside it: a good SSHSIG by a key in a card passes, one over other bytes fails, and an envelope that
+// is not one makes the attestation line unusable, as the CLI says.
+func TestSidecarsInThePage(t *testing.T) {
+	var ok *verifytest.Case
+	for _, c := range verifytest.Cases(t) {
+		if c.Exit == 0 && c.Defaults && len(c.CardFiles) > 0 {
+			ok = &c
+			break
+		}
+	}
+	if ok == nil {
+		t.Fatal("no VERIFIED case in the corpus")
+	}
+	var cards []Card
+	for _, f := range ok.CardFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards = append(cards, Card{Name: filepath.Base(f), Data: data})
+	}
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	card, err := sign.MarshalCard("ssh-signer", "ssh-kid", pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards = append(cards, Card{Name: "ssh.card.json", Data: card})
+	sigOver := func(data []byte) []byte {
+		sum := sha512.Sum512(data)
+		sig, err := sshsig.Sign(priv, sshsig.Namespace, sum[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
+	}
+	for _, c := range []struct {
+		name string
+		side Sidecars
+		line string
+	}{
+		{"good .sig", Sidecars{SSHSig: sigOver(ok.Archive)}, "[PASS] sshsig"},
+		{".sig over other bytes", Sidecars{SSHSig: sigOver([]byte("other"))}, "[FAIL] sshsig"},
+		{"not an envelope", Sidecars{Attestation: []byte("{}\n")}, "[UNUSABLE] attestation"},
+		{"huge .sig", Sidecars{SSHSig: make([]byte, 1<<20)}, "[UNUSABLE] sshsig"},
+	} {
+		var res Result
+		if err := json.Unmarshal(CheckWith(ok.Name+".tar.gz", ok.Archive, ok.Signature, cards, c.side), &res); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Text, c.line) {
+			t.Errorf("%s: no %q line:\n%s", c.name, c.line, res.Text)
 		}
 	}
 }

@@ -28,11 +28,11 @@ func NextSteps(rep *verify.Report, archive string, signed bool, cards int) []str
 		return steps
 	case rep.Verdict == verify.Verified:
 		return nil
-	case status[verify.CheckArchive] == verify.Fail && rep.ExitCode == verify.ExitUnverifiable:
+	case status[verify.CheckArchive] == verify.CannotCheck:
 		return []string{"Check that you chose the .tar.gz itself (not a renamed file or a saved web page), then ask the sender to send it again: a damaged or cut-short copy reads like this."}
-	case status[verify.CheckManifest] == verify.Fail && rep.ExitCode == verify.ExitUnverifiable:
+	case status[verify.CheckManifest] == verify.CannotCheck:
 		return []string{"This bundle's manifest has a schema this verifier does not know: check it with the newest git-bernstein."}
-	case status[verify.CheckTrust] == verify.Fail && rep.ExitCode == verify.ExitUnverifiable:
+	case status[verify.CheckTrust] == verify.CannotCheck:
 		return []string{"Choose the card again: it must be the signer's agent card (a .json with public_key_pem, keys[], or a JWK)."}
 	case rep.Verdict == verify.Failed && status[verify.CheckTrust] == verify.Fail && status[verify.CheckFiles] != verify.Fail:
 		return []string{

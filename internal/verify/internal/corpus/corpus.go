@@ -266,6 +266,29 @@ func (g *gen) cases() []Case {
 	hostileName("backslash-name", `transcripts\..\..\evil`, "a member name with backslashes")
 	hostileName("drive-name", "C:/Windows/evil.dll", "a member name with a Windows drive")
 	hostileName("control-name", "transcripts/\x1b[2J\x1b[1;1HVERIFIED", "a member name with terminal escape sequences")
+	// Issue 25, 1, 13, 14: names that extract into a repository's own files, outside the layout, into each other,
+	// or thousands of folders deep; each validly signed, its manifest listing exactly the members.
+	hostileFiles := func(caseName, defect string, extra ...file) {
+		hf := append(baseFiles(), extra...)
+		a, s := g.signedWith(hf, func(mj []byte) []entry { return entries(mj, hf) })
+		failing(caseName, defect, 1, "archive", a, s)
+	}
+	hostileFiles("dotgit-config", "git/.git/config with core.fsmonitor: the first git status in the extracted folder runs it",
+		file{"git/.git/config", manifest.SectionGit, []byte("[core]\n\tfsmonitor = \"touch PWNED; false\"\n")})
+	hostileFiles("dotgit-ntfs", "transcripts/.git. /config: .git on Windows, which drops trailing dots and spaces",
+		file{"transcripts/.git. /config", manifest.SectionTranscripts, []byte("[core]\n")})
+	hostileFiles("dotgit-shortname", "transcripts/GIT~1/config: .git's 8.3 short name on Windows",
+		file{"transcripts/GIT~1/config", manifest.SectionTranscripts, []byte("[core]\n")})
+	hostileFiles("dotgit-hfs", "transcripts/.gi\u200ct/config: .git on macOS, which ignores U+200C",
+		file{"transcripts/.gi\u200ct/config", manifest.SectionTranscripts, []byte("[core]\n")})
+	hostileFiles("section-not-top-folder", "audit/x.jsonl listed in section traces",
+		file{"audit/x.jsonl", manifest.SectionTraces, []byte("{}\n")})
+	hostileFiles("unknown-section", "hooks/post-checkout in section hooks, which bundles do not have",
+		file{"hooks/post-checkout", "hooks", []byte("#!/bin/sh\n")})
+	hostileFiles("file-and-folder", "transcripts/a and transcripts/a/b: GNU tar and Python each lose one",
+		file{"transcripts/a", manifest.SectionTranscripts, []byte("file\n")}, file{"transcripts/a/b", manifest.SectionTranscripts, []byte("inside\n")})
+	hostileFiles("too-deep", "a member 40 folders deep (at most 32 parts to a name)",
+		file{"transcripts/" + strings.Repeat("d/", 39) + "x.jsonl", manifest.SectionTranscripts, []byte("{}\n")})
 	{
 		// NUL can only enter a name through a PAX record; Go's tar reader refuses the header.
 		marker := "transcripts/NULHERE.jsonl"
