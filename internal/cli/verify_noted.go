@@ -57,7 +57,7 @@ func runVerifyNoted(c *ucli.Context) error {
 			if !errors.Is(err, archives.ErrNotHeld) {
 				return err
 			}
-			report = verify.Unusable(verify.CheckArchive, err.Error())
+			report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
 		} else {
 			written, err := archives.Write(tmp, cp)
 			if err != nil {
