@@ -172,3 +172,28 @@ func gitStdin(t *testing.T, g *gittest.Repo, stdin string, args ...string) strin
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// REMOTE defaults to bernstein.remote, else the current branch's upstream remote, else origin.
+func TestDefaultRemote(t *testing.T) {
+	_, one, _ := team(t)
+	check := func(want string) {
+		t.Helper()
+		r := open(t, one)
+		cfg, err := r.Config(one.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := share.DefaultRemote(r, cfg); got != want {
+			t.Errorf("DefaultRemote = %q, want %q", got, want)
+		}
+	}
+	one.Git("remote", "add", "upstream", "../remote.git")
+	one.Git("checkout", "-q", "-b", "topic")
+	check("origin") // no upstream: origin
+	one.Git("config", "branch.topic.remote", "upstream")
+	check("upstream")
+	one.Git("config", "branch.topic.remote", ".") // a local branch's upstream is no remote
+	check("origin")
+	one.Git("config", "bernstein.remote", "team")
+	check("team")
+}
