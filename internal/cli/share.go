@@ -193,8 +193,9 @@ func (s *session) keepNotedArchives(c *ucli.Context) (int, error) {
 			}
 			b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
 				Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-			if _, err := localSHA256(dir, e.Tracker, e.Ticket, e.Bundle); err != nil {
-				continue // not here, or not a file to read: nothing to keep
+			// Not here, not a file to read, or not the noted archive (changed since): nothing to keep.
+			if sum, err := localSHA256(dir, e.Tracker, e.Ticket, e.Bundle); err != nil || sum != e.BundleSHA256 {
+				continue
 			}
 			for _, kind := range archives.Kinds {
 				if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
@@ -208,14 +209,7 @@ func (s *session) keepNotedArchives(c *ucli.Context) (int, error) {
 	if len(keep) == 0 {
 		return 0, nil
 	}
-	// A copy whose digest is not the noted one is not kept: Store refuses it, and the others still go in.
-	var ok []archives.Bundle
-	for _, b := range keep {
-		if sum, err := record.FileSHA256(b.Archive); err == nil && sum == b.SHA256 {
-			ok = append(ok, b)
-		}
-	}
-	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), ok)
+	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
 }
 
 // keepArchives adds the bundles a record run wrote to refs/bernstein/archives, in one commit.
