@@ -69,12 +69,17 @@ func (r *Repo) Notes(ref plumbing.ReferenceName) ([]NoteRef, error) {
 	if err != nil || tree.IsZero() {
 		return nil, err
 	}
+	return r.notesIn(tree, ref.String())
+}
+
+// notesIn lists the notes of a notes tree, whatever its fan-out, sorted by target; where names it in errors.
+func (r *Repo) notesIn(tree plumbing.Hash, where string) ([]NoteRef, error) {
 	var out []NoteRef
 	var walk func(tree plumbing.Hash, prefix string) error
 	walk = func(tree plumbing.Hash, prefix string) error {
 		t, err := object.GetTree(r.Storer, tree)
 		if err != nil {
-			return fmt.Errorf("notes tree %s of %s: %w", tree, ref, err)
+			return fmt.Errorf("notes tree %s of %s: %w", tree, where, err)
 		}
 		for _, e := range t.Entries {
 			name := prefix + e.Name

@@ -6,6 +6,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -28,5 +29,11 @@ func (s *session) noteBundle(c *ucli.Context, res *bundle.Result, kid, rev strin
 		return fmt.Errorf("--note %s: %w (the bundle was written but not noted)", rev, err)
 	}
 	fmt.Fprintf(c.App.Writer, "Noted on %s in %s (bundle sha256 %s).\n", h.String()[:7], ref, entry.BundleSHA256)
+	// The archive travels with its note (README, "Sharing evidence").
+	keep := archives.Bundle{Tracker: entry.Tracker, Ticket: entry.Ticket, SHA256: entry.BundleSHA256, Archive: res.Out,
+		Sidecars: map[string]string{archives.JWS: res.Signature, archives.SSHSig: res.SSHSig, archives.Attestation: res.Attestation}}
+	if _, err := archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), []archives.Bundle{keep}); err != nil {
+		return fmt.Errorf("--note %s: noted, but not kept in %s: %w", rev, archives.Ref, err)
+	}
 	return nil
 }

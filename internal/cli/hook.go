@@ -81,6 +81,13 @@ func runHook(c *ucli.Context) (err error) {
 	for _, f := range rep.Failed {
 		problem("%v", f)
 	}
+	// Within the budget the archives are kept on refs/bernstein/archives too; past it, push keeps them later.
+	if len(rep.Recorded) > 0 && time.Now().After(start.Add(budget)) {
+		problem("%d archives not kept in refs/bernstein/archives: the %s time budget ran out (bernstein.hookBudget); "+
+			"'git bernstein push' keeps them", len(rep.Recorded), budget)
+	} else if _, err := s.keepArchives(rep); err != nil {
+		problem("archives not kept in refs/bernstein/archives: %v; 'git bernstein push' keeps them", err)
+	}
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
 	}

@@ -161,6 +161,10 @@ func runRecord(c *ucli.Context) error {
 	if len(rep.Deferred) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
 	}
+	// The archives travel with the notes: kept on refs/bernstein/archives too (README, "Sharing evidence").
+	if _, err := s.keepArchives(rep); err != nil {
+		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", err)
+	}
 	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
 		return exitWith(ExitError, "%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
 	}

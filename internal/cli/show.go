@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -24,8 +25,11 @@ func showCommand() *ucli.Command {
 		Description: `Reads REV's note (default HEAD) on git config bernstein.notesRef (default refs/notes/bernstein) and prints
 each bundle: ticket, file, digests, signer, and whether the file in the bundle folder still has the noted digest
 (or "not read" when the path holds a symlink, a FIFO or a file with other names, which show never reads).
---json prints {"commit","notes_ref","entries":[{…the note entry…,"path","local","why"}]} where local is match,
-differs, missing or refused, and why (only with refused) says why the copy was not read. Exit 1 when REV has no
+It also says whether refs/bernstein/archives holds the archive with the noted digest ('git bernstein get REV'
+writes it; 'git bernstein fetch' brings the remote's).
+--json prints {"commit","notes_ref","entries":[{…the note entry…,"path","local","why","archives_ref"}]} where
+local is match, differs, missing or refused, why (only with refused) says why the copy was not read, and
+archives_ref is true when refs/bernstein/archives holds the archive. Exit 1 when REV has no
 note (fetch shared notes first; see the README).`,
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON"},
@@ -41,6 +45,8 @@ type shownEntry struct {
 	Path  string `json:"path"`
 	Local string `json:"local"`         // match, differs, missing, or refused (not read: a symlink, a FIFO, …)
 	Why   string `json:"why,omitempty"` // why a local copy was refused
+	// Kept says refs/bernstein/archives holds the archive with the noted digest (git bernstein get fetches it).
+	Kept bool `json:"archives_ref"`
 }
 
 func runShow(c *ucli.Context) error {
@@ -69,8 +75,7 @@ func runShow(c *ucli.Context) error {
 		return err
 	}
 	if !ok {
-		return exitWith(ExitError, "no bundles noted on %s (%s) in %s; fetch shared notes with "+
-			"'git fetch origin refs/notes/bernstein:refs/notes/remotes/origin/bernstein' and merge them (see the README)",
+		return exitWith(ExitError, "no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
 			rev, h.String()[:7], ref)
 	}
 	entries, other := notes.Parse(text)
@@ -96,6 +101,9 @@ func runShow(c *ucli.Context) error {
 			se.Local = "match"
 		default:
 			se.Local = "differs"
+		}
+		if se.Kept, err = archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil {
+			return err
 		}
 		shown = append(shown, se)
 	}
@@ -125,6 +133,11 @@ func runShow(c *ucli.Context) error {
 			fmt.Fprintf(w, "  local copy      not read: %s\n", termtext.Clean(e.Why))
 		default:
 			fmt.Fprintf(w, "  local copy      none at %s; check another copy with 'git bernstein verify FILE --rev %s'\n", displayPath(wd, e.Path), h.String()[:12])
+		}
+		if e.Kept {
+			fmt.Fprintf(w, "  archives ref    %s holds it: 'git bernstein get %s' writes it\n", archives.Ref, h.String()[:12])
+		} else {
+			fmt.Fprintf(w, "  archives ref    not in %s here; 'git bernstein fetch' gets the remote's\n", archives.Ref)
 		}
 	}
 	return nil

@@ -41,7 +41,9 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
    commits    git/commits.json read strictly (no duplicate keys, exact member names), each sha once in
               commits and in details, and the manifest's commits exactly the document's (FAIL otherwise)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the
-              manifest's ticket (FAIL if it differs; unusable if REV has no note for it)
+              manifest's ticket (FAIL if it differs; unusable if REV has no note for it); with --rev REV and
+              no ARCHIVE, each archive noted on REV is verified, found by its digest as 'git bernstein get'
+              finds it (the bundles folder, then refs/bernstein/archives)
    repository with --repo[=DIR] only: every commit of git/commits.json is in the repository (DIR, else
               the one around the working folder) with the parents, author, committer and subject it lists,
               and each part of git/diff.patch, applied in memory, turns its parent's tree into its
@@ -93,7 +95,7 @@ func verifyFlags() []ucli.Flag {
 		allowedSignersFlag(),
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON; its exit_code is the process's"},
 		&ucli.BoolFlag{Name: "strict", Usage: "exit 3 when the bundle verifies with warnings"},
-		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket"},
+		&ucli.StringFlag{Name: "rev", Usage: "also check that the archive's sha256 is the digest git-bernstein noted on commit `REV` for its ticket; with no ARCHIVE, verify each archive noted on REV, found as 'git bernstein get' finds it"},
 		repoFlag(),
 		agentCardsFlag(),
 	}, limitFlags()...)
@@ -122,6 +124,9 @@ func runVerify(c *ucli.Context) error {
 	args, err := positional(c)
 	if err != nil {
 		return err
+	}
+	if len(args) == 0 && c.String("rev") != "" {
+		return runVerifyNoted(c) // verify --rev REV: the archives noted there, fetched as get does
 	}
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))

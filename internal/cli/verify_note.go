@@ -37,7 +37,7 @@ func noteCheck(env *Env, archivePath, rev string) *verify.NoteCheck {
 		return n
 	}
 	if !ok {
-		n.Err = fmt.Errorf("%s (%s) has no note in %s; fetch shared notes first (see the README)", rev, h.String()[:7], ref)
+		n.Err = fmt.Errorf("%s (%s) has no note in %s; get shared notes with 'git bernstein fetch' (see the README)", rev, h.String()[:7], ref)
 		return n
 	}
 	entries, _ := notes.Parse(text)

@@ -1,0 +1,470 @@
+package gitext
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// This file keeps a ref whose commits hold a write-once tree: files are only ever added, and two trees merge as
+// their union. It is the notes machinery of notes.go applied to whole files (refs/bernstein/archives): the same
+// compare-and-swap of the ref under git's <ref>.lock, the same retries. A path that two trees give different
+// blobs is a conflict, refused with ErrTreeConflict: nothing is ever overwritten.
+
+// TreeFile is one file to add to a union tree: its slash-separated path and the blob holding it.
+type TreeFile struct {
+	Path string
+	Blob plumbing.Hash
+}
+
+// ErrTreeConflict says one path holds two different blobs (or a file and a folder) in trees being merged.
+var ErrTreeConflict = errors.New("two different files under one name")
+
+// TreeLimits bound what is read of a tree that came from somewhere else (a remote): the number of entries in
+// all, and how deep folders go.
+type TreeLimits struct {
+	MaxEntries int
+	MaxDepth   int
+}
+
+// WriteBlob stores data as a blob and returns its id.
+func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
+	return r.writeObject(plumbing.BlobObject, data)
+}
+
+// BlobSize is the size of blob h, read from its header without inflating it, so a caller can refuse a blob that
+// is too large before reading it.
+func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
+	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return 0, fmt.Errorf("blob %s: %w", h, err)
+	}
+	return obj.Size(), nil
+}
+
+// ReadBlobMax reads blob h when it is at most max bytes.
+func (r *Repo) ReadBlobMax(h plumbing.Hash, max int64) ([]byte, error) {
+	n, err := r.BlobSize(h)
+	if err != nil {
+		return nil, err
+	}
+	if n > max {
+		return nil, fmt.Errorf("blob %s is %d bytes, more than the %d allowed", h, n, max)
+	}
+	return r.readBlob(h)
+}
+
+// RefCommit is the commit ref names and that commit's tree; zeros when the ref does not exist.
+func (r *Repo) RefCommit(ref plumbing.ReferenceName) (commit, tree plumbing.Hash, err error) {
+	return r.notesTree(ref)
+}
+
+// TreeEntryAt finds the file at slash-separated path in tree: its blob and mode; ok is false when there is none.
+func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mode filemode.FileMode, ok bool, err error) {
+	if tree.IsZero() {
+		return plumbing.ZeroHash, 0, false, nil
+	}
+	parts := strings.Split(p, "/")
+	for i, name := range parts {
+		t, err := object.GetTree(r.Storer, tree)
+		if err != nil {
+			return plumbing.ZeroHash, 0, false, fmt.Errorf("tree %s: %w", tree, err)
+		}
+		var found *object.TreeEntry
+		for j := range t.Entries {
+			if t.Entries[j].Name == name {
+				found = &t.Entries[j]
+				break
+			}
+		}
+		if found == nil {
+			return plumbing.ZeroHash, 0, false, nil
+		}
+		if i == len(parts)-1 {
+			return found.Hash, found.Mode, true, nil
+		}
+		if found.Mode != filemode.Dir {
+			return plumbing.ZeroHash, 0, false, nil
+		}
+		tree = found.Hash
+	}
+	return plumbing.ZeroHash, 0, false, nil
+}
+
+// TreeFiles lists the files of tree by path (zero: none) with their modes. Only for trees already checked.
+func (r *Repo) TreeFiles(tree plumbing.Hash) (map[string]filemode.FileMode, map[string]plumbing.Hash, error) {
+	modes, blobs := map[string]filemode.FileMode{}, map[string]plumbing.Hash{}
+	if tree.IsZero() {
+		return modes, blobs, nil
+	}
+	err := r.walkTree(tree, "", 0, TreeLimits{}, func(p string, e object.TreeEntry) error {
+		if e.Mode != filemode.Dir {
+			modes[p], blobs[p] = e.Mode, e.Hash
+		}
+		return nil
+	})
+	return modes, blobs, err
+}
+
+// SkipTree, returned by CheckTree's check for a folder, says not to read what it holds (a subtree already
+// known: one the local ref has under the same hash).
+var SkipTree = errors.New("skip this tree")
+
+// CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
+// caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before
+// any of it is merged.
+func (r *Repo) CheckTree(tree plumbing.Hash, lim TreeLimits, check func(path string, e object.TreeEntry) error) error {
+	return r.walkTree(tree, "", 0, lim, check)
+}
+
+func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
+	count := 0
+	var walk func(tree plumbing.Hash, prefix string, depth int) error
+	walk = func(tree plumbing.Hash, prefix string, depth int) error {
+		if lim.MaxDepth > 0 && depth >= lim.MaxDepth {
+			return fmt.Errorf("tree %s: folders nested deeper than %d", tree, lim.MaxDepth)
+		}
+		t, err := object.GetTree(r.Storer, tree)
+		if err != nil {
+			return fmt.Errorf("tree %s: %w", tree, err)
+		}
+		for _, e := range t.Entries {
+			count++
+			if lim.MaxEntries > 0 && count > lim.MaxEntries {
+				return fmt.Errorf("tree %s: more than %d entries", tree, lim.MaxEntries)
+			}
+			p := prefix + e.Name
+			err := visit(p, e)
+			if errors.Is(err, SkipTree) && e.Mode == filemode.Dir {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if e.Mode == filemode.Dir {
+				if err := walk(e.Hash, p+"/", depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(tree, prefix, depth)
+}
+
+// AddFiles adds files to the union tree on ref in one commit (author and committer sig) and moves the ref by
+// compare-and-swap, redoing the work when another writer moved it meanwhile. A file already there with the same
+// blob is left as it is; with another blob it is ErrTreeConflict and nothing is written. added is how many files
+// were new.
+func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig object.Signature, message string, files []TreeFile) (added int, err error) {
+	if len(files) == 0 {
+		return 0, nil
+	}
+	fresh, err := r.buildTree(files)
+	if err != nil {
+		return 0, err
+	}
+	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
+		oldCommit, oldTree, err := r.notesTree(ref)
+		if err != nil {
+			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
+				backoff(attempt)
+				continue
+			}
+			return 0, err
+		}
+		added = 0
+		for _, f := range files {
+			if _, _, ok, err := r.TreeEntryAt(oldTree, f.Path); err != nil {
+				return 0, err
+			} else if !ok {
+				added++
+			}
+		}
+		tree, err := r.unionTrees(oldTree, fresh, "")
+		if err != nil {
+			return 0, err
+		}
+		if tree == oldTree {
+			return 0, nil
+		}
+		var parents []plumbing.Hash
+		if !oldCommit.IsZero() {
+			parents = []plumbing.Hash{oldCommit}
+		}
+		newCommit, err := r.writeCommit(tree, parents, sig, message)
+		if err != nil {
+			return 0, err
+		}
+		err = r.swapRef(ref, oldCommit, newCommit)
+		if errors.Is(err, errLostRace) {
+			backoff(attempt)
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		return added, nil
+	}
+	return 0, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
+		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+}
+
+// TreeMerge makes the tree of a merge from the tree of ref's commit (zero when the ref does not exist) and the
+// tree of the other commit.
+type TreeMerge func(local, other plumbing.Hash) (plumbing.Hash, error)
+
+// UnionTrees is the TreeMerge of write-once trees: every file of both; a path with two different blobs is
+// ErrTreeConflict.
+func (r *Repo) UnionTrees(local, other plumbing.Hash) (plumbing.Hash, error) {
+	return r.unionTrees(local, other, "")
+}
+
+// MergeRef merges commit other (already checked by the caller: it came from a remote) into ref: nothing when
+// other is ref's commit or one of its ancestors; a fast-forward to other when ref is absent, or is an ancestor of
+// other and the merged tree is other's; else a merge commit with parents ref's commit and other, whose tree is
+// merge's. The ref moves by compare-and-swap, with retries, as AddFiles. moved says whether it moved.
+func (r *Repo) MergeRef(ref plumbing.ReferenceName, other plumbing.Hash, sig object.Signature, message string, merge TreeMerge) (moved bool, err error) {
+	oc, err := object.GetCommit(r.Storer, other)
+	if err != nil {
+		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
+	}
+	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
+		oldCommit, oldTree, err := r.notesTree(ref)
+		if err != nil {
+			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
+				backoff(attempt)
+				continue
+			}
+			return false, err
+		}
+		if oldCommit == other {
+			return false, nil
+		}
+		if !oldCommit.IsZero() {
+			if in, err := r.hasAncestor(oldCommit, other); err != nil {
+				return false, err
+			} else if in {
+				return false, nil
+			}
+		}
+		tree, err := merge(oldTree, oc.TreeHash)
+		if err != nil {
+			return false, err
+		}
+		next := other
+		if oldCommit.IsZero() {
+			if tree != oc.TreeHash {
+				if next, err = r.writeCommit(tree, []plumbing.Hash{other}, sig, message); err != nil {
+					return false, err
+				}
+			}
+		} else {
+			ff := false
+			if tree == oc.TreeHash {
+				if ff, err = r.hasAncestor(other, oldCommit); err != nil {
+					return false, err
+				}
+			}
+			if !ff {
+				if next, err = r.writeCommit(tree, []plumbing.Hash{oldCommit, other}, sig, message); err != nil {
+					return false, err
+				}
+			}
+		}
+		err = r.swapRef(ref, oldCommit, next)
+		if errors.Is(err, errLostRace) {
+			backoff(attempt)
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
+		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+}
+
+// maxAncestorWalk bounds the commits hasAncestor reads: a remote's history is not trusted to be small.
+const maxAncestorWalk = 1 << 20
+
+// hasAncestor says whether want is start or one of its ancestors. Parents that are missing (a shallow fetch)
+// end that line of the walk.
+func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
+	seen := map[plumbing.Hash]bool{start: true}
+	queue := []plumbing.Hash{start}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		if h == want {
+			return true, nil
+		}
+		if len(seen) > maxAncestorWalk {
+			return false, fmt.Errorf("history of %s is longer than %d commits", start, maxAncestorWalk)
+		}
+		c, err := object.GetCommit(r.Storer, h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		for _, p := range c.ParentHashes {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false, nil
+}
+
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, sig object.Signature, message string) (plumbing.Hash, error) {
+	var ps []plumbing.Hash
+	for _, p := range parents {
+		if !p.IsZero() {
+			ps = append(ps, p)
+		}
+	}
+	commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: ps}
+	obj := r.Storer.NewEncodedObject()
+	if err := commit.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
+	}
+	h, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	}
+	return h, nil
+}
+
+func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	sort.Sort(object.TreeEntrySorter(entries))
+	t := &object.Tree{Entries: entries}
+	obj := r.Storer.NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
+	}
+	h, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+	}
+	return h, nil
+}
+
+// buildTree writes the tree holding exactly files (regular, 0644). Two files under one path are a conflict
+// unless they are the same blob.
+func (r *Repo) buildTree(files []TreeFile) (plumbing.Hash, error) {
+	type node struct {
+		blob plumbing.Hash
+		dirs map[string]*node
+	}
+	root := &node{dirs: map[string]*node{}}
+	for _, f := range files {
+		if f.Path == "" || path.Clean(f.Path) != f.Path || strings.HasPrefix(f.Path, "/") || strings.HasPrefix(f.Path, "../") || f.Path == ".." {
+			return plumbing.ZeroHash, fmt.Errorf("tree path %q is not a clean relative path", f.Path)
+		}
+		parts := strings.Split(f.Path, "/")
+		n := root
+		for i, name := range parts {
+			child, ok := n.dirs[name]
+			last := i == len(parts)-1
+			switch {
+			case !ok:
+				child = &node{}
+				if !last {
+					child.dirs = map[string]*node{}
+				}
+				n.dirs[name] = child
+			case last != (child.dirs == nil):
+				return plumbing.ZeroHash, fmt.Errorf("%w: %s is both a file and a folder", ErrTreeConflict, f.Path)
+			}
+			if last {
+				if !child.blob.IsZero() && child.blob != f.Blob {
+					return plumbing.ZeroHash, fmt.Errorf("%w: %s", ErrTreeConflict, f.Path)
+				}
+				child.blob = f.Blob
+			}
+			n = child
+		}
+	}
+	var write func(n *node) (plumbing.Hash, error)
+	write = func(n *node) (plumbing.Hash, error) {
+		entries := make([]object.TreeEntry, 0, len(n.dirs))
+		for name, c := range n.dirs {
+			if c.dirs == nil {
+				entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: c.blob})
+				continue
+			}
+			h, err := write(c)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+		}
+		return r.writeTree(entries)
+	}
+	return write(root)
+}
+
+// unionTrees merges two trees entry by entry; identical subtrees are taken whole without being read.
+func (r *Repo) unionTrees(a, b plumbing.Hash, prefix string) (plumbing.Hash, error) {
+	switch {
+	case a == b || b.IsZero():
+		return a, nil
+	case a.IsZero():
+		return b, nil
+	}
+	ta, err := object.GetTree(r.Storer, a)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", a, err)
+	}
+	tb, err := object.GetTree(r.Storer, b)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", b, err)
+	}
+	byName := make(map[string]object.TreeEntry, len(ta.Entries))
+	for _, e := range ta.Entries {
+		byName[e.Name] = e
+	}
+	out := append([]object.TreeEntry(nil), ta.Entries...)
+	changed := false
+	for _, eb := range tb.Entries {
+		ea, ok := byName[eb.Name]
+		if !ok {
+			out = append(out, eb)
+			changed = true
+			continue
+		}
+		if ea.Mode == eb.Mode && ea.Hash == eb.Hash {
+			continue
+		}
+		if ea.Mode != filemode.Dir || eb.Mode != filemode.Dir {
+			return plumbing.ZeroHash, fmt.Errorf("%w: %s%s (%s %s here, %s %s there); nothing was overwritten",
+				ErrTreeConflict, prefix, eb.Name, ea.Mode, ea.Hash.String()[:12], eb.Mode, eb.Hash.String()[:12])
+		}
+		h, err := r.unionTrees(ea.Hash, eb.Hash, prefix+eb.Name+"/")
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if h != ea.Hash {
+			for i := range out {
+				if out[i].Name == eb.Name {
+					out[i].Hash = h
+				}
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return a, nil
+	}
+	return r.writeTree(out)
+}

@@ -1,0 +1,311 @@
+// Package archives keeps bundle archives and their sidecars as git objects, on refs/bernstein/archives, so that
+// they travel with the notes that name them (git bernstein push, fetch, get).
+//
+// # Ref and tree
+//
+// The ref names a commit whose tree holds, for each bundle, files named by content:
+//
+//	<tracker>/<ticket>/<bundle sha256>.tar.gz                       the archive
+//	<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>.jws         its detached JWS
+//	<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>.sig         its SSH signature
+//	<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>.intoto.jsonl its attestation
+//
+// tracker and ticket as the bundles folder names them (record.PathPart); sha256s are lower-case hex. A name says
+// what its file holds, so two writers either write the same blob under a name or different names, and two
+// signatures of one archive (two signers, or one re-signed) sit side by side. The tree is write-once: files are
+// only added, trees from two clones merge as their union, and a name holding two different blobs is a conflict
+// refused loudly (gitext.ErrTreeConflict), never resolved by overwriting.
+//
+// A tree fetched from a remote is read as hostile (Check): exactly three levels, folders and regular 0644 files
+// only (no symlink, gitlink or executable), names exactly as above, sizes bounded; and every file read is checked
+// against the sha256 its name gives before it is used (Find).
+package archives
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+)
+
+// Ref is where the archives are kept.
+const Ref plumbing.ReferenceName = "refs/bernstein/archives"
+
+// Sidecar kinds, by the suffix a bundle's sidecar file has beside its archive.
+const (
+	JWS         = ".jws"
+	SSHSig      = ".sig"
+	Attestation = ".intoto.jsonl"
+)
+
+// Kinds lists the sidecar suffixes in the order they are written.
+var Kinds = []string{JWS, SSHSig, Attestation}
+
+// Size limits: what is read of a file from the ref (a remote's), and of a tree.
+const (
+	MaxArchive     = 1 << 30  // a bundle archive; verify's inflated limit is of the same order
+	MaxSignature   = 64 << 10 // a .jws or .sig: a few hundred bytes in practice
+	MaxAttestation = 32 << 20 // an in-toto envelope (attest.MaxEnvelope is 24 MiB)
+	maxEntries     = 1 << 20
+	maxNamePart    = 255
+)
+
+// maxFor is the most bytes a file of this kind ("" for the archive) may hold.
+func maxFor(kind string) int64 {
+	switch kind {
+	case "":
+		return MaxArchive
+	case Attestation:
+		return MaxAttestation
+	}
+	return MaxSignature
+}
+
+var (
+	archiveName = regexp.MustCompile(`^([0-9a-f]{64})\.tar\.gz$`)
+	sidecarName = regexp.MustCompile(`^([0-9a-f]{64})\.([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl)$`)
+)
+
+// Dir is the folder of a ticket's files in the tree.
+func Dir(tracker, ticket string) string {
+	return record.PathPart(tracker) + "/" + record.PathPart(ticket)
+}
+
+// ArchivePath is where the archive with digest sum is kept.
+func ArchivePath(tracker, ticket, sum string) string {
+	return Dir(tracker, ticket) + "/" + sum + ".tar.gz"
+}
+
+// SidecarPath is where a sidecar of kind (JWS, SSHSig, Attestation) with digest sideSum, of the archive with
+// digest sum, is kept.
+func SidecarPath(tracker, ticket, sum, sideSum, kind string) string {
+	return Dir(tracker, ticket) + "/" + sum + "." + sideSum + kind
+}
+
+// Bundle is one recorded bundle to keep: the files as the bundles folder holds them.
+type Bundle struct {
+	Tracker, Ticket string
+	SHA256          string            // the noted bundle_sha256
+	Archive         string            // path of the archive
+	Sidecars        map[string]string // kind → path, for the sidecars written
+}
+
+// Store adds bundles to the ref in one commit. Each archive is read again and must still have its noted digest
+// (a file changed since it was noted is refused, not kept). added counts the new files.
+func Store(r *gitext.Repo, sig object.Signature, bundles []Bundle) (added int, err error) {
+	var files []gitext.TreeFile
+	for _, b := range bundles {
+		data, err := regularfile.ReadFile(b.Archive, "bundle", MaxArchive)
+		if err != nil {
+			return 0, err
+		}
+		if got := sum(data); got != b.SHA256 {
+			return 0, fmt.Errorf("%s has sha256 %s, not the noted %s: not kept in %s", b.Archive, got, b.SHA256, Ref)
+		}
+		blob, err := r.WriteBlob(data)
+		if err != nil {
+			return 0, err
+		}
+		files = append(files, gitext.TreeFile{Path: ArchivePath(b.Tracker, b.Ticket, b.SHA256), Blob: blob})
+		for _, kind := range Kinds {
+			p, ok := b.Sidecars[kind]
+			if !ok || p == "" {
+				continue
+			}
+			side, err := regularfile.ReadFile(p, "sidecar", maxFor(kind))
+			if err != nil {
+				return 0, err
+			}
+			blob, err := r.WriteBlob(side)
+			if err != nil {
+				return 0, err
+			}
+			files = append(files, gitext.TreeFile{Path: SidecarPath(b.Tracker, b.Ticket, b.SHA256, sum(side), kind), Blob: blob})
+		}
+	}
+	return r.AddFiles(Ref, sig, "Archives added by 'git bernstein'\n", files)
+}
+
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// Check judges the tree of a commit from elsewhere before any of it is merged: the layout of the package comment,
+// exactly; at most maxEntries entries; every file within its size limit. Folders that the local ref holds under
+// the same hash (already checked when they came in, or written here) are not read again, so a fetch that brings
+// little costs little.
+func Check(r *gitext.Repo, tree plumbing.Hash) error {
+	_, local, err := r.RefCommit(Ref)
+	if err != nil {
+		return err
+	}
+	// A folder is known at its level only: a ticket folder's hash is no warrant for a tracker folder's contents.
+	type level struct {
+		depth int
+		hash  plumbing.Hash
+	}
+	known := map[level]bool{}
+	if !local.IsZero() {
+		if err := r.CheckTree(local, gitext.TreeLimits{}, func(p string, e object.TreeEntry) error {
+			if e.Mode != filemode.Dir {
+				return nil
+			}
+			depth := strings.Count(p, "/")
+			known[level{depth, e.Hash}] = true
+			if depth >= 1 {
+				return gitext.SkipTree
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	lim := gitext.TreeLimits{MaxEntries: maxEntries, MaxDepth: 3}
+	return r.CheckTree(tree, lim, func(p string, e object.TreeEntry) error {
+		parts := strings.Split(p, "/")
+		if len(parts) < 3 {
+			if e.Mode != filemode.Dir {
+				return fmt.Errorf("%s: %s is not a folder (mode %s); only <tracker>/<ticket>/ folders belong there", Ref, p, e.Mode)
+			}
+			if !safePart(e.Name) {
+				return fmt.Errorf("%s: folder name %q is not one git-bernstein writes", Ref, e.Name)
+			}
+			if known[level{len(parts) - 1, e.Hash}] {
+				return gitext.SkipTree
+			}
+			return nil
+		}
+		if e.Mode != filemode.Regular {
+			return fmt.Errorf("%s: %s has mode %s; only regular files (100644) are kept", Ref, p, e.Mode)
+		}
+		kind, ok := fileKind(e.Name)
+		if !ok {
+			return fmt.Errorf("%s: file name %q is not <sha256>.tar.gz or <sha256>.<sha256>{.jws,.sig,.intoto.jsonl}", Ref, p)
+		}
+		n, err := r.BlobSize(e.Hash)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", Ref, p, err)
+		}
+		if n > maxFor(kind) {
+			return fmt.Errorf("%s: %s is %d bytes, more than the %d allowed", Ref, p, n, maxFor(kind))
+		}
+		return nil
+	})
+}
+
+// safePart is a folder name as record.PathPart makes them: nothing it would change, not . or .., bounded.
+func safePart(s string) bool {
+	return s != "" && len(s) <= maxNamePart && record.PathPart(s) == s
+}
+
+// fileKind says which file a tree name is: "" for an archive, a sidecar suffix, or not ok.
+func fileKind(name string) (string, bool) {
+	if archiveName.MatchString(name) {
+		return "", true
+	}
+	if m := sidecarName.FindStringSubmatch(name); m != nil {
+		return m[3], true
+	}
+	return "", false
+}
+
+// Sidecar is one sidecar kept for an archive.
+type Sidecar struct {
+	Kind   string // JWS, SSHSig or Attestation
+	SHA256 string
+	Data   []byte
+}
+
+// Held is what the ref keeps for one noted bundle.
+type Held struct {
+	Archive  []byte
+	Sidecars []Sidecar // by kind, then digest
+}
+
+// Has says whether the ref keeps the archive with that digest of the ticket, without reading it.
+func Has(r *gitext.Repo, tracker, ticket, digest string) (bool, error) {
+	_, tree, err := r.RefCommit(Ref)
+	if err != nil {
+		return false, err
+	}
+	_, _, ok, err := r.TreeEntryAt(tree, ArchivePath(tracker, ticket, digest))
+	return ok, err
+}
+
+// Find reads the archive with that digest of the ticket, and its sidecars, from the ref; ok is false when the ref
+// does not keep it. Every file is checked against the digest its name gives (the archive against digest, the note's
+// bundle_sha256): a file that does not match is an error, never returned.
+func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err error) {
+	_, tree, err := r.RefCommit(Ref)
+	if err != nil || tree.IsZero() {
+		return nil, false, err
+	}
+	if !archiveName.MatchString(digest + ".tar.gz") {
+		return nil, false, fmt.Errorf("noted digest %q is not a sha256", digest)
+	}
+	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
+	if err != nil || !ok || mode != filemode.Dir {
+		return nil, false, err
+	}
+	dir, err := object.GetTree(r.Storer, dirHash)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", Ref, err)
+	}
+	h, ok = &Held{}, false
+	for _, e := range dir.Entries {
+		if !strings.HasPrefix(e.Name, digest+".") || e.Mode != filemode.Regular {
+			continue
+		}
+		kind, known := fileKind(e.Name)
+		if !known {
+			continue
+		}
+		data, err := r.ReadBlobMax(e.Hash, maxFor(kind))
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %s/%s: %w", Ref, Dir(tracker, ticket), e.Name, err)
+		}
+		got := sum(data)
+		if kind == "" {
+			if got != digest {
+				return nil, false, fmt.Errorf("%s: %s/%s holds a file with sha256 %s: refused", Ref, Dir(tracker, ticket), e.Name, got)
+			}
+			h.Archive, ok = data, true
+			continue
+		}
+		m := sidecarName.FindStringSubmatch(e.Name)
+		if got != m[2] {
+			return nil, false, fmt.Errorf("%s: %s/%s holds a file with sha256 %s: refused", Ref, Dir(tracker, ticket), e.Name, got)
+		}
+		h.Sidecars = append(h.Sidecars, Sidecar{Kind: kind, SHA256: got, Data: data})
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	sort.SliceStable(h.Sidecars, func(i, j int) bool {
+		if h.Sidecars[i].Kind != h.Sidecars[j].Kind {
+			return kindOrder(h.Sidecars[i].Kind) < kindOrder(h.Sidecars[j].Kind)
+		}
+		return h.Sidecars[i].SHA256 < h.Sidecars[j].SHA256
+	})
+	return h, true, nil
+}
+
+func kindOrder(k string) int {
+	for i, x := range Kinds {
+		if x == k {
+			return i
+		}
+	}
+	return len(Kinds)
+}

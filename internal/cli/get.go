@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
+)
+
+func getCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "get",
+		Usage:     "write the archives noted on a commit (or for a ticket) and their sidecars, checked against the notes",
+		ArgsUsage: "REV|TICKET",
+		Description: `Finds each archive noted on REV (or, when REV is not a revision, every archive noted for TICKET, compared
+ignoring case) by its noted digest: in the bundles folder first, then in refs/bernstein/archives (fetch it with
+'git bernstein fetch'). Every copy is checked against the note's bundle_sha256 before it is written, a copy
+that differs is passed over with a warning, and each file is written atomically under --out DIR as
+<tracker>/<ticket>/<bundle>, with its sidecars beside it (<bundle>.jws, .sig, .intoto.jsonl), never over an
+existing file with other bytes. Exit 1 when an archive is noted but no copy with its digest is found.`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "out", Value: ".", Usage: "write under `DIR`"},
+			&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
+		},
+		Action: runGet,
+	}
+}
+
+// notedEntries are the note entries on rev, or, when rev does not resolve, those for the ticket it names.
+func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, err error) {
+	ref := notes.RefFrom(s.cfg)
+	if h, rerr := s.repo.ResolveRevision(plumbing.Revision(arg)); rerr == nil {
+		text, ok, err := s.repo.Note(ref, *h)
+		if err != nil {
+			return "", nil, err
+		}
+		if !ok {
+			return "", nil, exitWith(ExitError, "no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
+		}
+		entries, _ = notes.Parse(text)
+		return fmt.Sprintf("%s (%s)", arg, h.String()[:7]), entries, nil
+	}
+	// Every note, not notes.Log's: a note on a commit this clone lacks (a branch not fetched) still names the
+	// ticket's archive, and the archive is what is asked for.
+	want := strings.TrimPrefix(arg, "#")
+	all, err := s.repo.Notes(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	seen := map[string]bool{}
+	for _, n := range all {
+		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
+		if err != nil {
+			return "", nil, err
+		}
+		noted, _ := notes.Parse(text)
+		for _, e := range noted {
+			if ticket.Same(e.Ticket, want) && !seen[e.BundleSHA256] {
+				seen[e.BundleSHA256] = true
+				entries = append(entries, e)
+			}
+		}
+	}
+	if len(entries) == 0 {
+		return "", nil, exitWith(ExitError, "%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
+	}
+	return "ticket " + arg, entries, nil
+}
+
+func runGet(c *ucli.Context) error {
+	arg, err := oneArg(c, "REV or TICKET")
+	if err != nil {
+		return err
+	}
+	s, err := openSession(envOf(c))
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	what, entries, err := s.notedEntries(arg)
+	if err != nil {
+		return err
+	}
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return err
+	}
+	wd, err := s.env.getwd()
+	if err != nil {
+		return err
+	}
+	dir := s.bundleDir(c, root, wd)
+	out := inDir(wd, expandHome(c.String("out")))
+	missing, files := 0, 0
+	for _, e := range entries {
+		cp, skipped, err := archives.Get(s.repo, dir, e)
+		warn(c, skipped)
+		if errors.Is(err, archives.ErrNotHeld) {
+			missing++
+			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		written, err := archives.Write(out, cp)
+		if err != nil {
+			return err
+		}
+		for i, w := range written {
+			files++
+			note := ""
+			if i == 0 {
+				from := cp.From
+				if from == archives.FromBundleDir {
+					from = "the " + from
+				}
+				note = fmt.Sprintf(" (%s %s, sha256 %s… as noted, from %s)", termtext.Clean(e.Ticket), termtext.Clean(e.Tracker), e.BundleSHA256[:16], from)
+			}
+			if w.Already {
+				note += " already there"
+			}
+			fmt.Fprintf(c.App.Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
+		}
+	}
+	fmt.Fprintf(c.App.ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
+		plural.Count(len(entries), "archive"), termtext.Clean(what), time.Since(start).Round(time.Millisecond))
+	if missing > 0 {
+		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
+	}
+	return nil
+}

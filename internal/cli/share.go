@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+)
+
+const remoteHelp = `REMOTE is a remote's name or URL; default git config bernstein.remote, else the current branch's upstream
+remote, else origin. The network is your own git (git ls-remote, fetch, push: your credential helpers, SSH
+configuration and proxies).`
+
+func pushCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "push",
+		Usage:     "share notes and archives: fetch the remote's, merge them with yours, push both",
+		ArgsUsage: "[REMOTE]",
+		Description: `Keeps in refs/bernstein/archives every archive noted here that the bundles folder holds with its noted
+digest and the ref lacks (what a hook cut short left), then fetches the remote's notes (git config
+bernstein.notesRef, default refs/notes/bernstein) and refs/bernstein/archives, merges them into yours (notes as
+'git notes merge -s cat_sort_uniq', archives as a union: nothing is overwritten, and one name with two different
+files stops everything), and pushes both, never forced. When someone pushed in between, the push is refused
+and push fetches, merges and pushes again (up to 10 rounds).
+What the remote sends is checked before it is merged: refs/bernstein/archives holds only
+<tracker>/<ticket>/<sha256>.tar.gz and its sidecars, as regular files within size limits.
+` + remoteHelp,
+		Flags:  []ucli.Flag{&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"}},
+		Action: runPush,
+	}
+}
+
+func fetchCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "fetch",
+		Usage:     "get the remote's notes and archives and merge them with yours",
+		ArgsUsage: "[REMOTE]",
+		Description: `Fetches the remote's notes (git config bernstein.notesRef, default refs/notes/bernstein) into
+refs/notes/remotes/<remote>/… and its refs/bernstein/archives into refs/bernstein/remotes/<remote>/archives,
+checks them, and merges them into yours as push does. Then 'git bernstein get REV' writes the archives.
+` + remoteHelp,
+		Action: runFetch,
+	}
+}
+
+func (s *session) shareOptions(c *ucli.Context) (share.Options, error) {
+	args, err := positional(c)
+	if err != nil {
+		return share.Options{}, err
+	}
+	if len(args) > 1 {
+		return share.Options{}, usageError("%s takes at most one REMOTE (got %d arguments)", c.Command.Name, len(args))
+	}
+	remote := share.DefaultRemote(s.repo, s.cfg)
+	if len(args) == 1 {
+		remote = args[0]
+	}
+	if strings.HasPrefix(remote, "-") {
+		return share.Options{}, usageError("REMOTE %q starts with '-'", remote)
+	}
+	return share.Options{Repo: s.repo, Remote: remote, NotesRef: notes.RefFrom(s.cfg), Author: record.Identity(s.cfg, s.env.getenv),
+		Env: s.gitEnv()}, nil
+}
+
+// gitChildEnv are the variables that decide what the user's git reads and who it is: the child gets the run's
+// values for them (tests give an environment of their own) and the process's for everything else.
+var gitChildEnv = []string{"HOME", "XDG_CONFIG_HOME", "PATH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL",
+	"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_AUTH_SOCK", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",
+	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
+
+func (s *session) gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(gitChildEnv, k) {
+			env = append(env, kv)
+		}
+	}
+	for _, k := range gitChildEnv {
+		if v := s.env.getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+func runFetch(c *ucli.Context) error {
+	s, err := openSession(envOf(c))
+	if err != nil {
+		return err
+	}
+	o, err := s.shareOptions(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	f, err := share.Fetch(o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
+		shareState(o.NotesRef, f.RemoteNotes, f.NotesMoved), shareState(archives.Ref, f.RemoteArchives, f.ArchivesMoved),
+		time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func shareState(ref plumbing.ReferenceName, remoteHas, moved bool) string {
+	switch {
+	case !remoteHas:
+		return ref.String() + " not there"
+	case moved:
+		return ref.String() + " merged"
+	}
+	return ref.String() + " up to date"
+}
+
+func runPush(c *ucli.Context) error {
+	s, err := openSession(envOf(c))
+	if err != nil {
+		return err
+	}
+	o, err := s.shareOptions(c)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	kept, err := s.keepNotedArchives(c)
+	if err != nil {
+		return err
+	}
+	if kept > 0 {
+		fmt.Fprintf(c.App.Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
+	}
+	p, err := share.Push(o)
+	if err != nil {
+		return err
+	}
+	if len(p.Pushed) == 0 {
+		fmt.Fprintf(c.App.Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
+			time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	var names []string
+	for _, r := range p.Pushed {
+		names = append(names, r.String())
+	}
+	fmt.Fprintf(c.App.Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+		plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
+// bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
+// left only in the folder. It returns how many files were added.
+func (s *session) keepNotedArchives(c *ucli.Context) (int, error) {
+	ref := notes.RefFrom(s.cfg)
+	all, err := s.repo.Notes(ref)
+	if err != nil {
+		return 0, err
+	}
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return 0, err
+	}
+	wd, err := s.env.getwd()
+	if err != nil {
+		return 0, err
+	}
+	dir := s.bundleDir(c, root, wd)
+	var keep []archives.Bundle
+	for _, n := range all {
+		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
+		if err != nil {
+			return 0, err
+		}
+		entries, _ := notes.Parse(text)
+		for _, e := range entries {
+			if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
+				if err != nil {
+					return 0, err
+				}
+				continue
+			}
+			b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
+				Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
+			// Not here, not a file to read, or not the noted archive (changed since): nothing to keep.
+			if sum, err := localSHA256(dir, e.Tracker, e.Ticket, e.Bundle); err != nil || sum != e.BundleSHA256 {
+				continue
+			}
+			for _, kind := range archives.Kinds {
+				if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
+					f.Close()
+					b.Sidecars[kind] = b.Archive + kind
+				}
+			}
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == 0 {
+		return 0, nil
+	}
+	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
+}
+
+// keepArchives adds the bundles a record run wrote to refs/bernstein/archives, in one commit.
+func (s *session) keepArchives(rep *record.Report) (int, error) {
+	var keep []archives.Bundle
+	for _, r := range rep.Recorded {
+		keep = append(keep, archives.Bundle{Tracker: r.Entry.Tracker, Ticket: r.Entry.Ticket, SHA256: r.Entry.BundleSHA256,
+			Archive: r.Result.Out, Sidecars: map[string]string{
+				archives.JWS: r.Result.Signature, archives.SSHSig: r.Result.SSHSig, archives.Attestation: r.Result.Attestation}})
+	}
+	if len(keep) == 0 {
+		return 0, nil
+	}
+	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
+// finds it (bundles folder, then refs/bernstein/archives), written with its sidecars to a temporary folder, and
+// verified there exactly as `verify ARCHIVE --rev REV` would verify it. The exit code is the worst of them.
+func runVerifyNoted(c *ucli.Context) error {
+	rev := c.String("rev")
+	opts, err := verifyOptions(c)
+	if err != nil {
+		return err
+	}
+	s, err := openSession(envOf(c))
+	if err != nil {
+		return err
+	}
+	_, entries, err := s.notedEntriesOnRev(rev)
+	if err != nil {
+		return err
+	}
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return err
+	}
+	wd, err := s.env.getwd()
+	if err != nil {
+		return err
+	}
+	dir := s.bundleDir(c, root, wd)
+	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	worst := 0
+	for i, e := range entries {
+		cp, skipped, err := archives.Get(s.repo, dir, e)
+		warn(c, skipped)
+		var report *verify.Report
+		if err != nil {
+			if !errors.Is(err, archives.ErrNotHeld) {
+				return err
+			}
+			report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
+		} else {
+			written, err := archives.Write(tmp, cp)
+			if err != nil {
+				return err
+			}
+			path := written[0].Path
+			o := opts
+			o.Note = noteCheck(envOf(c), path, rev)
+			o.Repository = repoCheck(c, envOf(c), wd)
+			if report = addSSHTrust(c, wd, path, &o); report == nil {
+				report = verifyFiles(wd, []string{path}, c.StringSlice("card"), o)
+			}
+			if !c.Bool("json") {
+				fmt.Fprintf(c.App.Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
+					record.PathPart(filepath.Base(e.Bundle)), cp.From)
+			}
+		}
+		if c.Bool("json") {
+			c.App.Writer.Write(report.JSON())
+		} else {
+			io.WriteString(c.App.Writer, report.Text())
+		}
+		worst = max(worst, report.ExitCode)
+	}
+	if worst != 0 {
+		return exitWith(worst, "")
+	}
+	return nil
+}
+
+func sep(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return "\n"
+}
+
+// notedEntriesOnRev is notedEntries for a revision only: verify --rev names a commit, never a ticket.
+func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
+	if _, err := s.repo.ResolveRevision(plumbing.Revision(rev)); err != nil {
+		return "", nil, exitWith(ExitUsage, "--rev %s: cannot resolve it: %v", rev, err)
+	}
+	return s.notedEntries(rev)
+}
