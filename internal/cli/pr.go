@@ -21,8 +21,17 @@ func prFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "github-repo", Usage: "GitHub repository `OWNER/NAME` (default: git config bernstein.githubRepo, else the URL of the origin remote or of git config bernstein.remote)"},
 		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given; GitHub Enterprise: https://HOST/api/v3 (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
 		&ucli.BoolFlag{Name: "require-pr", Usage: "fail (exit 1, no archive) when a pull request payload is missing or none is found"},
-		&ucli.BoolFlag{Name: "controls", Usage: "also capture each pull request's change-control evidence (commits, timeline, checks, branch rules and protection, the GitHub ticket's events) for git bernstein audit"},
+		&ucli.BoolFlag{Name: "controls", DisableDefaultText: true, Usage: "also capture each pull request's change-control evidence (commits, timeline, checks, branch rules and protection, the GitHub ticket's events) for git bernstein audit (default: git config bernstein.controls, else off)"},
 	}
+}
+
+// captureControls is --controls, else git config bernstein.controls: off by default, since the evidence costs
+// several requests a pull request (60 an hour without a token).
+func (s *session) captureControls(c *ucli.Context) (bool, error) {
+	if c.IsSet("controls") {
+		return c.Bool("controls"), nil
+	}
+	return s.cfg.Bool("bernstein.controls", false)
 }
 
 // prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
@@ -47,15 +56,19 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 		if err != nil {
 			return nil, err
 		}
+		captureControls, err := s.captureControls(c)
+		if err != nil {
+			return nil, err
+		}
 		res := github.Fetch(c.Context, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
-			SDD: sdd, Unavailable: unavailable, Controls: c.Bool("controls")})
+			SDD: sdd, Unavailable: unavailable, Controls: captureControls})
 		if c.Bool("require-pr") {
 			if err := requirePR(tk, res); err != nil {
 				return nil, err
 			}
 		}
 		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
-		if c.Bool("controls") {
+		if captureControls {
 			var warnings []string
 			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
 			set.Warnings = append(set.Warnings, warnings...)
