@@ -15,6 +15,7 @@ import (
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 	"github.com/secure-systems-lab/go-securesystemslib/signerverifier"
 
+	"github.com/git-bernstein/git-bernstein/internal/schematest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
@@ -51,6 +52,9 @@ func TestSigstoreBundleForm(t *testing.T) {
 		`"dsseEnvelope":{"payload":"` + env.Payload + `","payloadType":"application/vnd.in-toto+json","signatures":[{"sig":"` + env.Signatures[0].Sig + `"}]}}` + "\n"
 	if string(bundle) != want {
 		t.Fatalf("bundle:\n%s\nwant:\n%s", bundle, want)
+	}
+	if err := schematest.Validate("sigstore-bundle", bundle); err != nil {
+		t.Fatal(err)
 	}
 }
 
