@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,6 +118,26 @@ func TestSigstoreBundleGoSecureSystemsLib(t *testing.T) {
 	withKid.Signatures[0].KeyID = "k1"
 	if _, err := ev.Verify(context.Background(), withKid); err == nil {
 		t.Log("note: go-securesystemslib now accepts a keyid it did not compute; the keyid could come back")
+	}
+}
+
+// TestSigstoreBundlePython: testdata/verify_dsse.py, which shares no code with ours, checks the bundle's
+// envelope under the card's key, and refuses it under another.
+func TestSigstoreBundlePython(t *testing.T) {
+	_, bundle, _, pub, _ := sealedPair(t)
+	dir := t.TempDir()
+	path, pemPath := filepath.Join(dir, "a.sigstore.json"), filepath.Join(dir, "pub.pem")
+	os.WriteFile(path, bundle, 0o644)
+	p, _ := sign.MarshalPublicKeyPEM(pub)
+	os.WriteFile(pemPath, p, 0o644)
+	if out, err := Python(t, path, pemPath); err != nil || !strings.Contains(out, "OK hint=k1") {
+		t.Fatalf("independent check refused our .sigstore.json: %v\n%s", err, out)
+	}
+	other, _, _ := ed25519.GenerateKey(rand.Reader)
+	o, _ := sign.MarshalPublicKeyPEM(other)
+	os.WriteFile(pemPath, o, 0o644)
+	if out, err := Python(t, path, pemPath); err == nil {
+		t.Fatalf("independent check accepted another key:\n%s", out)
 	}
 }
 
