@@ -66,7 +66,10 @@
 // and each expects its own: go-securesystemslib, with the key loaded from the card's PEM
 // (signerverifier.LoadKey), the SHA-256 of its own JSON key form; sigstore-go and cosign, which hand over the
 // key without a keyid, its OpenSSH SHA256: fingerprint. No keyid is the one form every one of them checks. The
-// .intoto.jsonl keeps the kid as its keyid, since existing verifiers pick the key by it.
+// .intoto.jsonl keeps the kid as its keyid, since existing verifiers pick the key by it. (protobuf-specs' comment
+// on Bundle.verification_material asks that a key hint and the envelope's keyid be "exactly the same": we read
+// that as binding when a keyid is given, and give none, since sigstore-go refuses the bundle whose keyid is the
+// hint.)
 //
 // OpenSigstore reads the file strictly (package strictjson: exact member names, none unknown, so a bundle with
 // a certificate, timestamps or a transparency log entry is refused as not ours; tlogEntries empty or left out;

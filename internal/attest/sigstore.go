@@ -61,8 +61,11 @@ type SigstoreSignature struct {
 // the signature. One signature serves both files, so they cannot say different things.
 func WrapSigstore(envelopeLine []byte) ([]byte, error) {
 	var env Envelope
-	if err := strictjson.UnmarshalKnown(bytes.TrimSpace(envelopeLine), &env); err != nil || len(env.Signatures) != 1 {
-		return nil, fmt.Errorf("attestation: not one envelope with one signature: %v", err)
+	if err := strictjson.UnmarshalKnown(bytes.TrimSpace(envelopeLine), &env); err != nil {
+		return nil, fmt.Errorf("attestation: %w", err)
+	}
+	if len(env.Signatures) != 1 {
+		return nil, fmt.Errorf("attestation: %d signatures, want the one Seal writes", len(env.Signatures))
 	}
 	b := SigstoreBundle{
 		MediaType:            SigstoreMediaType,
