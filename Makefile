@@ -14,7 +14,7 @@ BIN     := bin/git-bernstein
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
 
-.PHONY: all build install uninstall demo test test-browser verify-wasm vet fmt fuzz bench clean modules
+.PHONY: all build install uninstall demo test test-browser test-cosign verify-wasm vet fmt fuzz bench clean modules
 
 all: build
 
@@ -64,6 +64,11 @@ test-browser: demo
 	  $(call quiet,$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium); }
 	@echo "running the page tests in headless chromium; screenshots go to build/browser/"
 	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -count=1 -timeout 5m -v ./internal/browsertest/
+
+# Real cosign (v2 or v3, on PATH; never installed here) checks a bundle's .sigstore.json offline, as README's
+# recipe does: `cosign verify-blob-attestation --bundle … --key card.pub.pem --insecure-ignore-tlog`.
+test-cosign:
+	$(GO) test -count=1 -tags cosign -run TestCosign -v ./internal/cli
 
 # Rebuild the browser verifier that verify-page embeds (commit internal/verifypage afterwards).
 verify-wasm:

@@ -120,7 +120,7 @@ func pathWithout(path, name string) string {
 const gitCompletion = "/usr/share/bash-completion/completions/git"
 
 // schema NAME FILE… holds each FILE to the JSON Schema NAME (internal/schematest.Schemas: manifest, commits,
-// note, sources, checkpoint, card); with !, each must break it.
+// note, sources, checkpoint, card, sigstore-bundle); with !, each must break it.
 func schema(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: schema NAME FILE...")

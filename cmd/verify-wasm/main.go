@@ -4,7 +4,8 @@
 // GOARCH=wasm, it registers one JavaScript function and waits.
 //
 //	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}],
-//	                archiveName?: string, sidecars?: {sig: Uint8Array|null, attestation: Uint8Array|null}) → JSON string
+//	                archiveName?: string, sidecars?: {sig: Uint8Array|null, attestation: Uint8Array|null,
+//	                           sigstore: Uint8Array|null}) → JSON string
 //
 // The string is inbrowser.Result: the report as `verify --json` prints it, and its text.
 package main
@@ -36,6 +37,7 @@ func verifyJS(_ js.Value, args []js.Value) any {
 	if len(args) == 5 && args[4].Type() == js.TypeObject {
 		side.SSHSig = present(args[4].Get("sig"))
 		side.Attestation = present(args[4].Get("attestation"))
+		side.SigstoreBundle = present(args[4].Get("sigstore"))
 	}
 	archive := bytesOf(args[0])
 	var sig []byte

@@ -1,5 +1,6 @@
 // Package attest writes and reads in-toto attestations in DSSE envelopes: the <archive>.intoto.jsonl beside a
-// bundle, and the signed form of `lineage v2 export --format sigstore`. It signs with any Ed25519
+// bundle, the same envelope in the Sigstore bundle <archive>.sigstore.json, and the signed form of `lineage v2
+// export --format sigstore`. It signs with any Ed25519
 // crypto.Signer (a key file or ssh-agent, package sshsig) and checks against trusted keys (package sign). It
 // never prints.
 //
@@ -42,6 +43,42 @@
 // <archive>.intoto.jsonl holds one envelope line. `git bernstein verify` checks it when it is beside the
 // archive (package verify, "Attestation").
 //
+// # Sigstore bundle
+//
+// With --attest, bundle also writes <archive>.sigstore.json: the .intoto.jsonl's envelope (same payload, same
+// signature) in a Sigstore bundle v0.3, which cosign v3 (`verify-blob-attestation --bundle`), gh attestation,
+// sigstore-go and sigstore-js read where they no longer take a bare envelope. It is the protobuf JSON mapping
+// (lowerCamelCase names, bytes as base64) of dev.sigstore.bundle.v1.Bundle, in github.com/sigstore/protobuf-specs
+// protos/sigstore_bundle.proto, envelope.proto and sigstore_common.proto, one line and a final newline:
+//
+//	{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json",
+//	 "verificationMaterial":{"publicKey":{"hint":"<kid>"},"tlogEntries":[]},
+//	 "dsseEnvelope":{"payload":"<base64(statement)>","payloadType":"application/vnd.in-toto+json",
+//	                 "signatures":[{"sig":"<base64(sig)>"}]}}
+//
+// (shown wrapped). The key is out of band, as the card's (cosign: --key with the card's public_key_pem), and
+// publicKey.hint, an unauthenticated hint, is the kid. There are no transparency log entries and no timestamps:
+// cosign needs --insecure-ignore-tlog, and nothing reaches the network. tlogEntries is written, empty, because
+// sigstore-js refuses a bundle without it (protojson readers take either).
+//
+// The signature carries no keyid, unlike the .intoto.jsonl's. DSSE verifiers skip a signature whose keyid is
+// not the one they expect (go-securesystemslib dsse/verify.go: a keyid on both sides that differs is skipped),
+// and each expects its own: go-securesystemslib, with the key loaded from the card's PEM
+// (signerverifier.LoadKey), the SHA-256 of its own JSON key form; sigstore-go and cosign, which hand over the
+// key without a keyid, its OpenSSH SHA256: fingerprint. No keyid is the one form every one of them checks. The
+// .intoto.jsonl keeps the kid as its keyid, since existing verifiers pick the key by it. (protobuf-specs' comment
+// on Bundle.verification_material asks that a key hint and the envelope's keyid be "exactly the same": we read
+// that as binding when a keyid is given, and give none, since sigstore-go refuses the bundle whose keyid is the
+// hint.)
+//
+// OpenSigstore reads the file strictly (package strictjson: exact member names, none unknown, so a bundle with
+// a certificate, timestamps or a transparency log entry is refused as not ours; tlogEntries empty or left out;
+// payload in strict base64; at least one signature; at most MaxSigstoreBundle) and checks it as Open does, the
+// hint standing for the keyid: it picks the trusted keys, and a signature with no keyid, the hint, or the picked
+// key's SHA256: fingerprint is tried. The statement is then held to the archive by CheckBundle, as the
+// .intoto.jsonl's is. sigstore-bundle.schema.json beside this file is the same form in JSON Schema (draft
+// 2020-12).
+//
 // # Lineage
 //
 // `lineage v2 export --format sigstore --sign-key KEY` writes, instead of upstream's JSON list, one envelope
@@ -55,5 +92,7 @@
 // shares no code with this package: PAE written out from the specification, Ed25519 by Python's
 // cryptography package or else `openssl pkeyutl -verify -rawin`, the subject's sha256 and the predicate
 // against the archive read with Python's tarfile. The tests run it on our envelopes (and skip, saying so,
-// without python3 or any Ed25519 implementation).
+// without python3 or any Ed25519 implementation). go-securesystemslib's DSSE verifier (a test dependency),
+// given the key from a card's PEM, checks the .sigstore.json's envelope (TestSigstoreBundleGoSecureSystemsLib),
+// and real cosign checks the file offline behind the cosign build tag (internal/cli, `make test-cosign`).
 package attest

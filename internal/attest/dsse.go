@@ -109,41 +109,59 @@ func Open(data []byte, keys []sign.TrustedKey) (*Opened, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	payload, err := base64.StdEncoding.Strict().DecodeString(env.Payload)
-	if err != nil {
-		return nil, fmt.Errorf("%w: payload is not standard base64: %v", ErrMalformed, err)
-	}
 	if len(env.Signatures) == 0 {
 		return nil, fmt.Errorf("%w: no signatures", ErrMalformed)
 	}
-	o := &Opened{PayloadType: env.PayloadType, Payload: payload, KeyID: env.Signatures[0].KeyID}
+	sigs := make([]signed, len(env.Signatures))
+	for i, s := range env.Signatures {
+		sigs[i] = signed{keyID: s.KeyID, sig: s.Sig, picks: func(k sign.TrustedKey) bool { return k.Kid == s.KeyID }}
+	}
+	return open(env.Payload, env.PayloadType, env.Signatures[0].KeyID, sigs, keys)
+}
+
+// signed is one signature of an envelope, with the rule that says which trusted keys may have made it: an
+// .intoto.jsonl signature's keyid names the kid, a Sigstore bundle's publicKey.hint does (sigstore.go).
+type signed struct {
+	keyID, sig string
+	picks      func(sign.TrustedKey) bool
+}
+
+// open checks the signatures over PAE(payloadType, payload) against the trusted keys each may use, the one
+// verification of both files: the first trusted key that accepts a signature of 64 bytes opens the envelope.
+// id is what the caller reports as the signer's name (the keyid, the hint).
+func open(payloadB64, payloadType, id string, sigs []signed, keys []sign.TrustedKey) (*Opened, error) {
+	payload, err := base64.StdEncoding.Strict().DecodeString(payloadB64)
+	if err != nil {
+		return nil, fmt.Errorf("%w: payload is not standard base64: %v", ErrMalformed, err)
+	}
+	o := &Opened{PayloadType: payloadType, Payload: payload, KeyID: id}
 	if len(keys) == 0 {
 		return o, ErrNoKeys
 	}
-	pae := PAE(env.PayloadType, payload)
+	pae := PAE(payloadType, payload)
 	var rejected []string
-	for _, s := range env.Signatures {
-		sig, err := base64.StdEncoding.Strict().DecodeString(s.Sig)
+	for _, s := range sigs {
+		sig, err := base64.StdEncoding.Strict().DecodeString(s.sig)
 		if err != nil || len(sig) != ed25519.SignatureSize {
 			continue
 		}
 		for _, k := range keys {
-			if k.Kid != s.KeyID || len(k.Public) != ed25519.PublicKeySize {
+			if !s.picks(k) || len(k.Public) != ed25519.PublicKeySize {
 				continue
 			}
 			if ed25519.Verify(k.Public, pae, sig) {
-				o.KeyID, o.Source = s.KeyID, k.Source
+				o.KeyID, o.Source = k.Kid, k.Source
 				return o, nil
 			}
-			rejected = append(rejected, fmt.Sprintf("keyid %q: %s", s.KeyID, k.Source))
+			rejected = append(rejected, fmt.Sprintf("keyid %q: %s", k.Kid, k.Source))
 		}
 	}
 	if len(rejected) > 0 {
 		return nil, fmt.Errorf("%w: checked against %v", ErrBadSignature, rejected)
 	}
 	var ids []string
-	for _, s := range env.Signatures {
-		ids = append(ids, strconv.Quote(s.KeyID))
+	for _, s := range sigs {
+		ids = append(ids, strconv.Quote(s.keyID))
 	}
 	return o, fmt.Errorf("%w: keyid %v", ErrUnknownKeyID, ids)
 }

@@ -40,7 +40,8 @@ type Options struct {
 	SignKey crypto.Signer
 	SignKid string
 	// SSHSig also writes Out + ".sig", an SSHSIG over the archive's bytes, and Attest Out + ".intoto.jsonl",
-	// a DSSE-signed in-toto statement about it (sidecars.go); both need SignKey.
+	// a DSSE-signed in-toto statement about it, and Out + ".sigstore.json", the same envelope in a Sigstore
+	// bundle (sidecars.go); both need SignKey.
 	SSHSig bool
 	Attest bool
 	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
@@ -111,9 +112,11 @@ type Result struct {
 	Signature   string // "" when unsigned
 	SSHSig      string // "" when not written
 	Attestation string // "" when not written
-	Size        int64  // bytes of the archive
-	Manifest    *manifest.Manifest
-	Warnings    []string
+	// SigstoreBundle is the .sigstore.json, written with Attestation; "" when not written.
+	SigstoreBundle string
+	Size           int64 // bytes of the archive
+	Manifest       *manifest.Manifest
+	Warnings       []string
 }
 
 // Build finds the ticket's commits, gathers the evidence and writes the archive (and signature) atomically:

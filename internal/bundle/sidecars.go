@@ -33,13 +33,14 @@ func newArchiveDigests(w io.Writer, needed bool) *archiveDigests {
 
 func (d *archiveDigests) Write(p []byte) (int, error) { return d.w.Write(p) }
 
-// sidecarFiles are the written but not yet published .sig and .intoto.jsonl.
+// sidecarFiles are the written but not yet published .sig, .intoto.jsonl and .sigstore.json.
 type sidecarFiles struct {
 	files map[string]*atomicfile.File // suffix -> file
 }
 
 // writeSidecars signs the finished archive's bytes as opts asks (package sshsig for .sig, package attest for
-// .intoto.jsonl) into temp files beside it, published by commit after the archive, like the .jws.
+// .intoto.jsonl and the .sigstore.json that carries the same envelope) into temp files beside it, published by
+// commit after the archive, like the .jws.
 func writeSidecars(opts Options, res *Result, d *archiveDigests, manifestJSON []byte) (*sidecarFiles, error) {
 	s := &sidecarFiles{files: map[string]*atomicfile.File{}}
 	write := func(suffix string, data []byte) error {
@@ -67,11 +68,19 @@ func writeSidecars(opts Options, res *Result, d *archiveDigests, manifestJSON []
 		if err == nil {
 			err = write(attest.Suffix, env)
 		}
+		var sb []byte
+		if err == nil {
+			sb, err = attest.WrapSigstore(env)
+		}
+		if err == nil {
+			err = write(attest.SigstoreSuffix, sb)
+		}
 		if err != nil {
 			s.abort()
 			return nil, err
 		}
 		res.Attestation = opts.Out + attest.Suffix
+		res.SigstoreBundle = opts.Out + attest.SigstoreSuffix
 	}
 	return s, nil
 }
@@ -79,7 +88,7 @@ func writeSidecars(opts Options, res *Result, d *archiveDigests, manifestJSON []
 // commit publishes the sidecars and removes stale ones of an earlier build that this one did not write: a
 // .sig or attestation of other bytes beside the archive would fail verification confusingly.
 func (s *sidecarFiles) commit(out string) error {
-	for _, suffix := range []string{".sig", attest.Suffix} {
+	for _, suffix := range []string{".sig", attest.Suffix, attest.SigstoreSuffix} {
 		f, ok := s.files[suffix]
 		if !ok {
 			os.Remove(out + suffix)

@@ -165,7 +165,8 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 			warnings = []string{}
 		}
 		return printJSON(c, map[string]any{"archive": res.Out, "signature": res.Signature, "size_bytes": res.Size,
-			"manifest": res.Manifest, "warnings": warnings, "ssh_signature": res.SSHSig, "attestation": res.Attestation})
+			"manifest": res.Manifest, "warnings": warnings, "ssh_signature": res.SSHSig, "attestation": res.Attestation,
+			"sigstore_bundle": res.SigstoreBundle})
 	}
 	shown := displayPath(wd, res.Out)
 	line := fmt.Sprintf("Ticket bundle written to %s (%s, %s, tracker=%s ticket=%s).", shown, humanSize(res.Size),
@@ -175,7 +176,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	} else {
 		line += " Unsigned (give --sign-key and --sign-kid, or set bernstein.signingKey and bernstein.signingKid)."
 	}
-	for _, p := range []string{res.SSHSig, res.Attestation} {
+	for _, p := range []string{res.SSHSig, res.Attestation, res.SigstoreBundle} {
 		if p != "" {
 			line += fmt.Sprintf(" Also -> %s.", displayPath(wd, p))
 		}

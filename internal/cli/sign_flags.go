@@ -28,7 +28,7 @@ const signKeyUsage = "key to sign with: a PKCS#8 Ed25519 PEM `FILE`, an OpenSSH 
 func signFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.BoolFlag{Name: "ssh-sig", DisableDefaultText: true, Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
-		&ucli.BoolFlag{Name: "attest", DisableDefaultText: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key (default: git config bernstein.attest)"},
+		&ucli.BoolFlag{Name: "attest", DisableDefaultText: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key, and <archive>.sigstore.json, the same envelope in a Sigstore bundle v0.3 (default: git config bernstein.attest)"},
 	}
 }
 
@@ -100,7 +100,7 @@ func allowedSignersFlag() ucli.Flag {
 
 // addSSHTrust fills in what verify, extract and view take besides cards: the allowed signers (--allowed-signers,
 // else gpg.ssh.allowedSignersFile from git's configuration, the repository's when run in one, else the user's),
-// and the archive's .sig and .intoto.jsonl when they are beside it. An input that cannot be used comes back as an
+// and the archive's .sig, .intoto.jsonl and .sigstore.json when they are beside it. An input that cannot be used comes back as an
 // unusable report (exit 2).
 func addSSHTrust(c *ucli.Context, wd, archivePath string, opts *verify.Options) *verify.Report {
 	env := envOf(c)
@@ -126,22 +126,19 @@ func addSSHTrust(c *ucli.Context, wd, archivePath string, opts *verify.Options) 
 	}
 	opts.ArchiveName = filepath.Base(archivePath)
 	for _, side := range []struct {
-		suffix, what string
-		max          int64
-		dst          *[]byte
+		suffix, check, what string
+		max                 int64
+		dst                 *[]byte
 	}{
-		{".sig", "SSH signature", 64 << 10, &opts.SSHSig},
-		{attest.Suffix, "attestation", attest.MaxEnvelope, &opts.Attestation},
+		{".sig", verify.CheckSSHSig, "SSH signature", 64 << 10, &opts.SSHSig},
+		{attest.Suffix, verify.CheckAttestation, "attestation", attest.MaxEnvelope, &opts.Attestation},
+		{attest.SigstoreSuffix, verify.CheckSigstoreBundle, "Sigstore bundle", attest.MaxSigstoreBundle, &opts.SigstoreBundle},
 	} {
 		data, err := regularfile.ReadFile(archivePath+side.suffix, side.what, side.max)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			check := verify.CheckSSHSig
-			if side.suffix == attest.Suffix {
-				check = verify.CheckAttestation
-			}
-			return verify.Unusable(check, err.Error())
+			return verify.Unusable(side.check, err.Error())
 		default:
 			if data == nil {
 				data = []byte{}

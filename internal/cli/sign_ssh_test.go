@@ -88,7 +88,7 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 	archive := filepath.Join(out, "ENG-42.tar.gz")
 	so, se, code := runIn(t, r.Dir, env, "bundle", "--no-pr", "--attest", "--created-at", "2026-01-02T03:04:05Z",
 		"--sign-key", k.path+".pub", "--out", archive, "ENG-42")
-	if code != 0 || !strings.Contains(so, "Signed -> ") || !strings.Contains(so, ".tar.gz.sig.") || !strings.Contains(so, ".tar.gz.intoto.jsonl.") {
+	if code != 0 || !strings.Contains(so, "Signed -> ") || !strings.Contains(so, ".tar.gz.sig.") || !strings.Contains(so, ".tar.gz.intoto.jsonl.") || !strings.Contains(so, ".tar.gz.sigstore.json.") {
 		t.Fatalf("bundle through the agent: %d\n%s%s", code, so, se)
 	}
 	jws, _ := os.ReadFile(archive + ".jws")
@@ -116,7 +116,8 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 
 	// verify with the allowed signers file (the kid is the fingerprint; the principal any).
 	so, se, code = runIn(t, out, nil, "verify", "ENG-42.tar.gz", "--allowed-signers", allowed)
-	for _, want := range []string{"[PASS] trust", "allowed_signers:2", "[PASS] sshsig", "[PASS] attestation", "VERIFIED"} {
+	for _, want := range []string{"[PASS] trust", "allowed_signers:2", "[PASS] sshsig", "[PASS] attestation",
+		`[PASS] sigstore-bundle — Sigstore bundle v0.3, DSSE envelope, in-toto Statement v1 about this archive`, `publicKey.hint "` + k.fingerprint + `"`, "VERIFIED"} {
 		if code != 0 || !strings.Contains(so, want) {
 			t.Fatalf("verify --allowed-signers: %d, want %q\n%s%s", code, want, so, se)
 		}
@@ -150,11 +151,13 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 	pemPath := filepath.Join(keys, "pub.pem")
 	p, _ := sign.MarshalPublicKeyPEM(k.pub)
 	os.WriteFile(pemPath, p, 0o644)
-	o, err, ran := independentDSSE(t, archive+attest.Suffix, pemPath, archive)
-	if !ran {
-		t.Logf("independent DSSE check skipped: %s", o)
-	} else if err != nil {
-		t.Fatalf("independent DSSE check: %v\n%s", err, o)
+	for _, file := range []string{archive + attest.Suffix, archive + attest.SigstoreSuffix} {
+		o, err, ran := independentDSSE(t, file, pemPath, archive)
+		if !ran {
+			t.Logf("independent DSSE check skipped: %s", o)
+		} else if err != nil {
+			t.Fatalf("independent DSSE check of %s: %v\n%s", file, err, o)
+		}
 	}
 
 	// Another archive in its place (another created_at, so another manifest): all three signatures fail.
@@ -165,7 +168,7 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 	swapped, _ := os.ReadFile(other)
 	os.WriteFile(archive, swapped, 0o644)
 	so, _, code = runIn(t, out, nil, "verify", "ENG-42.tar.gz", "--allowed-signers", allowed)
-	for _, want := range []string{"[FAIL] signature", "[FAIL] sshsig", "[FAIL] attestation", "FAILED"} {
+	for _, want := range []string{"[FAIL] signature", "[FAIL] sshsig", "[FAIL] attestation", "[FAIL] sigstore-bundle", "FAILED"} {
 		if code != 1 || !strings.Contains(so, want) {
 			t.Fatalf("swapped archive: %d, want %q\n%s", code, want, so)
 		}
@@ -173,8 +176,10 @@ func TestBundleSignedThroughSSHAgent(t *testing.T) {
 	if o, err := sshtest.Try(nil, swapped, "ssh-keygen", "-Y", "verify", "-f", allowed, "-I", "alice@example.com", "-n", "git-bernstein", "-s", archive+".sig"); err == nil {
 		t.Fatalf("ssh-keygen -Y verify accepted the swapped archive:\n%s", o)
 	}
-	if o, err, ran := independentDSSE(t, archive+attest.Suffix, pemPath, archive); ran && err == nil {
-		t.Fatalf("independent DSSE check accepted the swapped archive:\n%s", o)
+	for _, file := range []string{archive + attest.Suffix, archive + attest.SigstoreSuffix} {
+		if o, err, ran := independentDSSE(t, file, pemPath, archive); ran && err == nil {
+			t.Fatalf("independent DSSE check of %s accepted the swapped archive:\n%s", file, o)
+		}
 	}
 }
 

@@ -38,6 +38,8 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
               that verifies (else FAIL), by a key on an allowed signers line or card you gave (else WARN)
    attestation  when <ARCHIVE>.intoto.jsonl is there: a DSSE envelope whose in-toto statement names this
               archive's sha256 and manifest (else FAIL), signed under a keyid you gave a key for (else WARN)
+   sigstore-bundle  when <ARCHIVE>.sigstore.json is there: the same statement in a Sigstore bundle v0.3,
+              checked alike, its publicKey.hint picking the key from your --card or --allowed-signers
    commits    git/commits.json read strictly (no duplicate keys, exact member names), each sha once in
               commits and in details, and the manifest's commits exactly the document's (FAIL otherwise)
    note       with --rev REV only: the archive's sha256 is a digest git-bernstein noted on REV for the

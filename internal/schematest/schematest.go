@@ -21,6 +21,8 @@ var Schemas = map[string]string{
 	"sources":    "internal/prsource/sources.schema.json",
 	"checkpoint": "internal/lineage/checkpoint/checkpoint.schema.json",
 	"card":       "internal/sign/card.schema.json",
+	// sigstore-bundle is <archive>.sigstore.json (bundle --attest).
+	"sigstore-bundle": "internal/attest/sigstore-bundle.schema.json",
 }
 
 // Root is the repository's top folder, found from this file's place in it.

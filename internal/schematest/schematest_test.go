@@ -33,9 +33,26 @@ func TestSchemasRefuse(t *testing.T) {
 		{"sources", `{"v":1,"members":[{"arcname":"pr/pr_1.json","source":"guessed","path":null,"requests":[]}]}`, "source"},
 		{"checkpoint", `{"children":{},"created_at":"2026-01-01T00:00:00Z","format":"git-bernstein/lineage-v2-checkpoint","key_class":"public-default","parent":{"count":-1,"last_hmac":""},"v":1}`, "count"},
 		{"card", `{"agent_id":"a","kid":"k","public_key_pem":"-----BEGIN PUBLIC KEY-----\n","AGENT_ID":"b"}`, "AGENT_ID"},
+		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[]`, `"sig":"`+strings.Repeat("A", 86)+`=="`), "nothing: the control, must pass"},
+		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[{}]`, `"sig":"`+strings.Repeat("A", 86)+`=="`), "tlogEntries"},
+		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[]`, `"keyid":1,"sig":"`+strings.Repeat("A", 86)+`=="`), "keyid a number"},
+		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[],"certificate":{}`, `"sig":"`+strings.Repeat("A", 86)+`=="`), "certificate"},
 	} {
+		if c.why == "nothing: the control, must pass" {
+			if err := Validate(c.schema, []byte(c.doc)); err != nil {
+				t.Errorf("control: %v", err)
+			}
+			continue
+		}
 		if err := Validate(c.schema, []byte(c.doc)); err == nil {
 			t.Errorf("%s: %s passes its schema; it must not (%s)", c.schema, c.doc, c.why)
 		}
 	}
+}
+
+// sigstoreBundle is a .sigstore.json with the given verificationMaterial members after publicKey and the given
+// signature members.
+func sigstoreBundle(material, signature string) string {
+	return `{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json","verificationMaterial":{"publicKey":{"hint":"k1"},` + material +
+		`},"dsseEnvelope":{"payload":"e30=","payloadType":"application/vnd.in-toto+json","signatures":[{` + signature + `}]}}`
 }

@@ -172,6 +172,15 @@
 //	FAIL  it describes other bytes or another manifest, or the trusted key of its keyid rejects it
 //	FAIL  (unusable, exit 2) not a DSSE envelope
 //
+// # Sigstore bundle
+//
+// When <archive>.sigstore.json is given (Options.SigstoreBundle), the sigstore-bundle check follows: the same
+// statement in a Sigstore bundle v0.3 (package attest, "Sigstore bundle"), held to the archive by the same code
+// as the attestation check, with the bundle's publicKey.hint in the keyid's place: it picks the trusted keys
+// (cards, allowed signers lines), and the key a bundle might carry is never trusted (it carries none: a
+// certificate or another form is not read). PASS, WARN and FAIL as for the attestation; FAIL (unusable, exit 2)
+// when it is not a bundle of the form git-bernstein writes.
+//
 // The verdict still needs the JWS: an archive with a good .sig or attestation and no .jws is UNVERIFIABLE,
 // since VERIFIED keeps its one meaning (the manifest, and through it every member, signed by a key you trust).
 // A failed sshsig or attestation check makes the bundle FAILED like any other failed check.

@@ -16,11 +16,12 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
-// Check names of the optional checks on the files beside the archive (doc.go, "SSH signature" and
-// "Attestation"), printed after trust when the file is there.
+// Check names of the optional checks on the files beside the archive (doc.go, "SSH signature",
+// "Attestation" and "Sigstore bundle"), printed after trust when the file is there.
 const (
-	CheckSSHSig      = "sshsig"
-	CheckAttestation = "attestation"
+	CheckSSHSig         = "sshsig"
+	CheckAttestation    = "attestation"
+	CheckSigstoreBundle = "sigstore-bundle"
 )
 
 // archiveHashes hashes every byte of the archive file as the one read of it passes, for the checks that are
@@ -158,21 +159,40 @@ func checkSSHSig(armored []byte, d sshsig.Digests, keys []sign.TrustedKey, allow
 	return Check{Check: CheckSSHSig, Status: Warn, Detail: what + ", a key you did not give (no --card or --allowed-signers line holds it): the bytes are intact, the signer unknown"}
 }
 
-// checkAttestation checks <archive>.intoto.jsonl (package attest): a DSSE envelope whose in-toto Statement has
-// this archive's sha256 as its subject and its manifest as its predicate, signed under a keyid that picks a key
-// the user gave (cards, or allowed signers lines by principal or fingerprint). A statement about other bytes
-// is FAILED whether or not a key checked it; a good one under a keyid the user gave no key for is a warning.
-func checkAttestation(env []byte, name string, d sshsig.Digests, manifestJSON []byte, keys []sign.TrustedKey, allowed []sshsig.AllowedSigner, createdAt string) Check {
-	peek, err := attest.Open(env, nil)
+// attestationForm is one of the two files that carry the bundle's in-toto statement in a DSSE envelope: the
+// bare envelope (.intoto.jsonl, signed under a keyid) and the Sigstore bundle around it (.sigstore.json, whose
+// publicKey.hint names the key). Both are held to the archive by checkAttestation.
+type attestationForm struct {
+	check string // the report line
+	notA  string // what the file is not when it cannot be read
+	what  string // what it is, for the line's detail
+	id    string // the member that names the signer's key
+	open  func(data []byte, keys []sign.TrustedKey) (*attest.Opened, error)
+}
+
+var (
+	envelopeForm = attestationForm{check: CheckAttestation, notA: "the .intoto.jsonl is not a DSSE envelope",
+		what: "DSSE envelope", id: "keyid", open: attest.Open}
+	sigstoreForm = attestationForm{check: CheckSigstoreBundle, notA: "the .sigstore.json is not a Sigstore bundle v0.3 of a DSSE envelope under a public key hint",
+		what: "Sigstore bundle v0.3, DSSE envelope", id: "publicKey.hint", open: attest.OpenSigstore}
+)
+
+// checkAttestation checks <archive>.intoto.jsonl or <archive>.sigstore.json (package attest, by form): a DSSE
+// envelope whose in-toto Statement has this archive's sha256 as its subject and its manifest as its predicate,
+// signed under a keyid (or hint) that picks a key the user gave (cards, or allowed signers lines by principal
+// or fingerprint). A statement about other bytes is FAILED whether or not a key checked it; a good one under a
+// keyid the user gave no key for is a warning.
+func checkAttestation(form attestationForm, env []byte, name string, d sshsig.Digests, manifestJSON []byte, keys []sign.TrustedKey, allowed []sshsig.AllowedSigner, createdAt string) Check {
+	peek, err := form.open(env, nil)
 	if errors.Is(err, attest.ErrMalformed) {
-		return Check{Check: CheckAttestation, Status: Fail, unusable: true, Detail: "the .intoto.jsonl is not a DSSE envelope", Problems: []string{err.Error()}}
+		return Check{Check: form.check, Status: Fail, unusable: true, Detail: form.notA, Problems: []string{err.Error()}}
 	}
 	extra, excluded := allowedKeys(allowed, peek.KeyID, signedAt(createdAt))
 	all := append(append([]sign.TrustedKey{}, keys...), extra...)
-	opened, err := attest.Open(env, all)
+	opened, err := form.open(env, all)
 	if len(all) == 0 && allowed != nil {
 		// Keys were given (an allowed signers file), none for this keyid: an unknown signer, not no keys.
-		err = fmt.Errorf("%w: keyid %q", attest.ErrUnknownKeyID, peek.KeyID)
+		err = fmt.Errorf("%w: %s %q", attest.ErrUnknownKeyID, form.id, peek.KeyID)
 	}
 	sum := hex.EncodeToString(d.SHA256)
 	body := peek
@@ -181,26 +201,27 @@ func checkAttestation(env []byte, name string, d sshsig.Digests, manifestJSON []
 	}
 	warnings, merr := attest.CheckBundle(body, name, sum, manifestJSON)
 	if merr != nil {
-		return Check{Check: CheckAttestation, Status: Fail, Detail: "the in-toto statement does not describe this archive: it is about other bytes or another manifest", Problems: []string{merr.Error()}}
+		return Check{Check: form.check, Status: Fail, Detail: "the in-toto statement does not describe this archive: it is about other bytes or another manifest", Problems: []string{merr.Error()}}
 	}
-	what := fmt.Sprintf("DSSE envelope, in-toto Statement v1 about this archive (sha256 %s), predicate its manifest", short(sum))
+	what := fmt.Sprintf("%s, in-toto Statement v1 about this archive (sha256 %s), predicate its manifest", form.what, short(sum))
 	switch {
 	case err == nil:
-		c := Check{Check: CheckAttestation, Status: Pass, Detail: fmt.Sprintf("%s, signed as keyid %q: %s", what, opened.KeyID, opened.Source)}
+		c := Check{Check: form.check, Status: Pass, Detail: fmt.Sprintf("%s, signed as %s %q: %s", what, form.id, opened.KeyID, opened.Source)}
 		if len(warnings) > 0 {
 			c.Status, c.Problems = Warn, warnings
 		}
 		return c
 	case errors.Is(err, attest.ErrBadSignature):
-		return Check{Check: CheckAttestation, Status: Fail, Detail: "the key you trust for the envelope's keyid rejects its signature", Problems: []string{err.Error()}}
+		return Check{Check: form.check, Status: Fail, Detail: fmt.Sprintf("the key you trust for the %s's %s rejects its signature", form.what, form.id), Problems: []string{err.Error()}}
 	case errors.Is(err, attest.ErrNoKeys):
-		return Check{Check: CheckAttestation, Status: Warn, Detail: what + fmt.Sprintf(", keyid %q; signature not checked: no key given", peek.KeyID)}
+		return Check{Check: form.check, Status: Warn, Detail: what + fmt.Sprintf(", %s %q; signature not checked: no key given", form.id, peek.KeyID)}
 	}
-	return Check{Check: CheckAttestation, Status: Warn, Detail: what + fmt.Sprintf(", but signed as keyid %q, which no key you gave has", peek.KeyID),
+	return Check{Check: form.check, Status: Warn, Detail: what + fmt.Sprintf(", but signed as %s %q, which no key you gave has", form.id, peek.KeyID),
 		Problems: append(excluded, err.Error())}
 }
 
-// checkSidecars adds the sshsig and attestation lines for the files beside the archive that were given.
+// checkSidecars adds the sshsig, attestation and sigstore-bundle lines for the files beside the archive that
+// were given.
 func (r *Report) checkSidecars(h *archiveHashes, manifestJSON []byte, createdAt string, keys []sign.TrustedKey, opts Options) {
 	d, err := h.digests()
 	if err != nil {
@@ -211,6 +232,9 @@ func (r *Report) checkSidecars(h *archiveHashes, manifestJSON []byte, createdAt 
 		r.add(checkSSHSig(opts.SSHSig, d, keys, opts.AllowedSigners, createdAt))
 	}
 	if opts.Attestation != nil {
-		r.add(checkAttestation(opts.Attestation, opts.ArchiveName, d, manifestJSON, keys, opts.AllowedSigners, createdAt))
+		r.add(checkAttestation(envelopeForm, opts.Attestation, opts.ArchiveName, d, manifestJSON, keys, opts.AllowedSigners, createdAt))
+	}
+	if opts.SigstoreBundle != nil {
+		r.add(checkAttestation(sigstoreForm, opts.SigstoreBundle, opts.ArchiveName, d, manifestJSON, keys, opts.AllowedSigners, createdAt))
 	}
 }

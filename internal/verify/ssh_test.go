@@ -5,7 +5,9 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +23,7 @@ import (
 // sshFixture is the corpus's good bundle with an SSHSIG and an attestation made by the corpus's test key.
 type sshFixture struct {
 	archive, jws, sig, env, manifest []byte
+	sigstore                         []byte
 	priv                             ed25519.PrivateKey
 	cards                            []sign.TrustedKey
 	pubLine                          string
@@ -49,6 +52,9 @@ func newSSHFixture(t *testing.T) sshFixture {
 	f.manifest = c.manifestJSON
 	h256 := sha256.Sum256(f.archive)
 	if f.env, err = attest.SealBundle(priv, "test-only", "good.tar.gz", hex.EncodeToString(h256[:]), f.manifest); err != nil {
+		t.Fatal(err)
+	}
+	if f.sigstore, err = attest.WrapSigstore(f.env); err != nil {
 		t.Fatal(err)
 	}
 	pub, _ := ssh.NewPublicKey(priv.Public())
@@ -171,4 +177,78 @@ func mustCanon(t *testing.T, m []byte) []byte {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestSigstoreBundleVerify: the .sigstore.json gets a line of its own, trusted only through the keys the user
+// gave (the hint picks one, as the envelope's keyid does), and held to the archive as the .intoto.jsonl is.
+func TestSigstoreBundleVerify(t *testing.T) {
+	f := newSSHFixture(t)
+	opts := Options{SigstoreBundle: f.sigstore, ArchiveName: "good.tar.gz"}
+	line := func(r *Report) string {
+		if c := r.find(CheckSigstoreBundle); c != nil {
+			return c.Detail + " " + strings.Join(c.Problems, "; ")
+		}
+		return "(no line)"
+	}
+
+	r := Verify(bytes.NewReader(f.archive), f.jws, f.cards, opts)
+	if r.Verdict != Verified || status(r, CheckSigstoreBundle) != Pass || !strings.Contains(line(r), `publicKey.hint "test-only"`) {
+		t.Fatalf("with the card:\n%s", r.Text())
+	}
+	if !strings.Contains(r.Text(), "[PASS] sigstore-bundle") {
+		t.Fatalf("no line of its own:\n%s", r.Text())
+	}
+	opts.AllowedSigners = allowedFrom(t, "test-only "+f.pubLine+"\n")
+	if r = Verify(bytes.NewReader(f.archive), f.jws, nil, opts); r.Verdict != Verified || status(r, CheckSigstoreBundle) != Pass {
+		t.Fatalf("with allowed signers:\n%s", r.Text())
+	}
+	// A hint naming no key the user gave: a warning, as for the envelope's keyid.
+	opts.AllowedSigners = allowedFrom(t, "alice@example.com "+f.pubLine+"\n")
+	r = Verify(bytes.NewReader(f.archive), nil, nil, opts)
+	if status(r, CheckSigstoreBundle) != Warn || !strings.Contains(line(r), "which no key you gave has") {
+		t.Fatalf("hint naming no given key:\n%s", r.Text())
+	}
+	opts.AllowedSigners = nil
+	if r = Verify(bytes.NewReader(f.archive), f.jws, nil, opts); status(r, CheckSigstoreBundle) != Warn {
+		t.Fatalf("no keys:\n%s", r.Text())
+	}
+
+	// Wrong key: the card's kid with another key rejects the signature.
+	_, other, _ := ed25519.GenerateKey(nil)
+	wrong := []sign.TrustedKey{{Kid: "test-only", Public: other.Public().(ed25519.PublicKey), Source: "other.card.json"}}
+	if r = Verify(bytes.NewReader(f.archive), nil, wrong, opts); r.Verdict != Failed || status(r, CheckSigstoreBundle) != Fail ||
+		!strings.Contains(line(r), "rejects its signature") {
+		t.Fatalf("wrong key:\n%s", r.Text())
+	}
+	// Tampered payload (another subject digest, re-encoded): the signature no longer verifies.
+	var b attest.SigstoreBundle
+	if err := json.Unmarshal(f.sigstore, &b); err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := base64.StdEncoding.DecodeString(b.DSSEEnvelope.Payload)
+	h := sha256.Sum256(f.archive)
+	tampered := strings.Replace(string(f.sigstore), b.DSSEEnvelope.Payload, base64.StdEncoding.EncodeToString(
+		bytes.Replace(payload, []byte(hex.EncodeToString(h[:])), []byte(strings.Repeat("0", 64)), 1)), 1)
+	opts.SigstoreBundle = []byte(tampered)
+	if r = Verify(bytes.NewReader(f.archive), f.jws, f.cards, opts); r.Verdict != Failed || status(r, CheckSigstoreBundle) != Fail {
+		t.Fatalf("tampered payload:\n%s", r.Text())
+	}
+	// Another archive: the statement is about other bytes, with or without keys.
+	opts.SigstoreBundle = f.sigstore
+	for _, keys := range [][]sign.TrustedKey{f.cards, nil} {
+		r = Verify(bytes.NewReader(readCorpus(t, "good-legacy.tar.gz")), nil, keys, opts)
+		if r.Verdict != Failed || status(r, CheckSigstoreBundle) != Fail || !strings.Contains(line(r), "does not describe this archive") {
+			t.Fatalf("other archive (keys %d):\n%s", len(keys), r.Text())
+		}
+	}
+	// Not a bundle (the bare envelope given as one): unusable.
+	opts.SigstoreBundle = f.env
+	if r = Verify(bytes.NewReader(f.archive), f.jws, f.cards, opts); r.Verdict != Unverifiable || status(r, CheckSigstoreBundle) != CannotCheck {
+		t.Fatalf("envelope as bundle:\n%s", r.Text())
+	}
+	// Both files beside one archive: two lines, both passing.
+	opts.Attestation, opts.SigstoreBundle = f.env, f.sigstore
+	if r = Verify(bytes.NewReader(f.archive), f.jws, f.cards, opts); r.Verdict != Verified || status(r, CheckAttestation) != Pass || status(r, CheckSigstoreBundle) != Pass {
+		t.Fatalf("both:\n%s", r.Text())
+	}
 }

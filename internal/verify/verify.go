@@ -25,11 +25,13 @@ type Options struct {
 	Sink Sink
 	// AgentCards, when set, checks the bundle's lineage v1 entries against them (lineagev1.go).
 	AgentCards *logv1.Cards
-	// AllowedSigners are trusted keys from allowed signers files; SSHSig and Attestation, when not nil, are
-	// the archive's .sig and .intoto.jsonl, checked too; ArchiveName is the archive's file name (ssh.go).
+	// AllowedSigners are trusted keys from allowed signers files; SSHSig, Attestation and SigstoreBundle,
+	// when not nil, are the archive's .sig, .intoto.jsonl and .sigstore.json, checked too; ArchiveName is the
+	// archive's file name (ssh.go).
 	AllowedSigners []sshsig.AllowedSigner
 	SSHSig         []byte
 	Attestation    []byte
+	SigstoreBundle []byte
 	ArchiveName    string
 }
 
@@ -45,7 +47,7 @@ func Verify(archive io.Reader, signature []byte, keys []sign.TrustedKey, opts Op
 	defer r.finish(opts.Strict)
 	lim := opts.Limits.withDefaults()
 	var hashes *archiveHashes
-	if opts.SSHSig != nil || opts.Attestation != nil {
+	if opts.SSHSig != nil || opts.Attestation != nil || opts.SigstoreBundle != nil {
 		hashes = hashArchive(archive)
 		archive = hashes.r
 	}

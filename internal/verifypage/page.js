@@ -4,7 +4,7 @@
 // with textContent, never as HTML.
 (function () {
   const $ = (id) => document.getElementById(id);
-  const chosen = { archive: null, signature: null, cards: [], sig: null, attestation: null };
+  const chosen = { archive: null, signature: null, cards: [], sig: null, attestation: null, sigstore: null };
   let ready = null;
 
   function status(text) { $("status").textContent = text; }
@@ -43,6 +43,7 @@
       const sidecars = {
         sig: chosen.sig ? await bytes(chosen.sig) : null,
         attestation: chosen.attestation ? await bytes(chosen.attestation) : null,
+        sigstore: chosen.sigstore ? await bytes(chosen.sigstore) : null,
       };
       show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name, sidecars)));
     } catch (e) {
@@ -95,12 +96,13 @@
   }
 
   // A dropped file goes where its name says: .jws is the signature, .sig the SSH signature, .intoto.jsonl the
-  // attestation, .json a card, anything else the bundle.
+  // attestation, .sigstore.json the Sigstore bundle, another .json a card, anything else the bundle.
   function place(files) {
     for (const f of files) {
       if (/\.jws$/i.test(f.name)) chosen.signature = f;
       else if (/\.sig$/i.test(f.name)) chosen.sig = f;
       else if (/\.intoto\.jsonl$/i.test(f.name)) chosen.attestation = f;
+      else if (/\.sigstore\.json$/i.test(f.name)) chosen.sigstore = f;
       else if (/\.json$/i.test(f.name)) chosen.cards.push(f);
       else chosen.archive = f;
     }
@@ -111,6 +113,7 @@
   $("cards").addEventListener("change", (e) => { chosen.cards = Array.from(e.target.files); run(); });
   $("sshsig").addEventListener("change", (e) => { chosen.sig = e.target.files[0] || null; run(); });
   $("attestation").addEventListener("change", (e) => { chosen.attestation = e.target.files[0] || null; run(); });
+  $("sigstore").addEventListener("change", (e) => { chosen.sigstore = e.target.files[0] || null; run(); });
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));

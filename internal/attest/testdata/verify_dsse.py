@@ -2,6 +2,10 @@
 """An independent DSSE + in-toto check of a git-bernstein attestation, sharing no code with it.
 
 usage: verify_dsse.py ENVELOPE.intoto.jsonl PUBLIC_KEY.pem [ARCHIVE.tar.gz]
+       verify_dsse.py BUNDLE.sigstore.json PUBLIC_KEY.pem [ARCHIVE.tar.gz]
+
+A .sigstore.json is a Sigstore bundle v0.3 (protobuf-specs, sigstore_bundle.proto): its media type, a public
+key hint and no transparency log entries are checked, then its dsseEnvelope as an envelope.
 
 PAE is written out from the DSSE specification (protocol.md); the Ed25519 signature is checked with the
 `cryptography` package when installed, else with `openssl pkeyutl -verify -rawin`. With ARCHIVE, the
@@ -48,6 +52,15 @@ def main():
     if len(lines) != 1:
         sys.exit(print("want one envelope line, got %d" % len(lines)) or 1)
     env = json.loads(lines[0])
+    hint = None
+    if "mediaType" in env:
+        if env["mediaType"] != "application/vnd.dev.sigstore.bundle.v0.3+json":
+            sys.exit(print("mediaType %r" % env["mediaType"]) or 1)
+        material = env["verificationMaterial"]
+        hint = material["publicKey"]["hint"]
+        if material.get("tlogEntries", []):
+            sys.exit(print("transparency log entries") or 1)
+        env = env["dsseEnvelope"]
     payload = base64.b64decode(env["payload"], validate=True)
     ptype = env["payloadType"].encode()
     if ptype != b"application/vnd.in-toto+json":
@@ -67,7 +80,10 @@ def main():
             manifest = json.load(tf.extractfile("manifest.json"))
         if st["predicate"] != manifest:
             sys.exit(print("predicate is not the archive's manifest") or 1)
-    print("OK keyid=%s" % env["signatures"][0]["keyid"])
+    if hint is not None:
+        print("OK hint=%s" % hint)
+    else:
+        print("OK keyid=%s" % env["signatures"][0]["keyid"])
 
 
 if __name__ == "__main__":

@@ -38,11 +38,13 @@ const (
 	maxSSHSig    = 64 << 10
 )
 
-// Sidecars are the files that `verify` reads beside the archive when they are there: its .sig (SSHSIG) and its
-// .intoto.jsonl (DSSE attestation). nil means the user gave none.
+// Sidecars are the files that `verify` reads beside the archive when they are there: its .sig (SSHSIG), its
+// .intoto.jsonl (DSSE attestation) and its .sigstore.json (the attestation in a Sigstore bundle). nil means the
+// user gave none.
 type Sidecars struct {
-	SSHSig      []byte
-	Attestation []byte
+	SSHSig         []byte
+	Attestation    []byte
+	SigstoreBundle []byte
 }
 
 // Check verifies archive against signature (nil when the user gave none) and the cards, exactly as `git
@@ -56,8 +58,8 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 	return CheckWith(archiveName, archive, signature, cards, Sidecars{})
 }
 
-// CheckWith is CheckNamed with the archive's .sig and .intoto.jsonl, checked as `verify` checks them when they
-// lie beside the archive (the sshsig and attestation lines).
+// CheckWith is CheckNamed with the archive's .sig, .intoto.jsonl and .sigstore.json, checked as `verify` checks
+// them when they lie beside the archive (the sshsig, attestation and sigstore-bundle lines).
 func CheckWith(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) []byte {
 	keep := &controlsSink{members: map[string]*bytes.Buffer{}}
 	rep := check(archiveName, archive, signature, cards, side, keep)
@@ -101,6 +103,10 @@ func check(archiveName string, archive []byte, signature []byte, cards []Card, s
 	if len(side.Attestation) > attest.MaxEnvelope {
 		return verify.Unusable(verify.CheckAttestation, fmt.Sprintf("attestation is larger than %d bytes", attest.MaxEnvelope))
 	}
+	if len(side.SigstoreBundle) > attest.MaxSigstoreBundle {
+		return verify.Unusable(verify.CheckSigstoreBundle, fmt.Sprintf("Sigstore bundle is larger than %d bytes", attest.MaxSigstoreBundle))
+	}
 	return verify.Verify(bytes.NewReader(archive), signature, trust.Keys(),
-		verify.Options{ArchiveName: archiveName, SSHSig: side.SSHSig, Attestation: side.Attestation, Sink: sink})
+		verify.Options{ArchiveName: archiveName, SSHSig: side.SSHSig, Attestation: side.Attestation,
+			SigstoreBundle: side.SigstoreBundle, Sink: sink})
 }

@@ -1,14 +1,21 @@
 package inbrowser
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -115,7 +122,39 @@ func TestCorpusInThePage(t *testing.T) {
 	}
 }
 
-// TestSidecarsInThePage: the page checks a .sig and an .intoto.jsonl given beside the archive, as verify checks
+// sigstoreOver is the .sigstore.json that bundle --attest writes for archive as kid ssh-kid (about subject
+// instead, when given: a statement of other bytes).
+func sigstoreOver(t *testing.T, priv ed25519.PrivateKey, name string, archive []byte, subject ...[]byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	if h, err := tr.Next(); err != nil || h.Name != "manifest.json" {
+		t.Fatalf("first member: %v", err)
+	}
+	manifest, err := io.ReadAll(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	about := archive
+	if len(subject) > 0 {
+		about = subject[0]
+	}
+	sum := sha256.Sum256(about)
+	env, err := attest.SealBundle(priv, "ssh-kid", name, hex.EncodeToString(sum[:]), manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := attest.WrapSigstore(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSidecarsInThePage: the page checks a .sig, an .intoto.jsonl and a .sigstore.json given beside the archive, as verify checks
 // the files beside it: a good SSHSIG by a key in a card passes, one over other bytes fails, and an envelope that
 // is not one makes the attestation line unusable, as the CLI says.
 func TestSidecarsInThePage(t *testing.T) {
@@ -160,6 +199,10 @@ func TestSidecarsInThePage(t *testing.T) {
 		{".sig over other bytes", Sidecars{SSHSig: sigOver([]byte("other"))}, "[FAIL] sshsig"},
 		{"not an envelope", Sidecars{Attestation: []byte("{}\n")}, "[UNUSABLE] attestation"},
 		{"huge .sig", Sidecars{SSHSig: make([]byte, 1<<20)}, "[UNUSABLE] sshsig"},
+		{"good .sigstore.json", Sidecars{SigstoreBundle: sigstoreOver(t, priv, ok.Name+".tar.gz", ok.Archive)}, "[PASS] sigstore-bundle"},
+		{".sigstore.json of other bytes", Sidecars{SigstoreBundle: sigstoreOver(t, priv, ok.Name+".tar.gz", ok.Archive, []byte("other"))}, "[FAIL] sigstore-bundle"},
+		{"not a Sigstore bundle", Sidecars{SigstoreBundle: []byte("{}\n")}, "[UNUSABLE] sigstore-bundle"},
+		{"huge .sigstore.json", Sidecars{SigstoreBundle: make([]byte, attest.MaxSigstoreBundle+1)}, "[UNUSABLE] sigstore-bundle"},
 	} {
 		var res Result
 		if err := json.Unmarshal(CheckWith(ok.Name+".tar.gz", ok.Archive, ok.Signature, cards, c.side), &res); err != nil {

@@ -1,0 +1,100 @@
+//go:build cosign
+
+package cli
+
+// Run with `go test -tags cosign -run TestCosign ./internal/cli` where cosign (v2 or v3) is on PATH; it never
+// reaches the network (no transparency log, and for v2 an empty trusted root).
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/attest"
+)
+
+// TestCosignVerifiesSigstoreBundle is README's cosign recipe ("In-toto attestations") run by real cosign:
+// `cosign verify-blob-attestation --bundle ENG-42.tar.gz.sigstore.json --key card.pub.pem
+// --insecure-ignore-tlog --type <predicateType> ENG-42.tar.gz` passes, and fails for another key, another
+// predicate type, or another archive.
+func TestCosignVerifiesSigstoreBundle(t *testing.T) {
+	cosign, err := exec.LookPath("cosign")
+	if err != nil {
+		t.Skip("cosign is not installed: the stock Sigstore bundle check needs it")
+	}
+	version, _ := exec.Command(cosign, "version").CombinedOutput()
+	major := regexp.MustCompile(`GitVersion:\s*v?(\d+)\.`).FindSubmatch(version)
+	if major == nil {
+		t.Skipf("cannot tell cosign's version:\n%s", version)
+	}
+	t.Logf("cosign %s", strings.TrimSpace(string(regexp.MustCompile(`GitVersion:\s*\S+`).Find(version))))
+
+	r := ticketRepo(t)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	dir := t.TempDir()
+	for _, kid := range []string{"alice-2026", "mallory"} {
+		if _, se, code := runIn(t, dir, nil, "keygen", "--kid", kid); code != 0 {
+			t.Fatal(se)
+		}
+	}
+	archive := filepath.Join(dir, "ENG-42.tar.gz")
+	if _, se, code := runIn(t, r.Dir, r.Env, "bundle", "--no-pr", "--attest", "--sign-key", filepath.Join(dir, "alice-2026.pem"),
+		"--sign-kid", "alice-2026", "--out", archive, "ENG-42"); code != 0 {
+		t.Fatal(se)
+	}
+	// What an auditor does with the card: its public_key_pem into a file (`jq -r .public_key_pem CARD`).
+	pemOf := func(card string) string {
+		data, err := os.ReadFile(filepath.Join(dir, card+".card.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			PEM string `json:"public_key_pem"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, card+".pub.pem")
+		os.WriteFile(p, []byte(c.PEM), 0o644)
+		return p
+	}
+	good, other := pemOf("alice-2026"), pemOf("mallory")
+
+	run := func(key, predicateType, blob string) (string, error) {
+		args := []string{"verify-blob-attestation", "--bundle", archive + attest.SigstoreSuffix, "--key", key,
+			"--insecure-ignore-tlog", "--type", predicateType}
+		if string(major[1]) == "2" {
+			// cosign v2 reads a Sigstore bundle with --new-bundle-format, and wants a trusted root then: an
+			// empty one keeps it offline (v3 reads bundles by default).
+			root := filepath.Join(dir, "empty-trusted-root.json")
+			os.WriteFile(root, []byte(`{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`), 0o644)
+			args = append(args, "--new-bundle-format", "--trusted-root", root)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cosign, append(args, blob)...)
+		cmd.Env = append(os.Environ(), "SIGSTORE_NO_CACHE=1", "TUF_ROOT="+filepath.Join(dir, "tuf"))
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(good, attest.PredicateType, archive); err != nil {
+		t.Fatalf("cosign refused our .sigstore.json: %v\n%s", err, out)
+	}
+	if out, err := run(other, attest.PredicateType, archive); err == nil {
+		t.Fatalf("cosign accepted another key:\n%s", out)
+	}
+	if out, err := run(good, "https://slsa.dev/provenance/v1", archive); err == nil {
+		t.Fatalf("cosign accepted another predicate type:\n%s", out)
+	}
+	otherArchive := filepath.Join(dir, "other.tar.gz")
+	os.WriteFile(otherArchive, []byte("not the archive"), 0o644)
+	if out, err := run(good, attest.PredicateType, otherArchive); err == nil {
+		t.Fatalf("cosign accepted another archive:\n%s", out)
+	}
+}
