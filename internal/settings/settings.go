@@ -30,7 +30,7 @@ var Keys = []Key{
 	{"gpg.format", gitSSHMeaning, ""},
 	{"user.signingKey", gitSSHMeaning, ""},
 	{"bernstein.sign", "`false`: no signing from configuration (only `--sign-key`)", "`true`"},
-	{"bernstein.attest", "also write `<archive>.intoto.jsonl` (bundle, record, hook)", "`false`"},
+	{"bernstein.attest", "also write `<archive>.intoto.jsonl` and `<archive>.sigstore.json` (bundle, record, hook)", "`false`"},
 	{"gpg.ssh.allowedSignersFile", "git's: the allowed signers `verify`, `extract` and `view` trust when no `--allowed-signers` is given", "none"},
 	{"bernstein.githubRepo", "`OWNER/NAME` of the pull requests", "parsed from the remote's URL"},
 	{"bernstein.remote", "remote whose URL names the GitHub repository; the remote `push` and `fetch` use",
