@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -77,7 +78,7 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 	return "ticket " + arg, entries, nil
 }
 
-func runGet(c *ucli.Context) error {
+func runGet(_ context.Context, c *ucli.Command) error {
 	arg, err := oneArg(c, "REV or TICKET")
 	if err != nil {
 		return err
@@ -107,7 +108,7 @@ func runGet(c *ucli.Context) error {
 		warn(c, skipped)
 		if errors.Is(err, archives.ErrNotHeld) {
 			missing++
-			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
 			continue
 		}
 		if err != nil {
@@ -130,10 +131,10 @@ func runGet(c *ucli.Context) error {
 			if w.Already {
 				note += " already there"
 			}
-			fmt.Fprintf(c.App.Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
+			fmt.Fprintf(c.Root().Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
 		}
 	}
-	fmt.Fprintf(c.App.ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
+	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
 		plural.Count(len(entries), "archive"), termtext.Clean(what), time.Since(start).Round(time.Millisecond))
 	if missing > 0 {
 		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 )
 
 // TestFlagHelpSaysOneDefault: a flag whose usage states its own default must not get the flag library's
@@ -25,7 +25,7 @@ func TestFlagHelpSaysOneDefault(t *testing.T) {
 					t.Errorf("%s: %q: --repo takes its value only after =, so help must say --repo[=DIR]", name, line)
 				}
 			}
-			walk(name, c.Subcommands)
+			walk(name, c.Commands)
 		}
 	}
 	walk("", commands())

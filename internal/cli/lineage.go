@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
@@ -24,13 +25,13 @@ func lineageCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "lineage",
 		Usage: "read, check and write Bernstein's lineage stores",
-		Subcommands: []*ucli.Command{lineageV1VerifyCommand(), lineageV1LogCommand(), {
+		Commands: []*ucli.Command{lineageV1VerifyCommand(), lineageV1LogCommand(), {
 			Name:  "v2",
 			Usage: "lineage v2: HMAC-chained parent refs (parent.jsonl) pointing at detached child bodies (children/<sha>.jsonl)",
 			Description: `Bernstein writes lineage v2 when BERNSTEIN_LINEAGE_V2=1 or bernstein.yaml sets lineage.version: 2.
 The store lives in <worktree root>/.sdd/lineage/v2 unless --root says otherwise; these commands read and
 write the same bytes as Bernstein's Python store, so both can share one.`,
-			Subcommands: []*ucli.Command{
+			Commands: []*ucli.Command{
 				lineageShowCommand(), withCheckpoints(lineageVerifyCommand()), lineageExportCommand(), lineageAppendCommand(),
 				lineageCheckpointCommand(),
 			},
@@ -149,39 +150,33 @@ func defaultLineageRoot(env *Env) (string, error) {
 	return filepath.Join(sdd, "lineage", "v2"), nil
 }
 
-func lineageRoot(c *ucli.Context) (string, error) {
+func lineageRoot(c *ucli.Command) (string, error) {
 	if r := c.String("root"); r != "" {
 		return r, nil
 	}
 	return defaultLineageRoot(envOf(c))
 }
 
-func lineageTaskArg(c *ucli.Context) (string, error) {
-	args, err := positional(c)
-	if err != nil {
-		return "", err
-	}
+func lineageTaskArg(c *ucli.Command) (string, error) {
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return "", usageError("lineage v2 %s takes exactly one TASK_ID (got %d arguments); see 'git bernstein lineage v2 %s --help'",
-			c.Command.Name, len(args), c.Command.Name)
+			c.Name, len(args), c.Name)
 	}
 	return args[0], nil
 }
 
-func noLineageArgs(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func noLineageArgs(c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) != 0 {
-		return usageError("lineage v2 %s takes no arguments (got %q); see 'git bernstein lineage v2 %s --help'", c.Command.Name, args, c.Command.Name)
+		return usageError("lineage v2 %s takes no arguments (got %q); see 'git bernstein lineage v2 %s --help'", c.Name, args, c.Name)
 	}
 	return nil
 }
 
 // lineageStore is the store --root (or the default root) names, under the key --key-file or
 // $BERNSTEIN_LINEAGE_V2_KEY_FILE gives (else the public key).
-func lineageStore(c *ucli.Context) (*lineage.Store, error) {
+func lineageStore(c *ucli.Command) (*lineage.Store, error) {
 	root, err := lineageRoot(c)
 	if err != nil {
 		return nil, err
@@ -193,7 +188,7 @@ func lineageStore(c *ucli.Context) (*lineage.Store, error) {
 	return lineage.Open(root, key), nil
 }
 
-func runLineageShow(c *ucli.Context) error {
+func runLineageShow(_ context.Context, c *ucli.Command) error {
 	task, err := lineageTaskArg(c)
 	if err != nil {
 		return err
@@ -206,7 +201,7 @@ func runLineageShow(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
+	w := c.Root().Writer
 	if c.Bool("output-json") {
 		out, err := lineage.MarshalTimeline(timeline)
 		if err != nil {
@@ -242,7 +237,7 @@ func cell(s string) string {
 	return s
 }
 
-func runLineageVerify(c *ucli.Context) error {
+func runLineageVerify(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -252,7 +247,7 @@ func runLineageVerify(c *ucli.Context) error {
 	}
 	key := store.Key
 	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
-	w := c.App.Writer
+	w := c.Root().Writer
 	if c.Bool("output-json") {
 		if err := printJSON(c, struct {
 			OK          bool             `json:"ok"`
@@ -296,7 +291,7 @@ func printVerify(w io.Writer, res lineage.VerifyResult, key lineage.Key) {
 	}
 }
 
-func runLineageExport(c *ucli.Context) error {
+func runLineageExport(_ context.Context, c *ucli.Command) error {
 	task, err := lineageTaskArg(c)
 	if err != nil {
 		return err
@@ -331,17 +326,17 @@ func runLineageExport(c *ucli.Context) error {
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.Writer, "Wrote %d bytes -> %s\n", len(out), path)
+		fmt.Fprintf(c.Root().Writer, "Wrote %d bytes -> %s\n", len(out), path)
 		return nil
 	}
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	_, err = c.App.Writer.Write(out)
+	_, err = c.Root().Writer.Write(out)
 	return err
 }
 
-func runLineageAppend(c *ucli.Context) error {
+func runLineageAppend(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -385,6 +380,6 @@ func runLineageAppend(c *ucli.Context) error {
 		}
 		sha = ref.ChildSHA
 	}
-	fmt.Fprintf(c.App.Writer, "Appended %s seq %d\n", sha, body.Seq)
+	fmt.Fprintf(c.Root().Writer, "Appended %s seq %d\n", sha, body.Seq)
 	return nil
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	docs "github.com/urfave/cli-docs/v3"
+	ucli "github.com/urfave/cli/v3"
 )
 
 // manCommand prints the manual page. `git bernstein --help` makes git open `man git-bernstein`, so
@@ -14,12 +16,12 @@ func manCommand() *ucli.Command {
 		Name:   "man",
 		Usage:  "print the manual page (troff), as `make install` installs it",
 		Hidden: true,
-		Action: func(c *ucli.Context) error {
-			page, err := c.App.ToManWithSection(1)
+		Action: func(_ context.Context, c *ucli.Command) error {
+			page, err := docs.ToManWithSection(c.Root(), 1)
 			if err != nil {
 				return fmt.Errorf("render manual page: %w", err)
 			}
-			_, err = fmt.Fprint(c.App.Writer, withSynopsis(page, c.App.Commands))
+			_, err = fmt.Fprint(c.Root().Writer, withSynopsis(page, c.Root().Commands))
 			return err
 		},
 	}
@@ -51,19 +53,19 @@ func withSynopsis(page string, cmds []*ucli.Command) string {
 		if c.Hidden || c.Name == "help" {
 			continue
 		}
-		if len(c.Subcommands) == 0 || c.ArgsUsage != "" {
+		if len(c.Commands) == 0 || c.ArgsUsage != "" {
 			line(c.Name, "[OPTIONS] "+c.ArgsUsage)
 		}
-		for _, s := range c.Subcommands {
+		for _, s := range c.Commands {
 			if s.Hidden {
 				continue
 			}
-			if len(s.Subcommands) == 0 {
+			if len(s.Commands) == 0 {
 				line(c.Name+" "+s.Name, "[OPTIONS] "+s.ArgsUsage)
 				continue
 			}
 			var names []string
-			for _, ss := range s.Subcommands {
+			for _, ss := range s.Commands {
 				names = append(names, ss.Name)
 			}
 			line(c.Name+" "+s.Name, "{"+strings.Join(names, "|")+"} ...")

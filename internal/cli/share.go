@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -8,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -54,13 +55,10 @@ checks them, and merges them into yours as push does. Then 'git bernstein get RE
 	}
 }
 
-func (s *session) shareOptions(c *ucli.Context) (share.Options, error) {
-	args, err := positional(c)
-	if err != nil {
-		return share.Options{}, err
-	}
+func (s *session) shareOptions(c *ucli.Command) (share.Options, error) {
+	args := c.Args().Slice()
 	if len(args) > 1 {
-		return share.Options{}, usageError("%s takes at most one REMOTE (got %d arguments)", c.Command.Name, len(args))
+		return share.Options{}, usageError("%s takes at most one REMOTE (got %d arguments)", c.Name, len(args))
 	}
 	remote := share.DefaultRemote(s.repo, s.cfg)
 	if len(args) == 1 {
@@ -94,7 +92,7 @@ func (s *session) gitEnv() []string {
 	return env
 }
 
-func runFetch(c *ucli.Context) error {
+func runFetch(_ context.Context, c *ucli.Command) error {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
@@ -108,7 +106,7 @@ func runFetch(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
+	fmt.Fprintf(c.Root().Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
 		shareState(o.NotesRef, f.RemoteNotes, f.NotesMoved), shareState(archives.Ref, f.RemoteArchives, f.ArchivesMoved),
 		time.Since(start).Round(time.Millisecond))
 	return nil
@@ -124,7 +122,7 @@ func shareState(ref plumbing.ReferenceName, remoteHas, moved bool) string {
 	return ref.String() + " up to date"
 }
 
-func runPush(c *ucli.Context) error {
+func runPush(_ context.Context, c *ucli.Command) error {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
@@ -139,14 +137,14 @@ func runPush(c *ucli.Context) error {
 		return err
 	}
 	if kept > 0 {
-		fmt.Fprintf(c.App.Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
 	}
 	p, err := share.Push(o)
 	if err != nil {
 		return err
 	}
 	if len(p.Pushed) == 0 {
-		fmt.Fprintf(c.App.Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
+		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
 			time.Since(start).Round(time.Millisecond))
 		return nil
 	}
@@ -154,7 +152,7 @@ func runPush(c *ucli.Context) error {
 	for _, r := range p.Pushed {
 		names = append(names, r.String())
 	}
-	fmt.Fprintf(c.App.Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+	fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
 		plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -162,7 +160,7 @@ func runPush(c *ucli.Context) error {
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
 // bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
 // left only in the folder. It returns how many files were added.
-func (s *session) keepNotedArchives(c *ucli.Context) (int, error) {
+func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 	ref := notes.RefFrom(s.cfg)
 	all, err := s.repo.Notes(ref)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -20,7 +20,7 @@ import (
 // runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
 // finds it (bundles folder, then refs/bernstein/archives), written with its sidecars to a temporary folder, and
 // verified there exactly as `verify ARCHIVE --rev REV` would verify it. The exit code is the worst of them.
-func runVerifyNoted(c *ucli.Context) error {
+func runVerifyNoted(c *ucli.Command) error {
 	rev := c.String("rev")
 	opts, err := verifyOptions(c)
 	if err != nil {
@@ -71,14 +71,14 @@ func runVerifyNoted(c *ucli.Context) error {
 				report = verifyFiles(wd, []string{path}, c.StringSlice("card"), o)
 			}
 			if !c.Bool("json") {
-				fmt.Fprintf(c.App.Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
+				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
 					record.PathPart(filepath.Base(e.Bundle)), cp.From)
 			}
 		}
 		if c.Bool("json") {
-			c.App.Writer.Write(report.JSON())
+			c.Root().Writer.Write(report.JSON())
 		} else {
-			io.WriteString(c.App.Writer, report.Text())
+			io.WriteString(c.Root().Writer, report.Text())
 		}
 		worst = max(worst, report.ExitCode)
 	}
