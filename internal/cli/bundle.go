@@ -18,17 +18,16 @@ import (
 )
 
 func bundleFlags() []ucli.Flag {
-	return append([]ucli.Flag{
+	return flagGroups([]ucli.Flag{
 		&ucli.StringFlag{Name: "out", Usage: "archive `PATH`; the signature goes to PATH.jws (default: ./<TICKET>.tar.gz)"},
-		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
+	}, signKeyFlags(), []ucli.Flag{
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else now)"},
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
 		&ucli.BoolFlag{Name: "json", Usage: `print {"archive","signature","size_bytes","manifest","warnings"} instead of the one-line summary`},
 		&ucli.StringFlag{Name: "note", Usage: "also note the bundle's digests on commit `REV` (see 'git bernstein show')"},
-	}, append(signFlags(), prFlags()...)...)
+	}, signFlags(), prFlags())
 }
 
 func bundleCommand() *ucli.Command {
@@ -48,15 +47,16 @@ The same repository state, .sdd and --created-at give a byte-identical archive.
 With a key the manifest's JCS form is signed as a detached Ed25519 JWS (RFC 7797) at <archive>.jws.
 
 The Bernstein form 'git bernstein bundle ticket TRACKER TICKET --out PATH' does the same.`,
-		Flags:  append(append(matchFlags(), bundleFlags()...), &ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"}),
+		Flags: flagGroups(matchFlags(), bundleFlags(), []ucli.Flag{
+			&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"}}),
 		Action: runBundle,
 		Commands: []*ucli.Command{
 			{
 				Name:      "ticket",
 				Usage:     "the Bernstein form: bundle ticket TRACKER TICKET --out PATH",
 				ArgsUsage: "TRACKER TICKET",
-				Flags: append(append(matchFlags()[1:], bundleFlags()...),
-					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}),
+				Flags: flagGroups(sourceFlags(), bundleFlags(), []ucli.Flag{
+					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}}),
 				Action: runBundleTicket,
 			},
 			bundleVerifyCommand(),

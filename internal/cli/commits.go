@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"

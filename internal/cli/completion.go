@@ -138,7 +138,7 @@ func complete(top []*ucli.Command, words []string, tickets func(string) []string
 	}
 	if positional == 0 {
 		for _, s := range subs {
-			if !s.Hidden {
+			if !s.Hidden && s.Name != helpCommandName {
 				out = append(out, s.Name)
 			}
 		}

@@ -59,6 +59,20 @@ OPTIONS:{{template "visibleFlagTemplate" .}}{{end}}
 `
 )
 
+// urfave/cli v3 shows the page of a command that has subcommands (`lineage --help`, `lineage` alone) with its
+// package-wide SubcommandHelpTemplate, not the command's own; this honours the command's, as its other pages
+// do. Set once, before any run.
+func init() {
+	ucli.ShowSubcommandHelp = func(cmd *ucli.Command) error {
+		tmpl := cmd.CustomHelpTemplate
+		if tmpl == "" {
+			tmpl = ucli.SubcommandHelpTemplate
+		}
+		ucli.HelpPrinter(cmd.Root().Writer, tmpl, cmd)
+		return nil
+	}
+}
+
 // setLocal keeps a flag to the command that declares it: urfave/cli v3 otherwise offers a command's flags to
 // its subcommands too, which `bundle ticket` (its own set) and `lineage v2 …` do not take.
 func setLocal(f ucli.Flag) {

@@ -62,11 +62,11 @@ func lineageShowCommand() *ucli.Command {
 		Usage:     "print the timeline of a task: each parent ref and how many child bodies it has",
 		ArgsUsage: "TASK_ID",
 		Description: `The table shows run id, parent call id, summary, body count and the first 24 characters of child_sha.
---output-json prints [{"parent":{…},"bodies":[…]}] as Bernstein does (json.dumps, indent 2, sorted keys).
+--json (or --output-json) prints [{"parent":{…},"bodies":[…]}] as Bernstein does (json.dumps, indent 2, sorted keys).
 show reads without checking the HMACs: run 'git bernstein lineage v2 verify' when the answer matters.`,
 		Flags: []ucli.Flag{
 			lineageRootFlag(),
-			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of a table"},
+			&ucli.BoolFlag{Name: "json", Aliases: []string{"output-json"}, Usage: "print JSON instead of a table"},
 		},
 		Action: runLineageShow,
 	})
@@ -80,10 +80,10 @@ func lineageVerifyCommand() *ucli.Command {
 failure naming the file and record, with the repair where there is one (a torn last line after a crash, an
 orphan child file). The last line says which key class checked the HMACs: public-default (Bernstein's
 published key: the chain catches accidents, not forgery) or secret-file.
---output-json prints {"ok","failures","parent_count","child_count","key"}.`,
+--json (or --output-json) prints {"ok","failures","parent_count","child_count","key"}.`,
 		Flags: []ucli.Flag{
 			lineageRootFlag(),
-			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of text"},
+			&ucli.BoolFlag{Name: "json", Aliases: []string{"output-json"}, Usage: "print JSON instead of text"},
 			lineageKeyFlag(),
 			&ucli.BoolFlag{Name: "strict", Usage: "fail a store checked under the public default key, since anyone can forge it"},
 		},
@@ -99,13 +99,12 @@ func lineageExportCommand() *ucli.Command {
 		Description: `--format jsonl: per parent ref a {"_kind":"parent",…} line, then its {"_kind":"child",…} body lines.
 --format sigstore: a JSON list with one in-toto Statement v1 per parent ref (subject: the child's sha256,
 predicateType https://slsa.dev/provenance/v0.3, an SLSA 1.0 shaped predicate), ready to sign.
---output writes the file atomically and prints "Wrote <n> bytes -> <path>".`,
-		Flags: []ucli.Flag{
+--out (or --output) writes the file atomically and prints "Wrote <n> bytes -> <path>".`,
+		Flags: flagGroups([]ucli.Flag{
 			&ucli.StringFlag{Name: "format", Value: lineage.FormatJSONL, Usage: "`FORMAT`: jsonl or sigstore"},
 			lineageRootFlag(),
-			&ucli.StringFlag{Name: "output", Usage: "write to `FILE` instead of standard output"},
-			exportSignFlags()[0], exportSignFlags()[1],
-		},
+			&ucli.StringFlag{Name: "out", Aliases: []string{"output"}, Usage: "write to `FILE` instead of standard output"},
+		}, exportSignFlags()),
 		Action: runLineageExport,
 	})
 }
@@ -202,7 +201,7 @@ func runLineageShow(_ context.Context, c *ucli.Command) error {
 		return err
 	}
 	w := c.Root().Writer
-	if c.Bool("output-json") {
+	if c.Bool("json") {
 		out, err := lineage.MarshalTimeline(timeline)
 		if err != nil {
 			return err
@@ -248,7 +247,7 @@ func runLineageVerify(_ context.Context, c *ucli.Command) error {
 	key := store.Key
 	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
 	w := c.Root().Writer
-	if c.Bool("output-json") {
+	if c.Bool("json") {
 		if err := printJSON(c, struct {
 			OK          bool             `json:"ok"`
 			Failures    []string         `json:"failures"`
@@ -322,7 +321,7 @@ func runLineageExport(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return fmt.Errorf("export %s: %w", task, err)
 	}
-	if path := c.String("output"); path != "" {
+	if path := c.String("out"); path != "" {
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return err
 		}

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -238,7 +238,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	}
 	res.OK = len(res.Failures) == 0
 	w := c.Root().Writer
-	if c.Bool("output-json") {
+	if c.Bool("json") {
 		if err := printJSON(c, struct {
 			OK          bool                `json:"ok"`
 			Failures    []string            `json:"failures"`

@@ -19,17 +19,14 @@ import (
 )
 
 func recordFlags() []ucli.Flag {
-	return append(matchFlags(),
-		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
-		signFlags()[0], signFlags()[1],
+	return flagGroups(matchFlags(), signKeyFlags(), signFlags(), []ucli.Flag{
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else the tip's committer date)"},
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
 		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
 		&ucli.IntFlag{Name: "max-tickets", DefaultText: "git config bernstein.maxTickets, else 100; 0: no cap",
 			Usage: "record at most `N` tickets of one range, the others are listed with the command that records them"},
-	)
+	})
 }
 
 // defaultMaxTickets caps the tickets one range records unless bernstein.maxTickets says otherwise: one merge

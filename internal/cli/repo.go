@@ -64,13 +64,31 @@ func (s *session) configOr(c *ucli.Command, flag, key, def string) string {
 	return def
 }
 
-// matchFlags are the flags every command that finds a ticket's commits shares.
+// matchFlags are the flags every command that finds a ticket's commits shares: the tracker and the sources.
 func matchFlags() []ucli.Flag {
+	return flagGroups([]ucli.Flag{trackerFlag()}, sourceFlags())
+}
+
+// trackerFlag is --tracker; the Bernstein form of bundle names the tracker as an argument instead.
+func trackerFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "tracker", Usage: "`TRACKER` the ticket belongs to (github, jira, linear, …); default: git config bernstein.tracker, else github"}
+}
+
+// sourceFlags choose what ties a commit to the ticket.
+func sourceFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "tracker", Usage: "`TRACKER` the ticket belongs to (github, jira, linear, …); default: git config bernstein.tracker, else github"},
 		&ucli.StringFlag{Name: "match", Usage: "comma list of `SOURCES` that tie a commit to the ticket: trailer,branch,merge,message; default: git config bernstein.match, else all four"},
 		&ucli.StringSliceFlag{Name: "trailer", Usage: "another trailer `KEY` whose value names tickets (repeatable); adds to Ticket, Refs, References, Fixes, Closes, Resolves, Issue, Jira and git config bernstein.trailer"},
 	}
+}
+
+// flagGroups joins groups of flags into one command's list, in order.
+func flagGroups(groups ...[]ucli.Flag) []ucli.Flag {
+	var out []ucli.Flag
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
 }
 
 // findOptions turns the shared flags, the configuration and the ticket argument into discovery options.

@@ -24,6 +24,14 @@ const signKeyUsage = "key to sign with: a PKCS#8 Ed25519 PEM `FILE`, an OpenSSH 
 	"(.pub file or key::ssh-ed25519 AAAA…) whose private half is in ssh-agent (default: git config bernstein.signingKey, " +
 	"else git's user.signingKey when gpg.format=ssh)"
 
+// signKeyFlags choose the key bundle and record sign with, and the kid its signatures carry.
+func signKeyFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
+	}
+}
+
 // signFlags are the flags of bundle and record that choose what is signed besides the manifest's JWS.
 func signFlags() []ucli.Flag {
 	return []ucli.Flag{
