@@ -28,7 +28,10 @@ GLOBAL OPTIONS:{{template "visibleFlagTemplate" .}}{{end}}
 ` + exitCodesHelp + `
 `
 
-	commandHelpTemplate = `NAME:
+	commandHelpTemplate = commandHelpPage + exitCodesHelp + "\n"
+
+	// commandHelpPage is a command's page up to its exit codes, which lineage's commands have their own of.
+	commandHelpPage = `NAME:
    ` + helpName + `
 
 USAGE:
@@ -39,7 +42,6 @@ DESCRIPTION:
 
 OPTIONS:{{template "visibleFlagTemplate" .}}{{end}}
 
-` + exitCodesHelp + `
 `
 
 	subcommandHelpTemplate = `NAME:

@@ -52,7 +52,7 @@ func lineageKeyFlag() ucli.Flag {
 }
 
 func withLineageHelp(cmd *ucli.Command) *ucli.Command {
-	cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + "\n" + lineageExitHelp + "\n"
+	cmd.CustomHelpTemplate = commandHelpPage + lineageExitHelp + "\n"
 	return cmd
 }
 

@@ -54,7 +54,7 @@ Prints "Lineage v1: OK (…)" or "Lineage v1: FAIL (…)" and one line per failu
 			&ucli.StringSliceFlag{Name: "steward", Usage: "`AGENT` allowed to write merge entries (repeatable; default: any agent)"},
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON instead of text"},
 		},
-		CustomHelpTemplate: ucli.CommandHelpTemplate + "\n" + lineageV1ExitHelp + "\n",
+		CustomHelpTemplate: commandHelpPage + lineageV1ExitHelp + "\n",
 		Action:             runLineageV1Verify,
 	}
 }
@@ -74,7 +74,7 @@ continue with different content) and whether a merge entry joins it. --json prin
 			lineageV1CardsFlag("agent cards `DIR` to check signatures with (repeatable)"),
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"},
 		},
-		CustomHelpTemplate: ucli.CommandHelpTemplate + "\n" + lineageV1ExitHelp + "\n",
+		CustomHelpTemplate: commandHelpPage + lineageV1ExitHelp + "\n",
 		Action:             runLineageV1Log,
 	}
 }
