@@ -36,3 +36,45 @@ func TestFlagHelpSaysOneDefault(t *testing.T) {
 	setUsageHandler(root, func() {})
 	walk("", root.Commands)
 }
+
+// TestHelpPagesSayGitBernstein: every page, whichever way urfave/cli reaches it (--help, `help CMD`, a command
+// with subcommands run alone), names the command as the user types it and ends with the exit codes.
+func TestHelpPagesSayGitBernstein(t *testing.T) {
+	t.Parallel()
+	var paths [][]string
+	var walk func(path []string, cmds []*ucli.Command)
+	walk = func(path []string, cmds []*ucli.Command) {
+		for _, c := range cmds {
+			if c.Hidden {
+				continue
+			}
+			p := append(append([]string{}, path...), c.Name)
+			paths = append(paths, p)
+			walk(p, c.Commands)
+		}
+	}
+	walk(nil, commands())
+	for _, p := range paths {
+		for _, args := range [][]string{append(append([]string{}, p...), "--help"), append([]string{"help"}, p...)} {
+			out, errOut, code := runEnv(t, &Env{}, args...)
+			if code != 0 || errOut != "" {
+				t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+				continue
+			}
+			if want := "NAME:\n   git bernstein " + strings.Join(p, " ") + " - "; !strings.HasPrefix(out, want) {
+				t.Errorf("%q: page starts %q, want %q", args, firstLines(out, 2), want)
+			}
+			if !strings.Contains(out, "\nUSAGE:\n   git bernstein "+strings.Join(p, " ")) || !strings.Contains(out, "\nEXIT CODES:\n") {
+				t.Errorf("%q: no usage line naming git bernstein, or no exit codes:\n%s", args, out)
+			}
+		}
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
