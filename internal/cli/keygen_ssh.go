@@ -65,6 +65,7 @@ func runKeygenSSH(c *ucli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
 	fmt.Fprintf(c.App.Writer, "kid: %s\n", kid)
-	printAllowedSigners(c.App.Writer, kid, pub)
+	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
+	printAllowedSigners(c.App.Writer, line, lineErr)
 	return nil
 }
