@@ -73,7 +73,7 @@ func fromBundleDir(dir string, e notes.Entry) (*Copy, string) {
 	}
 	c := &Copy{Entry: e, From: FromBundleDir, Archive: data}
 	for _, kind := range Kinds {
-		side, _, err := readRecorded(dir, e, e.Bundle+kind, maxFor(kind))
+		side, _, err := readRecorded(dir, e, e.Bundle+kind, MaxFor(kind))
 		if err != nil {
 			continue // none, or not a file to read: verify says what a missing signature means
 		}
