@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"log"
 	"net/http/httptest"
@@ -8,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/registry"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -103,5 +106,59 @@ func TestHookUploadFailureIsLogged(t *testing.T) {
 	r.Git("config", "bernstein.store", "s3://bucket/evidence")
 	if _, e, c := runIn(t, r.Dir, r.Env, "get", "HEAD"); c != 1 || !strings.Contains(e, "S3 stores are not supported yet") {
 		t.Fatalf("get with an s3 store: %d %s", c, e)
+	}
+}
+
+// The timings README gives for a 100-bundle history (BERNSTEIN_STORE_TIMING=1 go test ./internal/cli -run
+// TestOCIStoreTiming -v): record 100 signed bundles, push them to an empty registry, push again (nothing left to
+// upload), and get all 100 from the registry in a clone without the archives ref.
+func TestOCIStoreTiming(t *testing.T) {
+	if os.Getenv("BERNSTEIN_STORE_TIMING") == "" {
+		t.Skip("BERNSTEIN_STORE_TIMING=1 runs it")
+	}
+	for _, referrers := range []bool{true, false} {
+		url := ociStore(t, referrers)
+		r := gittest.New(t)
+		r.Commit("Initial commit", map[string]string{"README": "x\n"})
+		base := r.Rev("HEAD")
+		for i := 1; i <= 100; i++ {
+			r.Commit(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{fmt.Sprintf("f%d.go", i): fmt.Sprintf("%d\n", i)})
+		}
+		keyDir := t.TempDir()
+		if _, e, c := runIn(t, keyDir, r.Env, "keygen", "--kid", "k1"); c != 0 {
+			t.Fatalf("keygen: %s", e)
+		}
+		r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
+		r.Git("config", "bernstein.signingKid", "k1")
+		if _, e, c := runIn(t, r.Dir, r.Env, "record", base+"..HEAD"); c != 0 {
+			t.Fatalf("record: %s", e)
+		}
+		bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
+		r.Git("init", "-q", "--bare", "-b", "main", bare)
+		r.Git("remote", "add", "origin", bare)
+		r.Git("push", "-q", "origin", "main")
+		r.Git("config", "bernstein.store", url)
+		for _, round := range []string{"first", "second"} {
+			start := time.Now()
+			out, e, c := runIn(t, r.Dir, r.Env, "push")
+			if c != 0 {
+				t.Fatalf("push: %s %s", out, e)
+			}
+			t.Logf("referrers API %v: %s push of 100 bundles: %s (%s)", referrers, round, time.Since(start).Round(time.Millisecond), strings.TrimSpace(out))
+		}
+		clone := filepath.Join(filepath.Dir(r.Dir), "clone")
+		r.Git("clone", "-q", bare, clone)
+		if _, e, c := runIn(t, clone, r.Env, "fetch"); c != 0 {
+			t.Fatalf("fetch: %s", e)
+		}
+		cl := r.Open(clone)
+		cl.Git("update-ref", "-d", string(archives.Ref))
+		cl.Git("config", "bernstein.store", url)
+		start := time.Now()
+		out, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
+		if c != 0 || strings.Count(out, "from "+url) != 100 {
+			t.Fatalf("get: %d %s %s", c, out, e)
+		}
+		t.Logf("referrers API %v: get of 100 bundles from the store: %s (%s)", referrers, time.Since(start).Round(time.Millisecond), strings.TrimSpace(e))
 	}
 }
