@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -50,7 +51,12 @@ func findCopy(ctx context.Context, s *session, dir string, stores []store.Store,
 			return &archives.Copy{Entry: e, From: st.URL(), Archive: h.Archive, Sidecars: h.Sidecars}, skipped, nil
 		}
 	}
-	return nil, skipped, fmt.Errorf("%w, nor in %s", err, plural.Count(len(stores), "store"))
+	var urls []string
+	for _, st := range stores {
+		urls = append(urls, st.URL())
+	}
+	return nil, skipped, fmt.Errorf("%w for %s %s (%s, sha256 %s) in the bundles folder, %s or %s", archives.ErrNotHeld,
+		e.Tracker, e.Ticket, e.Bundle, e.BundleSHA256, archives.Ref, strings.Join(urls, ", "))
 }
 
 // uploaded is what upload did for one store.

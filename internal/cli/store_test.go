@@ -70,7 +70,14 @@ func TestOCIStoreHookPushGetVerify(t *testing.T) {
 			if _, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev"); c != 1 || !strings.Contains(e, "no copy with the noted digest") {
 				t.Fatalf("get without a store: %d %s", c, e)
 			}
-			cl.Git("config", "bernstein.store", url)
+			// A store that does not answer is a warning, and the next store is asked.
+			down := "oci://127.0.0.1:1/team/evidence"
+			cl.Git("config", "bernstein.store", down)
+			if _, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev"); c != 1 || !strings.Contains(e, "warning: "+down) ||
+				!strings.Contains(e, "in the bundles folder, refs/bernstein/archives or "+down) {
+				t.Fatalf("get with a store down: %d %s", c, e)
+			}
+			cl.Git("config", "--add", "bernstein.store", url)
 			out, e, c = runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
 			if c != 0 || !strings.Contains(out, "from "+url) || !strings.Contains(out, head[:12]+".tar.gz.jws") {
 				t.Fatalf("get from the store: %d\n%s\n%s", c, out, e)

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -55,7 +57,9 @@ var sidecarTypes = map[string]string{
 const (
 	maxManifest  = 64 << 10 // ours are under 2 KiB
 	maxMetadata  = 4 << 20  // a referrers page or tag-schema index
-	maxReferrers = 256      // sidecars of one archive read by get
+	maxReferrers = 256      // referrers of one archive listed by put and get
+
+	responseTimeout = 30 * time.Second
 )
 
 // TagFor is the tag of the archive with that sha256 (hex): 78 characters, within the 128 a tag may have.
@@ -89,8 +93,17 @@ func openOCI(raw string, o Options) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bernstein.store %q: reading the Docker configuration: %w", raw, err)
 	}
-	repo.Client = &auth.Client{Client: retry.DefaultClient, Cache: auth.NewCache(), Credential: credentials.Credential(creds)}
+	repo.Client = &auth.Client{Client: httpClient(), Cache: auth.NewCache(), Credential: credentials.Credential(creds)}
 	return &ociStore{raw: raw, repo: repo}, nil
+}
+
+// httpClient is oras-go's retrying client over a transport that gives up on a registry that does not answer: a
+// response must start within responseTimeout (the body of a large archive may take longer).
+func httpClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = responseTimeout
+	t.TLSHandshakeTimeout = responseTimeout
+	return &http.Client{Transport: retry.NewTransport(t)}
 }
 
 // redact keeps a URL's scheme and host part only, so a mistaken user:password never reaches a message.
@@ -202,9 +215,13 @@ func (s *ociStore) Put(ctx context.Context, it Item) (int, error) {
 	// What is listed already, by the digest its annotation gives: enough to skip an upload, never trusted by get.
 	have := map[string]bool{}
 	if found {
+		n := 0
 		if err := s.repo.Referrers(ctx, subject, "", func(rs []ocispec.Descriptor) error {
 			for _, r := range rs {
 				have[r.ArtifactType+" "+r.Annotations[annSidecar]] = true
+			}
+			if n += len(rs); n > maxReferrers {
+				return fmt.Errorf("more than %d referrers", maxReferrers)
 			}
 			return nil
 		}); err != nil {
