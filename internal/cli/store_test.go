@@ -43,6 +43,7 @@ func TestOCIStoreHookPushGetVerify(t *testing.T) {
 			r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
 			r.Git("config", "bernstein.signingKid", "k1")
 			r.Git("config", "bernstein.hookBudget", "60s")
+			r.Git("config", "bernstein.attest", "true")
 			r.Git("config", "bernstein.store", url)
 			r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
 			if out, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
@@ -79,14 +80,16 @@ func TestOCIStoreHookPushGetVerify(t *testing.T) {
 			}
 			cl.Git("config", "--add", "bernstein.store", url)
 			out, e, c = runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
-			if c != 0 || !strings.Contains(out, "from "+url) || !strings.Contains(out, head[:12]+".tar.gz.jws") {
+			if c != 0 || !strings.Contains(out, "from "+url) || !strings.Contains(out, head[:12]+".tar.gz.jws") ||
+				!strings.Contains(out, head[:12]+".tar.gz.intoto.jsonl") || !strings.Contains(out, head[:12]+".tar.gz.sigstore.json") {
 				t.Fatalf("get from the store: %d\n%s\n%s", c, out, e)
 			}
 			if got, _ := record.FileSHA256(filepath.Join(clone, "ev", "github", "ENG-42", head[:12]+".tar.gz")); got != sum {
 				t.Fatalf("got an archive with sha256 %s, noted %s", got, sum)
 			}
 			out, e, c = runIn(t, clone, r.Env, "verify", "--rev", "HEAD", "--card", filepath.Join(keyDir, "k1.card.json"))
-			if c != 0 || !strings.Contains(out, "VERIFIED") || !strings.Contains(out, "from "+url) {
+			if c != 0 || !strings.Contains(out, "VERIFIED") || !strings.Contains(out, "from "+url) ||
+				!strings.Contains(out, "[PASS] attestation") || !strings.Contains(out, "[PASS] sigstore-bundle") {
 				t.Fatalf("verify --rev HEAD from the store: %d\n%s\n%s", c, out, e)
 			}
 		})

@@ -27,6 +27,7 @@ import (
 	"oras.land/oras-go/v2/registry/remote/retry"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/attest"
 )
 
 // The OCI layout (OCI image-spec 1.1, "Guidelines for Artifact Usage"): each archive is an image manifest of
@@ -51,6 +52,17 @@ var sidecarTypes = map[string]string{
 	archives.JWS:         "application/vnd.git-bernstein.jws.v1",
 	archives.SSHSig:      "application/vnd.git-bernstein.sshsig.v1",
 	archives.Attestation: "application/vnd.git-bernstein.intoto.v1+jsonl",
+	// The Sigstore bundle under the media type cosign itself attaches bundles with, so that cosign's and
+	// oras's tools see it for what it is.
+	attest.SigstoreSuffix: attest.SigstoreMediaType,
+}
+
+// sidecarMax is the most bytes a sidecar of kind may hold.
+func sidecarMax(kind string) int64 {
+	if kind == attest.SigstoreSuffix {
+		return attest.MaxSigstoreBundle
+	}
+	return archives.MaxFor(kind)
 }
 
 // Bounds on what a registry returns, besides archives.MaxFor for the files themselves.
@@ -384,7 +396,7 @@ func (s *ociStore) sidecar(ctx context.Context, r ocispec.Descriptor, kind strin
 	if m.ArtifactType != r.ArtifactType || m.Subject == nil || m.Subject.Digest != subject.Digest || len(m.Layers) != 1 {
 		return nil, fmt.Errorf("referrer %s is not a %s sidecar of this archive", r.Digest, kind)
 	}
-	data, err := s.fetchBlob(ctx, m.Layers[0], archives.MaxFor(kind))
+	data, err := s.fetchBlob(ctx, m.Layers[0], sidecarMax(kind))
 	if err != nil {
 		return nil, fmt.Errorf("referrer %s: %w", r.Digest, err)
 	}

@@ -24,7 +24,7 @@ type Item struct {
 	SHA256          string // the noted bundle_sha256
 	CreatedAt       string // the noted created_at, if any
 	Archive         []byte
-	Sidecars        []archives.Sidecar
+	Sidecars        []archives.Sidecar // archives.Kinds, and attest.SigstoreSuffix for the Sigstore bundle
 }
 
 // Store is one configured store.
