@@ -3,10 +3,13 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -185,5 +188,53 @@ func TestOpen(t *testing.T) {
 		if isLoopback(host) != want {
 			t.Errorf("isLoopback(%q) = %v", host, !want)
 		}
+	}
+}
+
+// Credentials come from the Docker configuration ($DOCKER_CONFIG/config.json), as docker login writes it; a
+// registry that refuses says so without the secret in the error.
+func TestDockerCredentials(t *testing.T) {
+	t.Parallel()
+	reg := registry.New(registry.Logger(log.New(io.Discard, "", 0)))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "ci" || p != "s3cret-token" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="evidence"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		reg.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	open := func(config string) Store {
+		dir := t.TempDir()
+		if config != "" {
+			if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := Open("oci://"+host+"/team/evidence", Options{Getenv: func(k string) string {
+			return map[string]string{"DOCKER_CONFIG": dir}[k]
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ctx := context.Background()
+	it := item("archive")
+	wrong := `{"auths":{"` + host + `":{"auth":"` + base64.StdEncoding.EncodeToString([]byte("ci:wrong-s3cret")) + `"}}}`
+	if _, err := open(wrong).Put(ctx, it); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("put with wrong credentials: %v", err)
+	}
+	if _, err := open("").Put(ctx, it); err == nil {
+		t.Fatal("put without credentials")
+	}
+	right := `{"auths":{"` + host + `":{"auth":"` + base64.StdEncoding.EncodeToString([]byte("ci:s3cret-token")) + `"}}}`
+	if n, err := open(right).Put(ctx, it); n != 1 || err != nil {
+		t.Fatalf("put with docker login's credentials: %d %v", n, err)
+	}
+	if _, _, ok, err := open(right).Get(ctx, "github", "ENG-42", it.SHA256); !ok || err != nil {
+		t.Fatalf("get with docker login's credentials: %v %v", ok, err)
 	}
 }
