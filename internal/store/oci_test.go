@@ -238,3 +238,37 @@ func TestDockerCredentials(t *testing.T) {
 		t.Fatalf("get with docker login's credentials: %v %v", ok, err)
 	}
 }
+
+// Sizes a registry states are bounded before anything is read: a tag whose manifest is said to be 10 MiB is
+// refused without reading it.
+func TestGetBoundsWhatTheRegistryClaims(t *testing.T) {
+	t.Parallel()
+	big := false
+	s, _ := serve(t, true, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if big && strings.Contains(r.URL.Path, "/manifests/bundle-sha256-") {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, r)
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.Header().Set("Content-Length", "10485760")
+				w.WriteHeader(rec.Code)
+				if r.Method == http.MethodGet {
+					w.Write(bytes.Repeat([]byte(" "), 10<<20))
+				}
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	ctx := context.Background()
+	it := item("archive")
+	if _, err := s.Put(ctx, it); err != nil {
+		t.Fatal(err)
+	}
+	big = true
+	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256); ok || err == nil || !strings.Contains(err.Error(), "more than the 65536 allowed") {
+		t.Fatalf("a 10 MiB manifest: %v %v", ok, err)
+	}
+}
