@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -86,7 +83,8 @@ func upload(ctx context.Context, s *session, dir string, stores []store.Store, e
 		}
 		it := store.Item{Tracker: e.Tracker, Ticket: e.Ticket, Bundle: e.Bundle, SHA256: e.BundleSHA256, CreatedAt: e.CreatedAt,
 			Archive: cp.Archive, Sidecars: cp.Sidecars}
-		if sb, ok := sigstoreSidecar(dir, e); ok {
+		// The archives ref does not keep the Sigstore bundle; in a registry it is the referrer cosign's tools read.
+		if sb, ok := archives.ReadRecordedSidecar(dir, e, attest.SigstoreSuffix, attest.MaxSigstoreBundle); ok {
 			it.Sidecars = append(it.Sidecars, sb)
 		}
 		for i, st := range stores {
@@ -190,20 +188,4 @@ func (s *session) hookUpload(c *ucli.Context, rep *record.Report, deadline time.
 			problem("archives not all uploaded to %s: %s; 'git bernstein push' uploads them", u.store, why)
 		}
 	}
-}
-
-// sigstoreSidecar reads the recorded <archive>.sigstore.json, which the archives ref does not keep: in a registry
-// it is the referrer cosign's tools look for.
-func sigstoreSidecar(dir string, e notes.Entry) (archives.Sidecar, bool) {
-	f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+attest.SigstoreSuffix)
-	if err != nil {
-		return archives.Sidecar{}, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, attest.MaxSigstoreBundle+1))
-	if err != nil || len(data) > attest.MaxSigstoreBundle {
-		return archives.Sidecar{}, false
-	}
-	s := sha256.Sum256(data)
-	return archives.Sidecar{Kind: attest.SigstoreSuffix, SHA256: hex.EncodeToString(s[:]), Data: data}, true
 }
