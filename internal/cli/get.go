@@ -24,8 +24,9 @@ func getCommand() *ucli.Command {
 		ArgsUsage: "REV|TICKET",
 		Description: `Finds each archive noted on REV (or, when REV is not a revision, every archive noted for TICKET, compared
 ignoring case) by its noted digest: in the bundles folder first, then in refs/bernstein/archives (fetch it with
-'git bernstein fetch'). Every copy is checked against the note's bundle_sha256 before it is written, a copy
-that differs is passed over with a warning, and each file is written atomically under --out DIR as
+'git bernstein fetch'), then in each git config bernstein.store in turn (oci://HOST[:PORT]/REPOSITORY).
+Every copy is checked against the note's bundle_sha256 before it is written, a copy that differs is passed
+over with a warning, and each file is written atomically under --out DIR as
 <tracker>/<ticket>/<bundle>, with its sidecars beside it (<bundle>.jws, .sig, .intoto.jsonl), never over an
 existing file with other bytes. Exit 1 when an archive is noted but no copy with its digest is found.`,
 		Flags: []ucli.Flag{
@@ -101,9 +102,13 @@ func runGet(c *ucli.Context) error {
 	}
 	dir := s.bundleDir(c, root, wd)
 	out := inDir(wd, expandHome(c.String("out")))
+	stores, err := s.stores()
+	if err != nil {
+		return err
+	}
 	missing, files := 0, 0
 	for _, e := range entries {
-		cp, skipped, err := archives.Get(s.repo, dir, e)
+		cp, skipped, err := findCopy(c.Context, s, dir, stores, e)
 		warn(c, skipped)
 		if errors.Is(err, archives.ErrNotHeld) {
 			missing++
@@ -125,6 +130,7 @@ func runGet(c *ucli.Context) error {
 				if from == archives.FromBundleDir {
 					from = "the " + from
 				}
+				from = termtext.Clean(from)
 				note = fmt.Sprintf(" (%s %s, sha256 %s… as noted, from %s)", termtext.Clean(e.Ticket), termtext.Clean(e.Tracker), e.BundleSHA256[:16], from)
 			}
 			if w.Already {
