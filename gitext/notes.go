@@ -146,43 +146,35 @@ const maxNoteAttempts = 200
 // whose parent is the ref's old commit; then it moves the ref only if nobody else moved it meanwhile, and redoes
 // the edit on the new state when somebody did. changed is false when edit left the note as it was.
 func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, message string, edit NoteEdit) (changed bool, err error) {
-	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
-		oldCommit, oldTree, err := r.notesTree(ref)
-		if err != nil {
-			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
-				backoff(attempt)
-				continue
-			}
-			return false, err
-		}
+	return r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		var cur []byte
 		var exists bool
 		if !oldTree.IsZero() {
 			blob, ok, err := r.findNote(oldTree, target.String())
 			if err != nil {
-				return false, err
+				return plumbing.ZeroHash, err
 			}
 			if ok {
 				if cur, err = r.readBlob(blob); err != nil {
-					return false, err
+					return plumbing.ZeroHash, err
 				}
 				exists = true
 			}
 		}
 		next, err := edit(cur, exists)
 		if err != nil {
-			return false, err
+			return plumbing.ZeroHash, err
 		}
 		if exists && bytes.Equal(next, cur) {
-			return false, nil
+			return oldCommit, nil
 		}
 		blob, err := r.writeObject(plumbing.BlobObject, next)
 		if err != nil {
-			return false, err
+			return plumbing.ZeroHash, err
 		}
 		tree, err := r.putNote(oldTree, target.String(), blob)
 		if err != nil {
-			return false, err
+			return plumbing.ZeroHash, err
 		}
 		commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
 		if !oldCommit.IsZero() {
@@ -190,24 +182,14 @@ func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig ob
 		}
 		obj := r.Storer.NewEncodedObject()
 		if err := commit.Encode(obj); err != nil {
-			return false, fmt.Errorf("encode notes commit: %w", err)
+			return plumbing.ZeroHash, fmt.Errorf("encode notes commit: %w", err)
 		}
 		newCommit, err := r.Storer.SetEncodedObject(obj)
 		if err != nil {
-			return false, fmt.Errorf("write notes commit: %w", err)
+			return plumbing.ZeroHash, fmt.Errorf("write notes commit: %w", err)
 		}
-		err = r.swapRef(ref, oldCommit, newCommit)
-		if errors.Is(err, errLostRace) {
-			backoff(attempt)
-			continue
-		}
-		if err != nil {
-			return false, err
-		}
-		return true, nil
-	}
-	return false, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
-		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+		return newCommit, nil
+	})
 }
 
 // isTransientRefError is a read that raced a writer: go-git rewrites loose ref files in place, so a reader can

@@ -170,50 +170,33 @@ func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig object.Signature, messag
 	if err != nil {
 		return 0, err
 	}
-	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
-		oldCommit, oldTree, err := r.notesTree(ref)
-		if err != nil {
-			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
-				backoff(attempt)
-				continue
-			}
-			return 0, err
-		}
+	_, err = r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		added = 0
 		for _, f := range files {
 			if _, _, ok, err := r.TreeEntryAt(oldTree, f.Path); err != nil {
-				return 0, err
+				return plumbing.ZeroHash, err
 			} else if !ok {
 				added++
 			}
 		}
 		tree, err := r.unionTrees(oldTree, fresh, "")
 		if err != nil {
-			return 0, err
+			return plumbing.ZeroHash, err
 		}
 		if tree == oldTree {
-			return 0, nil
+			added = 0
+			return oldCommit, nil
 		}
 		var parents []plumbing.Hash
 		if !oldCommit.IsZero() {
 			parents = []plumbing.Hash{oldCommit}
 		}
-		newCommit, err := r.writeCommit(tree, parents, sig, message)
-		if err != nil {
-			return 0, err
-		}
-		err = r.swapRef(ref, oldCommit, newCommit)
-		if errors.Is(err, errLostRace) {
-			backoff(attempt)
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		return added, nil
+		return r.writeCommit(tree, parents, sig, message)
+	})
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
-		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+	return added, nil
 }
 
 // TreeMerge makes the tree of a merge from the tree of ref's commit (zero when the ref does not exist) and the
@@ -235,61 +218,32 @@ func (r *Repo) MergeRef(ref plumbing.ReferenceName, other plumbing.Hash, sig obj
 	if err != nil {
 		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
 	}
-	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
-		oldCommit, oldTree, err := r.notesTree(ref)
-		if err != nil {
-			if attempt < maxNoteAttempts-1 && isTransientRefError(err) {
-				backoff(attempt)
-				continue
-			}
-			return false, err
-		}
+	return r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		if oldCommit == other {
-			return false, nil
+			return oldCommit, nil
 		}
 		if !oldCommit.IsZero() {
-			if in, err := r.hasAncestor(oldCommit, other); err != nil {
-				return false, err
-			} else if in {
-				return false, nil
+			if in, err := r.hasAncestor(oldCommit, other); err != nil || in {
+				return oldCommit, err
 			}
 		}
 		tree, err := merge(oldTree, oc.TreeHash)
 		if err != nil {
-			return false, err
+			return plumbing.ZeroHash, err
 		}
-		next := other
 		if oldCommit.IsZero() {
-			if tree != oc.TreeHash {
-				if next, err = r.writeCommit(tree, []plumbing.Hash{other}, sig, message); err != nil {
-					return false, err
-				}
-			}
-		} else {
-			ff := false
 			if tree == oc.TreeHash {
-				if ff, err = r.hasAncestor(other, oldCommit); err != nil {
-					return false, err
-				}
+				return other, nil
 			}
-			if !ff {
-				if next, err = r.writeCommit(tree, []plumbing.Hash{oldCommit, other}, sig, message); err != nil {
-					return false, err
-				}
+			return r.writeCommit(tree, []plumbing.Hash{other}, sig, message)
+		}
+		if tree == oc.TreeHash {
+			if ff, err := r.hasAncestor(other, oldCommit); err != nil || ff {
+				return other, err
 			}
 		}
-		err = r.swapRef(ref, oldCommit, next)
-		if errors.Is(err, errLostRace) {
-			backoff(attempt)
-			continue
-		}
-		if err != nil {
-			return false, err
-		}
-		return true, nil
-	}
-	return false, fmt.Errorf("%w: %s kept changing or stayed locked for %d attempts; if no git process is running, "+
-		"remove %s.lock and try again", ErrNotesBusy, ref, maxNoteAttempts, r.refPath(ref))
+		return r.writeCommit(tree, []plumbing.Hash{oldCommit, other}, sig, message)
+	})
 }
 
 // maxAncestorWalk bounds the commits hasAncestor reads: a remote's history is not trusted to be small.

@@ -60,8 +60,8 @@ const (
 	maxNamePart    = 255
 )
 
-// maxFor is the most bytes a file of this kind ("" for the archive) may hold.
-func maxFor(kind string) int64 {
+// MaxFor is the most bytes a file of this kind ("" for the archive) may hold, wherever it is read from.
+func MaxFor(kind string) int64 {
 	switch kind {
 	case "":
 		return MaxArchive
@@ -122,7 +122,7 @@ func Store(r *gitext.Repo, sig object.Signature, bundles []Bundle) (added int, e
 			if !ok || p == "" {
 				continue
 			}
-			side, err := regularfile.ReadFile(p, "sidecar", maxFor(kind))
+			side, err := regularfile.ReadFile(p, "sidecar", MaxFor(kind))
 			if err != nil {
 				return 0, err
 			}
@@ -197,8 +197,8 @@ func Check(r *gitext.Repo, tree plumbing.Hash) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", Ref, p, err)
 		}
-		if n > maxFor(kind) {
-			return fmt.Errorf("%s: %s is %d bytes, more than the %d allowed", Ref, p, n, maxFor(kind))
+		if n > MaxFor(kind) {
+			return fmt.Errorf("%s: %s is %d bytes, more than the %d allowed", Ref, p, n, MaxFor(kind))
 		}
 		return nil
 	})
@@ -271,7 +271,7 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 		if !known {
 			continue
 		}
-		data, err := r.ReadBlobMax(e.Hash, maxFor(kind))
+		data, err := r.ReadBlobMax(e.Hash, MaxFor(kind))
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %s/%s: %w", Ref, Dir(tracker, ticket), e.Name, err)
 		}

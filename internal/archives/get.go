@@ -73,13 +73,23 @@ func fromBundleDir(dir string, e notes.Entry) (*Copy, string) {
 	}
 	c := &Copy{Entry: e, From: FromBundleDir, Archive: data}
 	for _, kind := range Kinds {
-		side, _, err := readRecorded(dir, e, e.Bundle+kind, maxFor(kind))
+		side, _, err := readRecorded(dir, e, e.Bundle+kind, MaxFor(kind))
 		if err != nil {
 			continue // none, or not a file to read: verify says what a missing signature means
 		}
 		c.Sidecars = append(c.Sidecars, Sidecar{Kind: kind, SHA256: sum(side), Data: side})
 	}
 	return c, ""
+}
+
+// ReadRecordedSidecar reads <bundle><suffix> beside the recorded archive e names, of at most max bytes: a sidecar
+// the ref does not keep (the Sigstore bundle), for a store that does. ok is false when there is none to read.
+func ReadRecordedSidecar(dir string, e notes.Entry, suffix string, max int64) (s Sidecar, ok bool) {
+	data, _, err := readRecorded(dir, e, e.Bundle+suffix, max)
+	if err != nil {
+		return Sidecar{}, false
+	}
+	return Sidecar{Kind: suffix, SHA256: sum(data), Data: data}, true
 }
 
 func readRecorded(dir string, e notes.Entry, name string, max int64) ([]byte, string, error) {

@@ -19,10 +19,6 @@ import (
 // an unknown). verify's codes 0–3 keep their meaning.
 const ExitControls = 4
 
-// maxAuditMembers bounds what audit keeps of the members the controls read (git/commits.json and pr/): a
-// ticket's pull requests with their timelines and checks are a few MiB.
-const maxAuditMembers = 64 << 20
-
 var auditDescription = `Verifies the bundle exactly as verify does (same checks, trust rules and flags), and, only when it is
 VERIFIED, evaluates change controls over its signed members (git/commits.json, the pr/ members that
 bundle --controls captures, the lineage v1 attribution). An archive that is not VERIFIED is never audited:
@@ -95,27 +91,6 @@ func readPolicy(c *ucli.Command, wd string) (*policy.Policy, error) {
 	return pol, nil
 }
 
-// auditSink keeps the members the controls read, from verify's one read of the archive.
-type auditSink struct {
-	members map[string]*bytes.Buffer
-	total   int64
-	dropped []string
-}
-
-func (s *auditSink) Member(name string, size int64) (io.Writer, error) {
-	if !controls.Reads(name) {
-		return nil, nil
-	}
-	if s.total+size > maxAuditMembers {
-		s.dropped = append(s.dropped, name)
-		return nil, nil
-	}
-	s.total += size
-	b := &bytes.Buffer{}
-	s.members[name] = b
-	return b, nil
-}
-
 func runAudit(_ context.Context, c *ucli.Command) error {
 	args := c.Args().Slice()
 	if len(args) < 1 || len(args) > 2 {
@@ -138,8 +113,8 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}
 	opts.Repository = repoCheck(c, envOf(c), wd)
-	sink := &auditSink{members: map[string]*bytes.Buffer{}}
-	opts.Sink = sink
+	kept := controls.NewCollector()
+	opts.Sink = kept
 	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
 	if report == nil {
 		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
@@ -147,14 +122,7 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 	var res *controls.Result
 	code := report.ExitCode
 	if report.Verdict == verify.Verified {
-		in := controls.Input{Members: map[string][]byte{}, Attribution: report.Attribution}
-		for name, b := range sink.members {
-			in.Members[name] = b.Bytes()
-		}
-		res = controls.Evaluate(in, pol)
-		for _, name := range sink.dropped {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s was not read: the members audit keeps passed %d MiB", name, maxAuditMembers>>20))
-		}
+		res = kept.Evaluate(report, pol)
 		if res.HasException(c.Bool("strict")) {
 			code = ExitControls
 		}

@@ -25,8 +25,9 @@ func getCommand() *ucli.Command {
 		ArgsUsage: "REV|TICKET",
 		Description: `Finds each archive noted on REV (or, when REV is not a revision, every archive noted for TICKET, compared
 ignoring case) by its noted digest: in the bundles folder first, then in refs/bernstein/archives (fetch it with
-'git bernstein fetch'). Every copy is checked against the note's bundle_sha256 before it is written, a copy
-that differs is passed over with a warning, and each file is written atomically under --out DIR as
+'git bernstein fetch'), then in each git config bernstein.store in turn (oci://HOST[:PORT]/REPOSITORY).
+Every copy is checked against the note's bundle_sha256 before it is written, a copy that differs is passed
+over with a warning, and each file is written atomically under --out DIR as
 <tracker>/<ticket>/<bundle>, with its sidecars beside it (<bundle>.jws, .sig, .intoto.jsonl), never over an
 existing file with other bytes. Exit 1 when an archive is noted but no copy with its digest is found.`,
 		Flags: []ucli.Flag{
@@ -78,7 +79,7 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 	return "ticket " + arg, entries, nil
 }
 
-func runGet(_ context.Context, c *ucli.Command) error {
+func runGet(ctx context.Context, c *ucli.Command) error {
 	arg, err := oneArg(c, "REV or TICKET")
 	if err != nil {
 		return err
@@ -102,9 +103,13 @@ func runGet(_ context.Context, c *ucli.Command) error {
 	}
 	dir := s.bundleDir(c, root, wd)
 	out := inDir(wd, expandHome(c.String("out")))
+	stores, err := s.stores()
+	if err != nil {
+		return err
+	}
 	missing, files := 0, 0
 	for _, e := range entries {
-		cp, skipped, err := archives.Get(s.repo, dir, e)
+		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
 		warn(c, skipped)
 		if errors.Is(err, archives.ErrNotHeld) {
 			missing++
@@ -126,6 +131,7 @@ func runGet(_ context.Context, c *ucli.Command) error {
 				if from == archives.FromBundleDir {
 					from = "the " + from
 				}
+				from = termtext.Clean(from)
 				note = fmt.Sprintf(" (%s %s, sha256 %s… as noted, from %s)", termtext.Clean(e.Ticket), termtext.Clean(e.Tracker), e.BundleSHA256[:16], from)
 			}
 			if w.Already {

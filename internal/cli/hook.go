@@ -25,14 +25,15 @@ timestamp to <git common dir>/bernstein/hook.log. It starts no ticket once its t
 bernstein.hookBudget, default 5s) would run out, gives up a ticket whose bundle is still being written when
 it does (nothing of that bundle is left), and records at most bernstein.maxTickets (default 100)
 tickets; what it leaves is one such line with the exact 'git bernstein record' command that finishes the
-job. For a squash merge (SQUASH is 1) there is no merge commit
+job. Within the same budget it uploads what it recorded to each git config bernstein.store; what does not
+fit is one line saying 'git bernstein push' uploads it. For a squash merge (SQUASH is 1) there is no merge commit
 yet, so it records nothing: run 'git bernstein record HEAD' after committing the squash.`,
 		Flags:  recordFlags(),
 		Action: runHook,
 	}
 }
 
-func runHook(_ context.Context, c *ucli.Command) (err error) {
+func runHook(ctx context.Context, c *ucli.Command) (err error) {
 	args := c.Args().Slice()
 	if len(args) == 0 || args[0] != "post-merge" {
 		return usageError("hook takes the hook's name, post-merge, and git's arguments for it")
@@ -86,6 +87,7 @@ func runHook(_ context.Context, c *ucli.Command) (err error) {
 	} else if _, err := s.keepArchives(rep); err != nil {
 		problem("archives not kept in refs/bernstein/archives: %v; 'git bernstein push' keeps them", err)
 	}
+	s.hookUpload(ctx, c, rep, start.Add(budget), problem)
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -125,7 +124,8 @@ func runKeygen(_ context.Context, c *ucli.Command) error {
 	}
 	fmt.Fprintf(w, "kid:         %s\n", kid)
 	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", fp)
-	printAllowedSigners(w, kid, pub)
+	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
+	printAllowedSigners(w, line, lineErr)
 	fmt.Fprintf(w, "Sign bundles with: git bernstein bundle --sign-key %s --sign-kid %s TICKET\n", keyPath, kid)
 	return nil
 }
@@ -165,8 +165,7 @@ func excludeKey(c *ucli.Command, wd, keyFile string) {
 
 // printAllowedSigners prints the allowed signers line for the key, so that auditors who check the .sig with
 // stock OpenSSH (ssh-keygen -Y verify) need nothing but this line; a kid that cannot be a principal says why.
-func printAllowedSigners(w io.Writer, kid string, pub ed25519.PublicKey) {
-	line, err := sshsig.AllowedSignersLine(kid, pub)
+func printAllowedSigners(w io.Writer, line string, err error) {
 	if err != nil {
 		fmt.Fprintf(w, "allowed signers: none printed: %v\n", err)
 		return

@@ -65,6 +65,7 @@ func runKeygenSSH(c *ucli.Command) error {
 	}
 	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
 	fmt.Fprintf(c.Root().Writer, "kid: %s\n", kid)
-	printAllowedSigners(c.Root().Writer, kid, pub)
+	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
+	printAllowedSigners(c.Root().Writer, line, lineErr)
 	return nil
 }

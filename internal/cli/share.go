@@ -33,7 +33,9 @@ digest and the ref lacks (what a hook cut short left), then fetches the remote's
 bernstein.notesRef, default refs/notes/bernstein) and refs/bernstein/archives, merges them into yours (notes as
 'git notes merge -s cat_sort_uniq', archives as a union: nothing is overwritten, and one name with two different
 files stops everything), and pushes both, never forced. When someone pushed in between, the push is refused
-and push fetches, merges and pushes again (up to 10 rounds).
+and push fetches, merges and pushes again (up to 10 rounds). Last, every noted archive held here (bundles
+folder or refs/bernstein/archives, checked against its note) and its sidecars are uploaded to each git config
+bernstein.store that lacks them (oci://HOST[:PORT]/REPOSITORY; credentials from docker login).
 What the remote sends is checked before it is merged: refs/bernstein/archives holds only
 <tracker>/<ticket>/<sha256>.tar.gz and its sidecars, as regular files within size limits.
 ` + remoteHelp,
@@ -122,7 +124,7 @@ func shareState(ref plumbing.ReferenceName, remoteHas, moved bool) string {
 	return ref.String() + " up to date"
 }
 
-func runPush(_ context.Context, c *ucli.Command) error {
+func runPush(ctx context.Context, c *ucli.Command) error {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
@@ -146,15 +148,32 @@ func runPush(_ context.Context, c *ucli.Command) error {
 	if len(p.Pushed) == 0 {
 		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
 			time.Since(start).Round(time.Millisecond))
-		return nil
+	} else {
+		var names []string
+		for _, r := range p.Pushed {
+			names = append(names, r.String())
+		}
+		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+			plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
 	}
-	var names []string
-	for _, r := range p.Pushed {
-		names = append(names, r.String())
+	dir, err := s.bundleDirHere(c)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
-		plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
-	return nil
+	return s.pushToStores(ctx, c, dir)
+}
+
+// bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.
+func (s *session) bundleDirHere(c *ucli.Command) (string, error) {
+	root, err := s.projectRoot(false)
+	if err != nil {
+		return "", err
+	}
+	wd, err := s.env.getwd()
+	if err != nil {
+		return "", err
+	}
+	return s.bundleDir(c, root, wd), nil
 }
 
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the

@@ -123,10 +123,10 @@ func bundleVerifyCommand() *ucli.Command {
 	return cmd
 }
 
-func runVerify(_ context.Context, c *ucli.Command) error {
+func runVerify(ctx context.Context, c *ucli.Command) error {
 	args := c.Args().Slice()
 	if len(args) == 0 && c.String("rev") != "" {
-		return runVerifyNoted(c) // verify --rev REV: the archives noted there, fetched as get does
+		return runVerifyNoted(ctx, c) // verify --rev REV: the archives noted there, fetched as get does
 	}
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))

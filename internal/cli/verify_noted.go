@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,9 +19,9 @@ import (
 )
 
 // runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
-// finds it (bundles folder, then refs/bernstein/archives), written with its sidecars to a temporary folder, and
+// finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a temporary folder, and
 // verified there exactly as `verify ARCHIVE --rev REV` would verify it. The exit code is the worst of them.
-func runVerifyNoted(c *ucli.Command) error {
+func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	rev := c.String("rev")
 	opts, err := verifyOptions(c)
 	if err != nil {
@@ -48,9 +49,13 @@ func runVerifyNoted(c *ucli.Command) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	stores, err := s.stores()
+	if err != nil {
+		return err
+	}
 	worst := 0
 	for i, e := range entries {
-		cp, skipped, err := archives.Get(s.repo, dir, e)
+		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
 		warn(c, skipped)
 		var report *verify.Report
 		if err != nil {
@@ -72,7 +77,7 @@ func runVerifyNoted(c *ucli.Command) error {
 			}
 			if !c.Bool("json") {
 				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
-					record.PathPart(filepath.Base(e.Bundle)), cp.From)
+					record.PathPart(filepath.Base(e.Bundle)), termtext.Clean(cp.From))
 			}
 		}
 		if c.Bool("json") {

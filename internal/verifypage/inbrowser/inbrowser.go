@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -61,7 +62,7 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 // CheckWith is CheckNamed with the archive's .sig, .intoto.jsonl and .sigstore.json, checked as `verify` checks
 // them when they lie beside the archive (the sshsig, attestation and sigstore-bundle lines).
 func CheckWith(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) []byte {
-	keep := &controlsSink{members: map[string]*bytes.Buffer{}}
+	keep := controls.NewCollector() // the members the controls read, from the verifier's one read
 	rep := check(archiveName, archive, signature, cards, side, keep)
 	next := NextSteps(rep, archiveName, signature != nil, len(cards))
 	if next == nil {
@@ -69,7 +70,7 @@ func CheckWith(archiveName string, archive []byte, signature []byte, cards []Car
 	}
 	res := Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next}
 	if rep.Verdict == verify.Verified {
-		c := keep.evaluate(rep)
+		c := keep.Evaluate(rep, nil) // the page takes no policy file: the default policy
 		res.Controls, res.ControlsText = string(c.JSON()), c.Text()
 	}
 	out, err := json.Marshal(res)

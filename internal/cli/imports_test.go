@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layerDebt lists the imports of go-git and crypto/ that files of this package still make, each to move into a
+// capability package (gitext, notes, record, signing, …). The list only shrinks: TestCLIOnlyAdapts fails on a
+// new one, and on one listed here that the file no longer makes.
+var layerDebt = map[string][]string{
+	"bundle_note.go":        {"github.com/go-git/go-git/v5/plumbing"},
+	"codeowners.go":         {"github.com/go-git/go-git/v5/plumbing", "github.com/go-git/go-git/v5/plumbing/filemode"},
+	"get.go":                {"github.com/go-git/go-git/v5/plumbing"},
+	"lineage_checkpoint.go": {"crypto/sha256", "github.com/go-git/go-git/v5/plumbing"},
+	"share.go":              {"github.com/go-git/go-git/v5/plumbing"},
+	"show.go":               {"github.com/go-git/go-git/v5/plumbing"},
+	"sign_flags.go":         {"crypto"}, // bundleSigning passes a crypto.Signer on
+	"verify_note.go":        {"github.com/go-git/go-git/v5/plumbing"},
+	"verify_noted.go":       {"github.com/go-git/go-git/v5/plumbing"},
+}
+
+// fileDebt lists the files of this package that still open a file themselves.
+var fileDebt = map[string][]string{
+	"hook.go": {"os.OpenFile("}, // appends to hook.log
+}
+
+// TestCLIOnlyAdapts: the CLI reads flags, calls capability packages and renders. Its non-test files import
+// neither go-git (git is gitext's) nor crypto/ (keys and digests are sign's, signing's, sshsig's, attest's),
+// and open no file themselves (os.Open, os.ReadFile, os.OpenFile: files are read through regularfile,
+// nofollow and the capability packages), but for the debts listed above.
+func TestCLIOnlyAdapts(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var layered []string
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(path, "github.com/go-git/") || strings.HasPrefix(path, "crypto/") || path == "crypto" {
+				layered = append(layered, path)
+			}
+		}
+		debt := layerDebt[name]
+		for _, p := range layered {
+			if !slices.Contains(debt, p) {
+				t.Errorf("%s imports %s: the CLI only adapts; do it in a capability package", name, p)
+			}
+		}
+		for _, p := range debt {
+			if !slices.Contains(layered, p) {
+				t.Errorf("%s no longer imports %s: remove it from layerDebt", name, p)
+			}
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []string{"os.Open(", "os.ReadFile(", "os.OpenFile("} {
+			if strings.Contains(string(src), call) && !slices.Contains(fileDebt[name], call) {
+				t.Errorf("%s calls %s: open files through regularfile, nofollow or a capability package", name,
+					strings.TrimSuffix(call, "("))
+			}
+		}
+	}
+}

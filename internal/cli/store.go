@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v3"
+
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/store"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+)
+
+// stores opens every git config bernstein.store, in the order configured.
+func (s *session) stores() ([]store.Store, error) {
+	var out []store.Store
+	for _, raw := range s.cfg.GetAll("bernstein.store") {
+		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv})
+		if err != nil {
+			return nil, exitWith(ExitError, "%v", err)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// findCopy is archives.Get, then each store in turn: the first copy with the noted digest wins. A store that
+// fails (unreachable, or sends something refused) is said in skipped and the next one tried.
+func findCopy(ctx context.Context, s *session, dir string, stores []store.Store, e notes.Entry) (*archives.Copy, []string, error) {
+	cp, skipped, err := archives.Get(s.repo, dir, e)
+	if err == nil || !errors.Is(err, archives.ErrNotHeld) || len(stores) == 0 {
+		return cp, skipped, err
+	}
+	for _, st := range stores {
+		h, passed, ok, serr := st.Get(ctx, e.Tracker, e.Ticket, e.BundleSHA256)
+		for _, p := range passed {
+			skipped = append(skipped, termtext.Clean(p))
+		}
+		if serr != nil {
+			skipped = append(skipped, termtext.Clean(serr.Error()))
+			continue
+		}
+		if ok {
+			return &archives.Copy{Entry: e, From: st.URL(), Archive: h.Archive, Sidecars: h.Sidecars}, skipped, nil
+		}
+	}
+	var urls []string
+	for _, st := range stores {
+		urls = append(urls, st.URL())
+	}
+	return nil, skipped, fmt.Errorf("%w for %s %s (%s, sha256 %s) in the bundles folder, %s or %s", archives.ErrNotHeld,
+		e.Tracker, e.Ticket, e.Bundle, e.BundleSHA256, archives.Ref, strings.Join(urls, ", "))
+}
+
+// uploaded is what upload did for one store.
+type uploaded struct {
+	store          string
+	archives, adds int
+	took           time.Duration
+	err            error
+}
+
+// upload puts each noted archive this clone holds (bundles folder or refs/bernstein/archives, checked against the
+// note) into every store, what the store lacks only. It stops at the context's deadline; the first error of a
+// store ends that store's upload.
+func upload(ctx context.Context, s *session, dir string, stores []store.Store, entries []notes.Entry) []uploaded {
+	res := make([]uploaded, len(stores))
+	for i, st := range stores {
+		res[i].store = st.URL()
+	}
+	for _, e := range entries {
+		cp, _, err := archives.Get(s.repo, dir, e)
+		if err != nil {
+			continue // not held here: nothing to upload; get says where it is missing
+		}
+		it := store.Item{Tracker: e.Tracker, Ticket: e.Ticket, Bundle: e.Bundle, SHA256: e.BundleSHA256, CreatedAt: e.CreatedAt,
+			Archive: cp.Archive, Sidecars: cp.Sidecars}
+		// The archives ref does not keep the Sigstore bundle; in a registry it is the referrer cosign's tools read.
+		if sb, ok := archives.ReadRecordedSidecar(dir, e, attest.SigstoreSuffix, attest.MaxSigstoreBundle); ok {
+			it.Sidecars = append(it.Sidecars, sb)
+		}
+		for i, st := range stores {
+			if res[i].err != nil {
+				continue
+			}
+			start := time.Now()
+			n, err := st.Put(ctx, it)
+			res[i].took += time.Since(start)
+			res[i].adds += n
+			res[i].archives++
+			res[i].err = err
+		}
+	}
+	return res
+}
+
+// notedEverywhere is every entry of every note on the notes ref, each archive once.
+func (s *session) notedEverywhere() ([]notes.Entry, error) {
+	all, err := s.repo.Notes(notes.RefFrom(s.cfg))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []notes.Entry
+	for _, n := range all {
+		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
+		if err != nil {
+			return nil, err
+		}
+		entries, _ := notes.Parse(text)
+		for _, e := range entries {
+			if !seen[e.BundleSHA256] {
+				seen[e.BundleSHA256] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// pushToStores is push's last step: every noted archive held here, to every configured store.
+func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) error {
+	stores, err := s.stores()
+	if err != nil || len(stores) == 0 {
+		return err
+	}
+	entries, err := s.notedEverywhere()
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, u := range upload(ctx, s, dir, stores, entries) {
+		if u.err != nil {
+			failed++
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.err.Error()))
+			continue
+		}
+		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.adds, "file"), termtext.Clean(u.store),
+			plural.Count(u.archives, "archive"), u.took.Round(time.Millisecond))
+	}
+	if failed > 0 {
+		return exitWith(ExitError, "%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
+	}
+	return nil
+}
+
+// hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
+// fit or fails is one problem line with the command that finishes it.
+func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
+	stores, err := s.stores()
+	if err != nil {
+		problem("%v", err)
+		return
+	}
+	if len(stores) == 0 || len(rep.Recorded) == 0 {
+		return
+	}
+	if time.Now().After(deadline) {
+		problem("%s not uploaded to %s: the time budget ran out (bernstein.hookBudget); 'git bernstein push' uploads them",
+			plural.Count(len(rep.Recorded), "archive"), plural.Count(len(stores), "store"))
+		return
+	}
+	dir, err := s.bundleDirHere(c)
+	if err != nil {
+		problem("%v", err)
+		return
+	}
+	var entries []notes.Entry
+	for _, r := range rep.Recorded {
+		entries = append(entries, r.Entry)
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	for _, u := range upload(ctx, s, dir, stores, entries) {
+		if u.err != nil {
+			why := u.err.Error()
+			if errors.Is(u.err, context.DeadlineExceeded) {
+				why = "the time budget ran out (bernstein.hookBudget)"
+			}
+			problem("archives not all uploaded to %s: %s; 'git bernstein push' uploads them", u.store, why)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/registry"
+
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+)
+
+// ociStore serves go-containerregistry's registry on 127.0.0.1 (with the referrers API or without it, where
+// the tag schema stands in) and returns the bernstein.store URL of a repository on it.
+func ociStore(t *testing.T, referrers bool) string {
+	t.Helper()
+	srv := httptest.NewServer(registry.New(registry.WithReferrersSupport(referrers), registry.Logger(log.New(io.Discard, "", 0))))
+	t.Cleanup(srv.Close)
+	return "oci://" + strings.TrimPrefix(srv.URL, "http://") + "/team/evidence"
+}
+
+// The "done when", through an OCI registry: the hook uploads the signed archive it records, push finds
+// nothing left to upload, and a reviewer's clone that has the notes but not refs/bernstein/archives gets the
+// archive and its signature from the registry and verifies them.
+func TestOCIStoreHookPushGetVerify(t *testing.T) {
+	for _, referrers := range []bool{true, false} {
+		t.Run(map[bool]string{true: "referrers API", false: "tag schema"}[referrers], func(t *testing.T) {
+			t.Parallel()
+			url := ociStore(t, referrers)
+			r := ticketRepo(t)
+			keyDir := t.TempDir()
+			if _, e, c := runIn(t, keyDir, r.Env, "keygen", "--kid", "k1"); c != 0 {
+				t.Fatalf("keygen: %s", e)
+			}
+			r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
+			r.Git("config", "bernstein.signingKid", "k1")
+			r.Git("config", "bernstein.hookBudget", "60s")
+			r.Git("config", "bernstein.attest", "true")
+			r.Git("config", "bernstein.store", url)
+			r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+			if out, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
+				t.Fatalf("hook: %d %s %s", c, out, e)
+			}
+			head := r.Rev("HEAD")
+			sum, _ := record.FileSHA256(filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz"))
+
+			bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
+			r.Git("init", "-q", "--bare", "-b", "main", bare)
+			r.Git("remote", "add", "origin", bare)
+			r.Git("push", "-q", "origin", "main")
+			out, e, c := runIn(t, r.Dir, r.Env, "push")
+			if c != 0 || !strings.Contains(out, "Uploaded 0 files to "+url+" (1 archive checked") {
+				t.Fatalf("push after the hook uploaded: %d\n%s\n%s", c, out, e)
+			}
+
+			clone := filepath.Join(filepath.Dir(r.Dir), "clone")
+			r.Git("clone", "-q", bare, clone)
+			if _, e, c := runIn(t, clone, r.Env, "fetch"); c != 0 {
+				t.Fatalf("fetch: %s", e)
+			}
+			cl := r.Open(clone)
+			cl.Git("update-ref", "-d", string(archives.Ref))
+			if _, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev"); c != 1 || !strings.Contains(e, "no copy with the noted digest") {
+				t.Fatalf("get without a store: %d %s", c, e)
+			}
+			// A store that does not answer is a warning, and the next store is asked.
+			down := "oci://127.0.0.1:1/team/evidence"
+			cl.Git("config", "bernstein.store", down)
+			if _, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev"); c != 1 || !strings.Contains(e, "warning: "+down) ||
+				!strings.Contains(e, "in the bundles folder, refs/bernstein/archives or "+down) {
+				t.Fatalf("get with a store down: %d %s", c, e)
+			}
+			cl.Git("config", "--add", "bernstein.store", url)
+			out, e, c = runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
+			if c != 0 || !strings.Contains(out, "from "+url) || !strings.Contains(out, head[:12]+".tar.gz.jws") ||
+				!strings.Contains(out, head[:12]+".tar.gz.intoto.jsonl") || !strings.Contains(out, head[:12]+".tar.gz.sigstore.json") {
+				t.Fatalf("get from the store: %d\n%s\n%s", c, out, e)
+			}
+			if got, _ := record.FileSHA256(filepath.Join(clone, "ev", "github", "ENG-42", head[:12]+".tar.gz")); got != sum {
+				t.Fatalf("got an archive with sha256 %s, noted %s", got, sum)
+			}
+			out, e, c = runIn(t, clone, r.Env, "verify", "--rev", "HEAD", "--card", filepath.Join(keyDir, "k1.card.json"))
+			if c != 0 || !strings.Contains(out, "VERIFIED") || !strings.Contains(out, "from "+url) ||
+				!strings.Contains(out, "[PASS] attestation") || !strings.Contains(out, "[PASS] sigstore-bundle") {
+				t.Fatalf("verify --rev HEAD from the store: %d\n%s\n%s", c, out, e)
+			}
+		})
+	}
+}
+
+// A store the hook cannot reach costs the merge nothing: one line, logged, with the command that finishes it.
+func TestHookUploadFailureIsLogged(t *testing.T) {
+	t.Parallel()
+	r := ticketRepo(t)
+	r.Git("config", "bernstein.hookBudget", "20s")
+	r.Git("config", "bernstein.store", "oci://127.0.0.1:1/team/evidence")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	_, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0")
+	if c != 0 || !strings.Contains(e, "post-merge: archives not all uploaded to oci://127.0.0.1:1/team/evidence") ||
+		!strings.Contains(e, "'git bernstein push' uploads them") {
+		t.Fatalf("hook with an unreachable store: %d %s", c, e)
+	}
+	logged, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "bernstein", "hook.log"))
+	if !strings.Contains(string(logged), "'git bernstein push' uploads them") {
+		t.Fatalf("hook.log: %s", logged)
+	}
+	// A URL that is not a store is said, not guessed at.
+	r.Git("config", "bernstein.store", "s3://bucket/evidence")
+	if _, e, c := runIn(t, r.Dir, r.Env, "get", "HEAD"); c != 1 || !strings.Contains(e, "S3 stores are not supported yet") {
+		t.Fatalf("get with an s3 store: %d %s", c, e)
+	}
+}
+
+// The timings README gives for a 100-bundle history (BERNSTEIN_STORE_TIMING=1 go test ./internal/cli -run
+// TestOCIStoreTiming -v): record 100 signed bundles, push them to an empty registry, push again (nothing left to
+// upload), and get all 100 from the registry in a clone without the archives ref.
+func TestOCIStoreTiming(t *testing.T) {
+	if os.Getenv("BERNSTEIN_STORE_TIMING") == "" {
+		t.Skip("BERNSTEIN_STORE_TIMING=1 runs it")
+	}
+	for _, referrers := range []bool{true, false} {
+		url := ociStore(t, referrers)
+		r := gittest.New(t)
+		r.Commit("Initial commit", map[string]string{"README": "x\n"})
+		base := r.Rev("HEAD")
+		for i := 1; i <= 100; i++ {
+			r.Commit(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{fmt.Sprintf("f%d.go", i): fmt.Sprintf("%d\n", i)})
+		}
+		keyDir := t.TempDir()
+		if _, e, c := runIn(t, keyDir, r.Env, "keygen", "--kid", "k1"); c != 0 {
+			t.Fatalf("keygen: %s", e)
+		}
+		r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
+		r.Git("config", "bernstein.signingKid", "k1")
+		if _, e, c := runIn(t, r.Dir, r.Env, "record", base+"..HEAD"); c != 0 {
+			t.Fatalf("record: %s", e)
+		}
+		bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
+		r.Git("init", "-q", "--bare", "-b", "main", bare)
+		r.Git("remote", "add", "origin", bare)
+		r.Git("push", "-q", "origin", "main")
+		r.Git("config", "bernstein.store", url)
+		for _, round := range []string{"first", "second"} {
+			start := time.Now()
+			out, e, c := runIn(t, r.Dir, r.Env, "push")
+			if c != 0 {
+				t.Fatalf("push: %s %s", out, e)
+			}
+			t.Logf("referrers API %v: %s push of 100 bundles: %s (%s)", referrers, round, time.Since(start).Round(time.Millisecond), strings.TrimSpace(out))
+		}
+		clone := filepath.Join(filepath.Dir(r.Dir), "clone")
+		r.Git("clone", "-q", bare, clone)
+		if _, e, c := runIn(t, clone, r.Env, "fetch"); c != 0 {
+			t.Fatalf("fetch: %s", e)
+		}
+		cl := r.Open(clone)
+		cl.Git("update-ref", "-d", string(archives.Ref))
+		cl.Git("config", "bernstein.store", url)
+		start := time.Now()
+		out, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
+		if c != 0 || strings.Count(out, "from "+url) != 100 {
+			t.Fatalf("get: %d %s %s", c, out, e)
+		}
+		t.Logf("referrers API %v: get of 100 bundles from the store: %s (%s)", referrers, time.Since(start).Round(time.Millisecond), strings.TrimSpace(e))
+	}
+}
