@@ -12,7 +12,8 @@ import (
 
 // A repository as `git clone` leaves it has no commit-graph, so a walk learns a commit's parents only by
 // inflating it, one commit after another: one core does all the work, as in `git log`. bulkWalk uses every core
-// instead. It lists the commit entries of each pack from its index (an entry's type is in its first byte),
+// instead. It lists the commit entries of each pack's commit region, where git writes them, ahead of the trees
+// and blobs (an entry's type is in its first byte),
 // inflates them in pack order on all cores, and keeps those reachable from the tips as they arrive. Packs
 // written by git (clone, fetch, gc) hold commits first and in recency order, newest first, so a commit's
 // children have nearly always arrived before it: it is known reachable at once, visited, and its message

@@ -35,8 +35,9 @@ type Packs struct {
 }
 
 type mappedPack struct {
-	idx  packIndex
-	data []byte
+	idx     packIndex
+	data    []byte
+	revPath string // its reverse index (.rev), which may not exist
 }
 
 // packIndex finds an object's offset in its pack.
@@ -89,7 +90,7 @@ func openPack(idxPath, packPath string) (*mappedPack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", packPath, err)
 	}
-	return &mappedPack{idx: idx, data: data}, nil
+	return &mappedPack{idx: idx, data: data, revPath: strings.TrimSuffix(packPath, ".pack") + ".rev"}, nil
 }
 
 // openIndex maps a version 2 pack index and searches it in place (go-git's decoder copies the whole index and
