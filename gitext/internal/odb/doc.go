@@ -18,8 +18,8 @@
 // only, unless the whole object is asked for (Packs.Object).
 //
 // Deltas of both kinds are resolved: OFS_DELTA (base at a negative offset in the same pack) and REF_DELTA (base
-// named by id, looked up in the same pack's index), then patched with go-git's packfile.PatchDelta. Chains are
-// followed at most maxDeltaDepth (512) deep, above git's own 250 for `git gc --aggressive`, so that a corrupt
+// named by id, looked up in the same pack's index), then patched (applyDelta, into one allocation of the size the
+// delta states). Chains are followed at most maxDeltaDepth (512) deep, above git's own 250 for `git gc --aggressive`, so that a corrupt
 // pack whose deltas loop cannot recurse for ever. Delta bases go through a cache of at most 16 MiB, since the
 // objects of a chain share their bases.
 //

@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/klauspost/compress/zlib"
 )
 
@@ -288,6 +287,10 @@ func (pr *Packs) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte,
 	return pr.viaFallback(h, all)
 }
 
+// maxEntrySize bounds an object's inflated size (an entry's, or a delta's result), so that a corrupt size cannot
+// ask for any amount of memory.
+const maxEntrySize = 256 << 20
+
 // maxDeltaDepth bounds delta chains (git's own limit for aggressive repacks is 250), so a corrupt pack whose
 // deltas loop cannot recurse for ever.
 const maxDeltaDepth = 512
@@ -311,7 +314,7 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 		shift += 7
 		i++
 	}
-	if size > 256<<20 {
+	if size > maxEntrySize {
 		return 0, nil, false
 	}
 	var objType plumbing.ObjectType
@@ -364,8 +367,8 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 		if !ok {
 			return 0, nil, false
 		}
-		out, err := packfile.PatchDelta(base, delta)
-		if err != nil {
+		out, ok := applyDelta(base, delta)
+		if !ok {
 			return 0, nil, false
 		}
 		return baseType, out, true
