@@ -56,7 +56,7 @@ func main() {
 	bin := flag.String("bin", "bin/git-bernstein", "the git-bernstein binary to measure")
 	out := flag.String("out", "BENCHMARKS.md", "report to write")
 	realCommits := flag.Int("real-commits", 70000, "commits in the real-history-shaped repository")
-	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch (default all)")
+	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch, real (default all; real needs $"+realReposEnv+")")
 	rss := flag.String("rss-of", "", "internal: run this command line and print its peak RSS")
 	flag.Parse()
 	if *rss != "" {
@@ -79,6 +79,18 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 	want := func(g string) bool { return len(groups) == 0 || groups[g] }
 	cache, _ = filepath.Abs(cache)
 	bin, _ = filepath.Abs(bin)
+	if len(groups) == 1 && groups["real"] {
+		// The real repositories alone: none of the generated inputs is made.
+		os.MkdirAll(cache, 0o755)
+		section, err := measureRealRepos(cache, bin, runs)
+		if err != nil {
+			return err
+		}
+		report := fmt.Sprintf("# Benchmarks (real repositories only)\n\nWritten by `make bench BENCHFLAGS=-only=real` on %s.\n\nMachine: %s\n%s",
+			time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine(), section)
+		fmt.Print(report)
+		return os.WriteFile(out, []byte(report), 0o644)
+	}
 	repo := filepath.Join(cache, fmt.Sprintf("repo-%d", commits))
 	if _, err := os.Stat(filepath.Join(repo, ".git", "objects", "info", "commit-graph")); err != nil {
 		os.RemoveAll(repo)
@@ -200,6 +212,13 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 		}
 	}
 	report := render(rows, commits, realCommits, sddFiles, sddSize)
+	if want("real") {
+		section, err := measureRealRepos(cache, bin, runs)
+		if err != nil {
+			return err
+		}
+		report += section
+	}
 	// diff.patch fidelity: the share of parts byte-identical to git format-patch (parity.go).
 	fidelity, err := paritySection(cache, repo)
 	if err != nil {
