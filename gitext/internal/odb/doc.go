@@ -25,7 +25,7 @@
 //
 // What the packs do not give (loose objects, alternates, an entry that does not read, a partial clone's missing
 // objects) is read through the fallback function passed to OpenPacks, one object at a time, so its errors are
-// the ones the caller returns. CommitEntries lists the undeltified commits of a pack's commit region (git writes
+// the ones the caller returns. CommitEntries lists the commits of a pack's commit region (git writes
 // commits and tags before trees and blobs) in pack order without inflating them (an entry's type is in its first
 // byte), for a walk that inflates them on every core; pack order comes from the .rev file when git wrote one,
 // else from the index's offsets, and the trees and blobs after the region are never touched.

@@ -18,7 +18,7 @@ type CommitEntry struct {
 	off  int64
 }
 
-// CommitEntries lists the undeltified commit entries at the start of every version 2 pack, in pack order, and
+// CommitEntries lists the commit entries at the start of every version 2 pack, in pack order, and
 // their total inflated size. An entry's type is in its first byte, so nothing is inflated: a walk that reads
 // every message uses the list to inflate the commits on every core (gitext's bulk walk).
 //
@@ -38,7 +38,7 @@ func (pr *Packs) CommitEntries() ([]CommitEntry, uint64) {
 		if !ok {
 			continue
 		}
-		found, size := pr.commitRegion(p, ix)
+		found, size := commitRegion(p, ix)
 		total += size
 		out = slices.Grow(out, len(found))
 		for _, f := range found {
@@ -56,7 +56,6 @@ const regionSlack = 64
 
 // regionScan follows a pack's entries in pack order through its commit region and keeps its commits.
 type regionScan struct {
-	pr       *Packs
 	p        *mappedPack
 	commits  []packedAt
 	size     uint64
@@ -76,9 +75,17 @@ func (s *regionScan) take(off int64, pos uint32) bool {
 	case 4:
 		s.trailing = 0
 	default:
-		// A delta is a commit or tag when its base is: follow its chain by the entries' headers alone.
+		// A delta is a commit or tag when its base is: follow its chain by the entries' headers alone. A
+		// deltified commit is listed too (git deltifies a commit against a similar one, a revert or a
+		// cherry-pick); its size here is the delta's, which only bounds the bulk read.
 		if typ == 6 || typ == 7 {
-			if base := s.pr.baseType(s.p, off); base == 1 || base == 4 {
+			switch baseType(s.p, off) {
+			case 1:
+				s.commits = append(s.commits, packedAt{off, pos})
+				s.size += entrySize(s.p.data[off:])
+				s.trailing = 0
+				return true
+			case 4:
 				s.trailing = 0
 				return true
 			}
@@ -89,8 +96,8 @@ func (s *regionScan) take(off int64, pos uint32) bool {
 }
 
 // commitRegion lists the commit entries of p's commit region in pack order, and their inflated size.
-func (pr *Packs) commitRegion(p *mappedPack, ix *IndexV2) ([]packedAt, uint64) {
-	s := &regionScan{pr: pr, p: p}
+func commitRegion(p *mappedPack, ix *IndexV2) ([]packedAt, uint64) {
+	s := &regionScan{p: p}
 	if rev := mapRev(p.revPath, ix.n); rev != nil {
 		defer unmapFile(rev)
 		for i := 0; i < ix.n; i++ {
@@ -172,7 +179,7 @@ func mapRev(path string, n int) []byte {
 
 // baseType is the type of the object the delta entry at off resolves to (its chain's base entry's type), read
 // from the entries' headers alone; 0 when the chain does not read.
-func (pr *Packs) baseType(p *mappedPack, off int64) byte {
+func baseType(p *mappedPack, off int64) byte {
 	for depth := 0; depth <= maxDeltaDepth; depth++ {
 		if off < 0 || off >= int64(len(p.data)) {
 			return 0
@@ -302,11 +309,17 @@ type packedAt struct {
 	pos uint32
 }
 
-// commitAt reads the entry of the index's i-th object: ok when it is an undeltified commit, with its inflated
-// size.
+// commitAt reads the entry of the index's i-th object: ok when it is a commit (deltified or not), with its
+// inflated size (a delta's own size for a deltified one).
 func commitAt(p *mappedPack, ix *IndexV2, i int) (packedAt, uint64, bool) {
 	off, err := ix.offsetAt(i)
-	if err != nil || off < 0 || off >= int64(len(p.data)) || (p.data[off]>>4)&7 != 1 {
+	if err != nil || off < 0 || off >= int64(len(p.data)) {
+		return packedAt{}, 0, false
+	}
+	switch typ := (p.data[off] >> 4) & 7; {
+	case typ == 1:
+	case (typ == 6 || typ == 7) && baseType(p, off) == 1:
+	default:
 		return packedAt{}, 0, false
 	}
 	return packedAt{off, uint32(i)}, entrySize(p.data[off:]), true
