@@ -7,6 +7,8 @@ package patch
 // them only if every one of those steps is the same, so this is a line-for-line port rather than a library
 // (go-git's and sergi/go-diff's Myers find other, equally short, scripts). See doc.go.
 
+import "strings"
+
 const (
 	xdlMaxCostMin   = 256
 	xdlHeurMinCost  = 256
@@ -67,14 +69,9 @@ func splitLines(s string) []string {
 	return lines
 }
 
-func indexNL(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return i
-		}
-	}
-	return -1
-}
+// indexNL is strings.IndexByte for '\n', which is vectorised: a byte loop here was a tenth of the patch ids'
+// time on Kafka's tied commits.
+func indexNL(s string) int { return strings.IndexByte(s, '\n') }
 
 // xdiff returns git's edit script between two line lists (xdl_do_diff, both xdl_change_compact passes,
 // xdl_build_script).
