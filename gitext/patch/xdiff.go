@@ -7,7 +7,10 @@ package patch
 // them only if every one of those steps is the same, so this is a line-for-line port rather than a library
 // (go-git's and sergi/go-diff's Myers find other, equally short, scripts). See doc.go.
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 const (
 	xdlMaxCostMin   = 256
@@ -77,7 +80,13 @@ func indexNL(s string) int { return strings.IndexByte(s, '\n') }
 // xdl_build_script).
 func xdiff(a, b []string) (x1, x2 *xdfile, script []xchange) {
 	x1, x2 = &xdfile{recs: a}, &xdfile{recs: b}
-	classes := make(map[string]int, len(a)+len(b))
+	classes := classesPool.Get().(map[string]int)
+	defer func() {
+		if len(classes) <= maxPooledClasses {
+			clear(classes)
+			classesPool.Put(classes)
+		}
+	}()
 	var len1, len2 []int
 	classify := func(x *xdfile, pass int) {
 		x.ha = make([]int, len(x.recs))
@@ -114,6 +123,14 @@ func xdiff(a, b []string) (x1, x2 *xdfile, script []xchange) {
 	changeCompact(x2, x1)
 	return x1, x2, buildScript(x1, x2)
 }
+
+// classesPool holds the line-class maps of finished diffs: a map made for each file pair was a third of what a
+// first run of commits allocated on Kafka (its tied commits' 319 files, some of thousands of lines; 218 MB in all
+// before, 146 MB after). A map that grew past maxPooledClasses is dropped rather than kept, since clearing costs
+// its size on every later use.
+var classesPool = sync.Pool{New: func() any { return map[string]int{} }}
+
+const maxPooledClasses = 1 << 16
 
 func bogosqrt(n int) int {
 	i := 1
