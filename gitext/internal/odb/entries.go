@@ -114,6 +114,7 @@ func commitRegion(p *mappedPack, ix *IndexV2) ([]packedAt, uint64) {
 	}
 	// Without a .rev, the index's positions are put in pack order by a counting sort on the offset's high bits
 	// (about 2^16 buckets, a handful of entries each), and only the buckets up to the region's end are sorted.
+	// The offsets are read from the index again rather than kept: four bytes an object, not twelve.
 	if ix.n == 0 || len(p.data) == 0 {
 		return nil, 0
 	}
@@ -122,33 +123,37 @@ func commitRegion(p *mappedPack, ix *IndexV2) ([]packedAt, uint64) {
 		shift++
 	}
 	buckets := (len(p.data)-1)>>shift + 1
-	start := make([]uint32, buckets+1)
-	offs := make([]int64, ix.n)
-	for i := range offs {
+	offsetAt := func(i int) (int64, bool) {
 		off, err := ix.offsetAt(i)
-		if err != nil || off < 0 || off >= int64(len(p.data)) {
-			off = -1 // never in pack order: the walk reads that object by its id if it needs it
-		} else {
+		return off, err == nil && off >= 0 && off < int64(len(p.data)) // else never in pack order: read by id if needed
+	}
+	start := make([]uint32, buckets+1)
+	for i := 0; i < ix.n; i++ {
+		if off, ok := offsetAt(i); ok {
 			start[off>>shift+1]++
 		}
-		offs[i] = off
 	}
 	for b := 1; b <= buckets; b++ {
 		start[b] += start[b-1]
 	}
 	order := make([]uint32, start[buckets])
 	fill := slices.Clone(start[:buckets])
-	for i, off := range offs {
-		if off >= 0 {
+	for i := 0; i < ix.n; i++ {
+		if off, ok := offsetAt(i); ok {
 			order[fill[off>>shift]] = uint32(i)
 			fill[off>>shift]++
 		}
 	}
+	var in []packedAt
 	for b := 0; b < buckets; b++ {
-		in := order[start[b]:start[b+1]]
-		slices.SortFunc(in, func(x, y uint32) int { return cmp.Compare(offs[x], offs[y]) })
-		for _, pos := range in {
-			if !s.take(offs[pos], pos) {
+		in = in[:0]
+		for _, pos := range order[start[b]:start[b+1]] {
+			off, _ := offsetAt(int(pos))
+			in = append(in, packedAt{off, pos})
+		}
+		slices.SortFunc(in, func(x, y packedAt) int { return cmp.Compare(x.off, y.off) })
+		for _, e := range in {
+			if !s.take(e.off, e.pos) {
 				return s.commits, s.size
 			}
 		}
