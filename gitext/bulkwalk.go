@@ -14,12 +14,12 @@ import (
 // A repository as `git clone` leaves it has no commit-graph, so a walk learns a commit's parents only by
 // inflating it, one commit after another: one core does all the work, as in `git log`. bulkWalk uses every core
 // instead. It lists the commit entries of each pack's commit region, where git writes them, ahead of the trees
-// and blobs (an entry's type is in its first byte),
+// and blobs (an entry's type is in its first byte; the trees and blobs, most of a real pack, are not touched),
 // inflates them in pack order on all cores, and keeps those reachable from the tips as they arrive. Packs
 // written by git (clone, fetch, gc) hold commits first and in recency order, newest first, so a commit's
 // children have nearly always arrived before it: it is known reachable at once, visited, and its message
-// dropped. Commits no pack entry gives (loose objects, deltified commits, other index versions) are read one at
-// a time before and after.
+// dropped. Commits no listed entry gives (loose objects, deltified commits git wrote among the trees, packs of
+// another order or index version) are read by their ids before and after.
 
 // maxBulkBytes bounds the inflated size of the commits a bulk walk reads; beyond it the walk reads commit by
 // commit, as before, so memory stays bounded whatever the pack's order.
