@@ -90,7 +90,10 @@ fuzz:
 	done
 
 # Go benchmarks of the hot paths, then the comparisons against git, tar and gzip on generated inputs (cached
-# under .cache/bench: a 200,000-commit repository and 1 GiB of .sdd files), written to BENCHMARKS.md.
+# under .cache/bench: a 200,000-commit repository and 1 GiB of .sdd files), written to BENCHMARKS.md; and, when
+# BERNSTEIN_BENCH_REPOS names a folder of fresh `git clone --no-local` clones (kafka, nova, go-git, commons-lang),
+# first and warm runs on those real repositories (skipped with a message otherwise; BENCHFLAGS=-only=real runs
+# only them).
 BENCHFLAGS ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -8,16 +8,18 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
 
 // A repository as `git clone` leaves it has no commit-graph, so a walk learns a commit's parents only by
 // inflating it, one commit after another: one core does all the work, as in `git log`. bulkWalk uses every core
-// instead. It lists the commit entries of each pack from its index (an entry's type is in its first byte),
+// instead. It lists the commit entries of each pack's commit region, where git writes them, ahead of the trees
+// and blobs (an entry's type is in its first byte; the trees and blobs, most of a real pack, are not touched),
 // inflates them in pack order on all cores, and keeps those reachable from the tips as they arrive. Packs
 // written by git (clone, fetch, gc) hold commits first and in recency order, newest first, so a commit's
 // children have nearly always arrived before it: it is known reachable at once, visited, and its message
-// dropped. Commits no pack entry gives (loose objects, deltified commits, other index versions) are read one at
-// a time before and after.
+// dropped. Commits no listed entry gives (loose objects, deltified commits git wrote among the trees, packs of
+// another order or index version) are read by their ids before and after.
 
 // maxBulkBytes bounds the inflated size of the commits a bulk walk reads; beyond it the walk reads commit by
 // commit, as before, so memory stays bounded whatever the pack's order.
@@ -122,36 +124,51 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		}
 		return nil
 	}
-	// readAlone reads the marked commits no pack entry has given, one at a time. Before the bulk read it takes
-	// only those in no pack (loose commits on top of a clone): their parents are then known reachable when the
-	// pack's commits arrive.
+	// readAlone reads the marked commits no pack entry has given by their ids, on every core, a round at a time
+	// (a round's commits name the parents the next one reads). Before the bulk read it takes only those in no
+	// pack (loose commits on top of a clone): their parents are then known reachable when the pack's commits
+	// arrive. After it, what is left: commits outside the listed commit regions, such as the deltified commits
+	// git writes among the trees (87 of Kafka's 20,873, 622 of commons-lang's 10,215), each a delta to resolve.
 	readAlone := func(all bool) error {
 		for len(alone) > 0 {
-			var keep []aloneItem
+			var keep, todo []aloneItem
 			batch := alone
 			alone = nil
 			for _, a := range batch {
 				if visited[a.node] || waiting[a.node] != nil {
 					continue
 				}
-				h := g.Nodes[a.node].Hash
-				if !all && pr.Contains(h) {
+				if !all && pr.Contains(g.Nodes[a.node].Hash) {
 					keep = append(keep, a)
 					continue
 				}
+				todo = append(todo, a)
+			}
+			read := make([]*WalkCommit, len(todo))
+			errs := make([]error, len(todo))
+			parallel.Each(len(todo), 0, func(_, k int) {
+				a := todo[k]
+				h := g.Nodes[a.node].Hash
 				from := a.ref
 				if from == "" {
 					from = "parent of commit " + a.child.String()
 				}
 				hdr, err := r.readHeader(pr, h, from)
 				if err != nil {
-					return err
+					errs[k] = err
+					return
 				}
 				c := &WalkCommit{Hash: h, Parents: hdr.Parents, Message: string(hdr.Message), when: hdr.When}
 				if prep != nil {
 					c.Prepared = prep(c)
 				}
-				waiting[a.node] = c
+				read[k] = c
+			})
+			for k, a := range todo {
+				if errs[k] != nil {
+					return errs[k]
+				}
+				waiting[a.node] = read[k]
 				ready = append(ready, a.node)
 				if err := drain(); err != nil {
 					return err

@@ -1,14 +1,18 @@
 package gitext_test
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/go-git/go-git/v5/plumbing"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -133,6 +137,99 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 	for _, h := range unreachable {
 		if j, ok := g.Index(plumbing.NewHash(h)); ok {
 			t.Errorf("unreachable commit %s has node %d", h, j)
+		}
+	}
+}
+
+// The bulk walk lists only a pack's commit region (the commits git writes first, up to the first long run of
+// trees and blobs). A pack written in another order, with commits after its trees and blobs, must still walk to
+// exactly what git rev-list gives: the commits past the region are read by their ids.
+func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	for i := 0; i < 40; i++ {
+		r.Commit(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{
+			fmt.Sprintf("a/%d.txt", i): fmt.Sprint(i), fmt.Sprintf("b/%d.txt", i): fmt.Sprint(i, i)})
+	}
+	r.Git("tag", "-a", "-m", "release", "v1", "HEAD~7")
+	r.Git("-c", "gc.writeCommitGraph=false", "repack", "-adq")
+	// The newest 20 commits first, then every tree and blob (well over regionSlack), then the rest.
+	commits := strings.Fields(r.Git("rev-list", "--all"))
+	var others []plumbing.Hash
+	for _, line := range strings.Split(r.Git("cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"), "\n") {
+		if f := strings.Fields(line); f[1] != "commit" {
+			others = append(others, plumbing.NewHash(f[0]))
+		}
+	}
+	var order []plumbing.Hash
+	for _, h := range commits[:20] {
+		order = append(order, plumbing.NewHash(h))
+	}
+	order = append(order, others...)
+	for _, h := range commits[20:] {
+		order = append(order, plumbing.NewHash(h))
+	}
+	if len(others) < 100 {
+		t.Fatalf("%d trees, blobs and tags: too few to end the commit region", len(others))
+	}
+	repo, err := git.PlainOpen(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pack bytes.Buffer
+	if _, err := packfile.NewEncoder(&pack, repo.Storer, false).Encode(order, 0); err != nil {
+		t.Fatal(err)
+	}
+	packDir := filepath.Join(r.Dir, ".git", "objects", "pack")
+	old, _ := filepath.Glob(filepath.Join(packDir, "pack-*"))
+	for _, f := range old {
+		os.Remove(f)
+	}
+	tmp := filepath.Join(t.TempDir(), "foreign.pack")
+	if err := os.WriteFile(tmp, pack.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimSpace(r.Git("index-pack", tmp))
+	for _, ext := range []string{".pack", ".idx"} {
+		src := strings.TrimSuffix(tmp, ".pack") + ext
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(packDir, "pack-"+name+ext), data, 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.Git("count-objects", "-v"); !strings.Contains(got, "count: 0") || !strings.Contains(got, "packs: 1") {
+		t.Fatalf("want one pack and no loose object:\n%s", got)
+	}
+
+	gr, tips := openWithTips(t, r)
+	seen := map[string]string{}
+	g, err := gr.Walk(tips, func(c *gitext.WalkCommit) error {
+		seen[c.Hash.String()] = c.Message
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range g.Nodes {
+		line := n.Hash.String()
+		for _, p := range n.Parents {
+			line += " " + g.Nodes[p].Hash.String()
+		}
+		got = append(got, line)
+	}
+	want := strings.Split(r.Git("rev-list", "--all", "--parents"), "\n")
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(seen) != len(want) {
+		t.Fatalf("walk gave\n%s\ngit rev-list --all --parents gives\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for h, msg := range seen {
+		if body := r.Git("log", "-1", "--format=%B", h); strings.TrimRight(msg, "\n") != body {
+			t.Errorf("commit %s: message %q, git says %q", h, msg, body)
 		}
 	}
 }

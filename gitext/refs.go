@@ -1,6 +1,7 @@
 package gitext
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -95,6 +96,14 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 		case plumbing.CommitObject:
 			return h, true, nil
 		case plumbing.TagObject:
+			// A tag object starts "object <id>" (git's parse_tag_buffer requires it first): that line is all a
+			// peel needs. Decoding the whole tag with go-git was a sixth of a warm commits on Kafka's 253 tags.
+			if len(data) > 48 && string(data[:7]) == "object " && data[47] == '\n' {
+				if target, ok := parseHexID(data[7:47]); ok {
+					h = target
+					continue
+				}
+			}
 			obj := &plumbing.MemoryObject{}
 			obj.SetType(plumbing.TagObject)
 			obj.Write(data)
@@ -148,4 +157,14 @@ func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.H
 		}
 	}
 	return "", plumbing.ZeroHash, false
+}
+
+// parseHexID reads a full hexadecimal object id.
+func parseHexID(b []byte) (plumbing.Hash, bool) {
+	var h plumbing.Hash
+	if len(b) != 2*len(h) {
+		return h, false
+	}
+	_, err := hex.Decode(h[:], b)
+	return h, err == nil
 }

@@ -245,21 +245,8 @@ func (o objectSource) commit(h plumbing.Hash) (*object.Commit, error) {
 // blob opens a blob's content. A file pair reads each side twice (the binary sniff, then the diff): the last
 // few blobs read whole are kept, so that costs one inflate, not two.
 func (o objectSource) blob(h plumbing.Hash) (io.ReadCloser, int64, error) {
-	if o.raw != nil {
-		if o.recent != nil {
-			for _, e := range o.recent.blobs {
-				if e.hash == h {
-					return io.NopCloser(bytes.NewReader(e.data)), int64(len(e.data)), nil
-				}
-			}
-		}
-		if typ, data, err := o.raw(h); err == nil && typ == plumbing.BlobObject {
-			if o.recent != nil && len(data) <= 1<<20 {
-				o.recent.blobs[o.recent.next] = recentBlob{h, data}
-				o.recent.next = (o.recent.next + 1) % len(o.recent.blobs)
-			}
-			return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
-		}
+	if data, ok := o.blobBytes(h); ok {
+		return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
 	}
 	b, err := object.GetBlob(o.s, h)
 	if err != nil {
@@ -267,6 +254,30 @@ func (o objectSource) blob(h plumbing.Hash) (io.ReadCloser, int64, error) {
 	}
 	r, err := b.Reader()
 	return r, b.Size, err
+}
+
+// blobBytes is a blob's whole content through the raw reader (the recent blobs first); ok is false when there is
+// no raw reader or it does not give the blob (blob then asks go-git). The bytes are shared: never written to.
+func (o objectSource) blobBytes(h plumbing.Hash) ([]byte, bool) {
+	if o.raw == nil {
+		return nil, false
+	}
+	if o.recent != nil {
+		for _, e := range o.recent.blobs {
+			if e.hash == h {
+				return e.data, true
+			}
+		}
+	}
+	typ, data, err := o.raw(h)
+	if err != nil || typ != plumbing.BlobObject {
+		return nil, false
+	}
+	if o.recent != nil && len(data) <= 1<<20 {
+		o.recent.blobs[o.recent.next] = recentBlob{h, data}
+		o.recent.next = (o.recent.next + 1) % len(o.recent.blobs)
+	}
+	return data, true
 }
 
 func (o objectSource) treeBytes(h plumbing.Hash) ([]byte, error) {

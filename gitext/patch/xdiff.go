@@ -7,6 +7,11 @@ package patch
 // them only if every one of those steps is the same, so this is a line-for-line port rather than a library
 // (go-git's and sergi/go-diff's Myers find other, equally short, scripts). See doc.go.
 
+import (
+	"strings"
+	"sync"
+)
+
 const (
 	xdlMaxCostMin   = 256
 	xdlHeurMinCost  = 256
@@ -67,20 +72,21 @@ func splitLines(s string) []string {
 	return lines
 }
 
-func indexNL(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return i
-		}
-	}
-	return -1
-}
+// indexNL is strings.IndexByte for '\n', which is vectorised: a byte loop here was a tenth of the patch ids'
+// time on Kafka's tied commits.
+func indexNL(s string) int { return strings.IndexByte(s, '\n') }
 
 // xdiff returns git's edit script between two line lists (xdl_do_diff, both xdl_change_compact passes,
 // xdl_build_script).
 func xdiff(a, b []string) (x1, x2 *xdfile, script []xchange) {
 	x1, x2 = &xdfile{recs: a}, &xdfile{recs: b}
-	classes := make(map[string]int, len(a)+len(b))
+	classes := classesPool.Get().(map[string]int)
+	defer func() {
+		if len(classes) <= maxPooledClasses {
+			clear(classes)
+			classesPool.Put(classes)
+		}
+	}()
 	var len1, len2 []int
 	classify := func(x *xdfile, pass int) {
 		x.ha = make([]int, len(x.recs))
@@ -117,6 +123,14 @@ func xdiff(a, b []string) (x1, x2 *xdfile, script []xchange) {
 	changeCompact(x2, x1)
 	return x1, x2, buildScript(x1, x2)
 }
+
+// classesPool holds the line-class maps of finished diffs: a map made for each file pair was a third of what a
+// first run of commits allocated on Kafka (its tied commits' 319 files, some of thousands of lines; 218 MB in all
+// before, 146 MB after). A map that grew past maxPooledClasses is dropped rather than kept, since clearing costs
+// its size on every later use.
+var classesPool = sync.Pool{New: func() any { return map[string]int{} }}
+
+const maxPooledClasses = 1 << 16
 
 func bogosqrt(n int) int {
 	i := 1

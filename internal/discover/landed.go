@@ -205,13 +205,17 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	binary := make([]bool, len(hashes))
 	workers := runtime.GOMAXPROCS(0)
 	differs := make([]*patch.Differ, workers) // one a goroutine, made when first needed
+	// One diff buffer a goroutine, reused: a new one a commit grew from nothing every time, and that garbage was
+	// two fifths of all a first run allocated on Kafka (54 tied commits, 319 files).
+	bufs := make([]bytes.Buffer, workers)
 	parallel.Each(len(todo), workers, func(w, k int) {
 		if differs[w] == nil {
 			differs[w] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
 		}
 		i := todo[k]
-		var buf bytes.Buffer
-		if err := differs[w].WriteDiff(&buf, hashes[i]); err != nil {
+		buf := &bufs[w]
+		buf.Reset()
+		if err := differs[w].WriteDiff(buf, hashes[i]); err != nil {
 			errs[i] = err
 			return
 		}

@@ -45,23 +45,36 @@ func Branches(names []string, base string) List {
 		lines = append(lines, n)
 	}
 	forms := baseForms(base)
-	isBase := func(n string) bool { return forms[n] }
-	slices.SortStableFunc(lines, func(a, b string) int {
-		if c := cmpBool(isBase(b), isBase(a)); c != 0 {
+	// Each name's sort key is worked out once: parsing the version (a regular expression) in the comparison
+	// did it for every comparison, a third of a warm `commits` on Kafka (54 commits, some on 70 branches).
+	type keyed struct {
+		name    string
+		base    bool
+		v       version
+		version bool
+	}
+	keys := make([]keyed, len(lines))
+	for i, n := range lines {
+		v, ok := parseVersion(branchTail(n))
+		keys[i] = keyed{n, forms[n], v, ok}
+	}
+	slices.SortStableFunc(keys, func(a, b keyed) int {
+		if c := cmpBool(b.base, a.base); c != 0 {
 			return c
 		}
-		va, oka := parseVersion(branchTail(a))
-		vb, okb := parseVersion(branchTail(b))
-		if c := cmpBool(okb, oka); c != 0 {
+		if c := cmpBool(b.version, a.version); c != 0 {
 			return c
 		}
-		if oka {
-			if c := va.compare(vb); c != 0 {
+		if a.version {
+			if c := a.v.compare(b.v); c != 0 {
 				return c
 			}
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.name, b.name)
 	})
+	for i, k := range keys {
+		lines[i] = k.name
+	}
 	return cut(lines, MaxBranches, 0) // a twin left out is the same line, not one more
 }
 

@@ -18,15 +18,17 @@
 // only, unless the whole object is asked for (Packs.Object).
 //
 // Deltas of both kinds are resolved: OFS_DELTA (base at a negative offset in the same pack) and REF_DELTA (base
-// named by id, looked up in the same pack's index), then patched with go-git's packfile.PatchDelta. Chains are
-// followed at most maxDeltaDepth (512) deep, above git's own 250 for `git gc --aggressive`, so that a corrupt
+// named by id, looked up in the same pack's index), then patched (applyDelta, into one allocation of the size the
+// delta states). Chains are followed at most maxDeltaDepth (512) deep, above git's own 250 for `git gc --aggressive`, so that a corrupt
 // pack whose deltas loop cannot recurse for ever. Delta bases go through a cache of at most 16 MiB, since the
 // objects of a chain share their bases.
 //
 // What the packs do not give (loose objects, alternates, an entry that does not read, a partial clone's missing
 // objects) is read through the fallback function passed to OpenPacks, one object at a time, so its errors are
-// the ones the caller returns. CommitEntries lists a pack's undeltified commits in pack order without inflating
-// them (an entry's type is in its first byte), for a walk that inflates them on every core.
+// the ones the caller returns. CommitEntries lists the commits of a pack's commit region (git writes
+// commits and tags before trees and blobs) in pack order without inflating them (an entry's type is in its first
+// byte), for a walk that inflates them on every core; pack order comes from the .rev file when git wrote one,
+// else from the index's offsets, and the trees and blobs after the region are never touched.
 //
 // # Commit-graph (gitformat-commit-graph)
 //

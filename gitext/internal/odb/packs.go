@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/klauspost/compress/zlib"
 )
 
@@ -35,8 +34,9 @@ type Packs struct {
 }
 
 type mappedPack struct {
-	idx  packIndex
-	data []byte
+	idx     packIndex
+	data    []byte
+	revPath string // its reverse index (.rev), which may not exist
 }
 
 // packIndex finds an object's offset in its pack.
@@ -89,7 +89,7 @@ func openPack(idxPath, packPath string) (*mappedPack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", packPath, err)
 	}
-	return &mappedPack{idx: idx, data: data}, nil
+	return &mappedPack{idx: idx, data: data, revPath: strings.TrimSuffix(packPath, ".pack") + ".rev"}, nil
 }
 
 // openIndex maps a version 2 pack index and searches it in place (go-git's decoder copies the whole index and
@@ -287,6 +287,10 @@ func (pr *Packs) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte,
 	return pr.viaFallback(h, all)
 }
 
+// maxEntrySize bounds an object's inflated size (an entry's, or a delta's result), so that a corrupt size cannot
+// ask for any amount of memory.
+const maxEntrySize = 256 << 20
+
 // maxDeltaDepth bounds delta chains (git's own limit for aggressive repacks is 250), so a corrupt pack whose
 // deltas loop cannot recurse for ever.
 const maxDeltaDepth = 512
@@ -310,7 +314,7 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 		shift += 7
 		i++
 	}
-	if size > 256<<20 {
+	if size > maxEntrySize {
 		return 0, nil, false
 	}
 	var objType plumbing.ObjectType
@@ -363,8 +367,8 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 		if !ok {
 			return 0, nil, false
 		}
-		out, err := packfile.PatchDelta(base, delta)
-		if err != nil {
+		out, ok := applyDelta(base, delta)
+		if !ok {
 			return 0, nil, false
 		}
 		return baseType, out, true

@@ -2,6 +2,7 @@ package odb
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,5 +109,55 @@ func TestCommitEntriesOfMatchesCommitEntries(t *testing.T) {
 	if len(all) <= len(want) || len(want) != 65 || fmt.Sprint(got) != fmt.Sprint(want) || gotSize != wantSize {
 		t.Fatalf("CommitEntriesOf gave %d entries (%d bytes), want the %d of %d that the graph lists (%d bytes)",
 			len(got), gotSize, len(want), len(all), wantSize)
+	}
+}
+
+// CommitEntries takes pack order from the .rev file when git wrote one and from the index's offsets when not:
+// both must list every commit of a git-written pack, deltified ones too, in the same order.
+func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	pad := strings.Repeat("similar text so that git deltifies these commits ", 10)
+	for i := 0; i < 60; i++ {
+		r.Commit(fmt.Sprintf("Commit %d\n\n%s", i, pad), map[string]string{fmt.Sprintf("d%d/f", i): fmt.Sprint(i), "g": fmt.Sprint(i)})
+	}
+	r.Git("-c", "pack.writeReverseIndex=true", "repack", "-adfq", "--depth=50", "--window=250")
+	dir := filepath.Join(r.Dir, ".git", "objects", "pack")
+	revs, _ := filepath.Glob(filepath.Join(dir, "*.rev"))
+	if len(revs) != 1 {
+		t.Fatalf("want one .rev file, got %v", revs)
+	}
+	list := func() (string, int) {
+		pr, err := OpenPacks(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pr.Close()
+		if mapRev(pr.packs[0].revPath, pr.packs[0].idx.(*IndexV2).Len()) == nil != (len(revs) == 0) {
+			t.Fatal("the .rev file was not used as it should be")
+		}
+		entries, _ := pr.CommitEntries()
+		var ids []string
+		deltas := 0
+		for _, e := range entries {
+			ids = append(ids, e.Hash.String())
+			if typ := e.pack.data[e.off] >> 4 & 7; typ == 6 || typ == 7 {
+				deltas++
+			}
+		}
+		if deltas == 0 {
+			t.Error("no deltified commit listed: that path went untested")
+		}
+		return strings.Join(ids, " "), len(entries)
+	}
+	withRev, n := list()
+	if n != 60 {
+		t.Fatalf("%d commits listed with the .rev, want 60", n)
+	}
+	os.Remove(revs[0])
+	revs = nil
+	withoutRev, _ := list()
+	if withRev != withoutRev {
+		t.Fatalf("pack order differs:\nwith .rev    %s\nwithout .rev %s", withRev, withoutRev)
 	}
 }
