@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"debug/buildinfo"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -330,4 +331,16 @@ func mustB64(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func trustedTestKey(key ed25519.PrivateKey, kid string) []sign.TrustedKey {
+	return []sign.TrustedKey{{Kid: kid, Public: key.Public().(ed25519.PublicKey), Source: "test key"}}
+}
+
+func mustInfo(t *testing.T, path string) *debug.BuildInfo {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bi
 }
