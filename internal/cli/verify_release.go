@@ -63,6 +63,10 @@ func runVerifyRelease(c *ucli.Context) error {
 	}
 	r := release.Verify(inDir(wd, dir), trust)
 	w := c.App.Writer
+	width := len("sigstore-bundle")
+	for _, ch := range r.Checks {
+		width = max(width, len(ch.Name))
+	}
 	for _, ch := range r.Checks {
 		status := "[PASS]"
 		if !ch.OK {
@@ -71,7 +75,7 @@ func runVerifyRelease(c *ucli.Context) error {
 				status = "[UNUSABLE]"
 			}
 		}
-		fmt.Fprintf(w, "%-10s %-16s %s\n", status, ch.Name, ch.Detail)
+		fmt.Fprintf(w, "%-10s %-*s  %s\n", status, width, ch.Name, ch.Detail)
 	}
 	switch {
 	case r.OK():

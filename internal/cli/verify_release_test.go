@@ -41,7 +41,7 @@ func TestVerifyRelease(t *testing.T) {
 	}
 
 	out, errOut, code := runIn(t, dir, nil, "verify-release", "release", "--card", "release.card.json")
-	if code != 0 || !strings.Contains(out, "VERIFIED: every file of release") || !strings.Contains(out, "[PASS]     sigstore-bundle") {
+	if code != 0 || !strings.Contains(out, "VERIFIED: every file of release") || !strings.Contains(out, "[PASS]     sigstore-bundle ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	allowed, _, code := runIn(t, dir, nil, "card", "ssh", "release.card.json")
@@ -59,7 +59,7 @@ func TestVerifyRelease(t *testing.T) {
 	f.WriteString("!")
 	f.Close()
 	out, _, code = runIn(t, dir, nil, "verify-release", "release", "--card", "release.card.json")
-	if code != 1 || !strings.Contains(out, "[FAIL]     git-bernstein-darwin-arm64") {
+	if code != 1 || !strings.Contains(out, "[FAIL]     git-bernstein-darwin-arm64 ") {
 		t.Errorf("a changed binary: exit %d\n%s", code, out)
 	}
 }
