@@ -131,7 +131,7 @@ func TestCosignVerifiesRelease(t *testing.T) {
 		os.WriteFile(filepath.Join(rel, tg.Binary()), []byte("stand-in for "+tg.String()), 0o755)
 	}
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/git-bernstein/git-bernstein"}}
-	if err := release.Write(rel, names, []*debug.BuildInfo{bi, bi}, release.BuildFacts{Version: "v1.0.0", Targets: targets}, key, "release-2026"); err != nil {
+	if err := release.Write(rel, names, []*debug.BuildInfo{bi, bi}, []byte("{}\n"), release.BuildFacts{Version: "v1.0.0", Targets: targets}, key, "release-2026"); err != nil {
 		t.Fatal(err)
 	}
 	pemOf := func(card string) string {

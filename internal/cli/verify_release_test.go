@@ -32,7 +32,7 @@ func TestVerifyRelease(t *testing.T) {
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/git-bernstein/git-bernstein"},
 		Deps: []*debug.Module{{Path: "github.com/go-git/go-git/v5", Version: "v5.19.3"}}}
 	facts := release.BuildFacts{Version: "v1.0.0", Commit: strings.Repeat("a", 40), Targets: targets, Env: release.BuildEnv}
-	if err := release.Write(rel, names, []*debug.BuildInfo{bi, bi}, facts, key, "release-2026"); err != nil {
+	if err := release.Write(rel, names, []*debug.BuildInfo{bi, bi}, []byte("{}\n"), facts, key, "release-2026"); err != nil {
 		t.Fatal(err)
 	}
 	for name, pk := range map[string]ed25519.PublicKey{"release.card.json": pub, "other.card.json": otherPub} {

@@ -22,15 +22,19 @@
 // Go stamps from the clone, else the FALLBACK of a linked worktree; all of these name the commit, none a time.
 // Nothing else in the folder carries a time either: the SBOM has no timestamp and a serial number derived
 // from its content, the provenance has no startedOn/finishedOn, and Ed25519 signatures (RFC 8032) are
-// deterministic, so the whole folder is byte-identical for one commit and one key (TestReproducible).
+// deterministic, so the whole folder is byte-identical for one commit and one key (TestReproducible in
+// cmd/release runs the tool twice and compares).
 //
 // # SBOM
 //
-// CycloneDX 1.6 JSON (github.com/CycloneDX/cyclonedx-go): metadata.component is git-bernstein at the release
-// version; components are the modules of the binaries' build information (debug/buildinfo: the union over every
-// target, which one go.mod makes one set), each a library with its purl pkg:golang/<path>@<version> and its
-// go.sum hash (h1:, a hash of the module's file tree, not of a file, so a property rather than a CycloneDX
-// hash); a replaced module is listed as its replacement. The Go toolchain is a property of the metadata.
+// CycloneDX 1.6 JSON, written by package sbom with github.com/CycloneDX/cyclonedx-go (a package apart, so that
+// git-bernstein, which imports this one for verify-release, does not link it). metadata.component is
+// git-bernstein at the release version; components are the modules of the binaries' build information
+// (debug/buildinfo: the union over every target, which one go.mod makes one set), each a library with its purl
+// pkg:golang/<path>@<version> and its go.sum hash as the property go:module:sum (h1: hashes the module's file
+// tree, not a file, so it is no CycloneDX hash); a replaced module is listed as its replacement. The Go
+// toolchain is the metadata property go:toolchain. The module graph's edges are not in build information, so
+// the one dependency entry says git-bernstein depends on every component.
 //
 // # Provenance
 //

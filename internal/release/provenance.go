@@ -73,7 +73,7 @@ type BuildFacts struct {
 	Targets                    []Target
 	Flags                      []string
 	Env                        map[string]string
-	Modules                    []module
+	Modules                    []Module
 }
 
 // provenanceStatement is the JCS form of the statement over sums (every file) and SHA256SUMS itself.
@@ -91,7 +91,7 @@ func provenanceStatement(f BuildFacts, sums []Sum, sumsData []byte) ([]byte, err
 	}
 	p.BuildDefinition.ResolvedDependencies = []ResourceDescriptor{src}
 	for _, m := range f.Modules {
-		p.BuildDefinition.ResolvedDependencies = append(p.BuildDefinition.ResolvedDependencies, ResourceDescriptor{URI: purl(m.Path, m.Version)})
+		p.BuildDefinition.ResolvedDependencies = append(p.BuildDefinition.ResolvedDependencies, ResourceDescriptor{URI: PURL(m.Path, m.Version)})
 	}
 	p.RunDetails.Builder.ID = BuilderID
 	pred, err := attest.Canonical(p)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
-	"debug/buildinfo"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	cdx "github.com/CycloneDX/cyclonedx-go"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
@@ -58,7 +55,8 @@ func newRelease(t *testing.T) fixture {
 	facts := BuildFacts{Version: "65e824e", Commit: "65e824e0123456789abcdef0123456789abcdef0", Targets: targets,
 		Flags: Build{LDFlags: "-s -w"}.Flags(), Env: BuildEnv}
 	const kid = "release-2026"
-	if err := Write(dir, names, []*debug.BuildInfo{fakeInfo(), fakeInfo()}, facts, key, kid); err != nil {
+	// The SBOM is package sbom's; a stand-in here, since the checks are about its bytes.
+	if err := Write(dir, names, []*debug.BuildInfo{fakeInfo(), fakeInfo()}, []byte(`{"bomFormat":"CycloneDX"}`+"\n"), facts, key, kid); err != nil {
 		t.Fatal(err)
 	}
 	card, err := sign.MarshalCard("git-bernstein", kid, pub)
@@ -107,36 +105,6 @@ func TestReleaseFiles(t *testing.T) {
 	}
 	if r := Verify(f.dir, f.trust(t)); !r.OK() {
 		t.Fatalf("a fresh release does not verify: %v", failed(r))
-	}
-}
-
-func TestSBOM(t *testing.T) {
-	f := newRelease(t)
-	data, err := os.ReadFile(filepath.Join(f.dir, SBOMFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bom cdx.BOM
-	if err := cdx.NewBOMDecoder(bytes.NewReader(data), cdx.BOMFileFormatJSON).Decode(&bom); err != nil {
-		t.Fatal(err)
-	}
-	if bom.SpecVersion != cdx.SpecVersion1_6 || bom.Metadata.Component.Version != "65e824e" || bom.Metadata.Timestamp != "" {
-		t.Errorf("spec %v, version %q, timestamp %q", bom.SpecVersion, bom.Metadata.Component.Version, bom.Metadata.Timestamp)
-	}
-	var purls []string
-	for _, c := range *bom.Components {
-		purls = append(purls, c.PackageURL)
-	}
-	// The union over both binaries, each module once, the replacement in place of the replaced.
-	if got, want := strings.Join(purls, " "), "pkg:golang/github.com/go-git/go-git/v5@v5.19.3 pkg:golang/golang.org/x/crypto@v0.2.0"; got != want {
-		t.Errorf("components %s, want %s", got, want)
-	}
-	if !strings.HasPrefix(bom.SerialNumber, "urn:uuid:") || len(bom.SerialNumber) != 45 {
-		t.Errorf("serial number %q", bom.SerialNumber)
-	}
-	again, err := SBOM("65e824e", []*debug.BuildInfo{fakeInfo()})
-	if err != nil || !bytes.Equal(again, data) {
-		t.Errorf("the SBOM of the same build information differs (err %v)", err)
 	}
 }
 
@@ -331,16 +299,4 @@ func mustB64(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func trustedTestKey(key ed25519.PrivateKey, kid string) []sign.TrustedKey {
-	return []sign.TrustedKey{{Kid: kid, Public: key.Public().(ed25519.PublicKey), Source: "test key"}}
-}
-
-func mustInfo(t *testing.T, path string) *debug.BuildInfo {
-	bi, err := buildinfo.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bi
 }

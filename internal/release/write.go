@@ -12,16 +12,12 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
-// Write adds the SBOM, SHA256SUMS, its SSHSIG and the signed provenance to a folder that holds the binaries
-// (file names in binaries, build information in infos), signing with key as kid (package signing resolves
-// them). facts.Modules is filled from infos.
-func Write(dir string, binaries []string, infos []*debug.BuildInfo, facts BuildFacts, key crypto.Signer, kid string) error {
+// Write adds the SBOM (its bytes, from package sbom), SHA256SUMS, its SSHSIG and the signed provenance to a
+// folder that holds the binaries (file names in binaries, build information in infos), signing with key as kid
+// (package signing resolves them). facts.Modules is filled from infos.
+func Write(dir string, binaries []string, infos []*debug.BuildInfo, sbom []byte, facts BuildFacts, key crypto.Signer, kid string) error {
 	if key == nil {
 		return fmt.Errorf("a release is signed: give a key (--sign-key, or git config bernstein.signingKey)")
-	}
-	sbom, err := SBOM(facts.Version, infos)
-	if err != nil {
-		return err
 	}
 	if err := writeFile(dir, SBOMFile, sbom); err != nil {
 		return err
@@ -49,7 +45,7 @@ func Write(dir string, binaries []string, infos []*debug.BuildInfo, facts BuildF
 	if err := writeFile(dir, SumsSigFile, sig); err != nil {
 		return err
 	}
-	facts.Modules = modules(infos)
+	facts.Modules = Modules(infos)
 	if facts.GoVersion == "" && len(infos) > 0 {
 		facts.GoVersion = infos[0].GoVersion
 	}

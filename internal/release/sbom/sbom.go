@@ -1,71 +1,33 @@
-package release
+// Package sbom writes a release's CycloneDX SBOM (package release, doc.go "SBOM"). It is apart from package
+// release so that git-bernstein itself, which checks releases, does not link the CycloneDX library.
+package sbom
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime/debug"
-	"sort"
 
 	cdx "github.com/CycloneDX/cyclonedx-go"
+
+	"github.com/git-bernstein/git-bernstein/internal/release"
 )
 
-// SBOMFile is the name of the release's CycloneDX SBOM.
-const SBOMFile = "git-bernstein.cdx.json"
-
-// module is one Go module linked into a binary, as its build information names it (the replacement, if any).
-type module struct {
-	Path, Version, Sum string
-}
-
-// modules is the union of the dependencies of every build info, sorted by path and version (doc.go, "SBOM").
-func modules(infos []*debug.BuildInfo) []module {
-	seen := map[module]bool{}
-	var out []module
-	for _, bi := range infos {
-		if bi == nil {
-			continue
-		}
-		for _, d := range bi.Deps {
-			if d.Replace != nil {
-				d = d.Replace
-			}
-			m := module{Path: d.Path, Version: d.Version, Sum: d.Sum}
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, m)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Path != out[j].Path {
-			return out[i].Path < out[j].Path
-		}
-		return out[i].Version < out[j].Version
-	})
-	return out
-}
-
-func purl(path, version string) string {
-	if version == "" {
-		return "pkg:golang/" + path
-	}
-	return "pkg:golang/" + path + "@" + version
-}
-
-// SBOM is the CycloneDX 1.6 JSON document of the modules in infos (the built binaries' build information), for
+// Document is the CycloneDX 1.6 JSON document of the modules in infos (the built binaries' build information), for
 // git-bernstein at version. It carries no time, and its serial number is derived from the rest of it, so one
 // set of binaries gives one document.
-func SBOM(version string, infos []*debug.BuildInfo) ([]byte, error) {
+func Document(version string, infos []*debug.BuildInfo) ([]byte, error) {
 	if len(infos) == 0 || infos[0] == nil {
 		return nil, fmt.Errorf("SBOM: no build information")
 	}
 	main := infos[0].Main.Path
-	mainRef := purl(main, version)
+	mainRef := release.PURL(main, version)
 	bom := cdx.NewBOM()
 	var deps []string
 	var comps []cdx.Component
-	for _, m := range modules(infos) {
-		ref := purl(m.Path, m.Version)
+	for _, m := range release.Modules(infos) {
+		ref := release.PURL(m.Path, m.Version)
 		deps = append(deps, ref)
 		c := cdx.Component{BOMRef: ref, Type: cdx.ComponentTypeLibrary, Name: m.Path, Version: m.Version, PackageURL: ref}
 		if m.Sum != "" {
@@ -98,7 +60,8 @@ func SBOM(version string, infos []*debug.BuildInfo) ([]byte, error) {
 // contentUUID is a urn:uuid (version 8, RFC 9562 section 5.8: custom) made of the SHA-256 of b, so the serial
 // number is unique per content and the same for the same content.
 func contentUUID(b []byte) string {
-	h := []byte(bytesSHA256(b)[:32])
+	sum := sha256.Sum256(b)
+	h := []byte(hex.EncodeToString(sum[:])[:32])
 	h[12] = '8'
 	h[16] = "89ab"[h[16]%4]
 	return fmt.Sprintf("urn:uuid:%s-%s-%s-%s-%s", h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
