@@ -14,7 +14,7 @@ BIN     := bin/git-bernstein
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
 
-.PHONY: all build install uninstall demo test test-browser test-cosign verify-wasm vet fmt fuzz bench clean modules
+.PHONY: all build install uninstall release demo test test-browser test-cosign verify-wasm vet fmt fuzz bench clean modules
 
 all: build
 
@@ -44,6 +44,19 @@ install: build
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(MANDIR)/git-bernstein.1
+
+# A release that proves itself (internal/release/doc.go): the binaries for linux and darwin × amd64 and arm64,
+# built as `build` builds (-trimpath, this LDFLAGS) plus an empty build id and CGO_ENABLED=0, so that two runs on
+# one commit give the same bytes; then the CycloneDX SBOM, SHA256SUMS and its .sig, and the SLSA provenance
+# (.intoto.jsonl, .sigstore.json), signed with SIGN_KEY (else git config bernstein.signingKey) as SIGN_KID
+# (default: the SSH key's fingerprint). `git bernstein verify-release $(RELEASE) --card CARD` checks it.
+RELEASE  ?= build/release
+SIGN_KEY ?=
+SIGN_KID ?=
+release: modules
+	@echo "building the release into $(RELEASE): 4 targets, several minutes the first time…"
+	@$(GO) run ./internal/release/cmd/release -out '$(RELEASE)' -ldflags '$(LDFLAGS)' $(if $(SIGN_KEY),-sign-key '$(SIGN_KEY)') $(if $(SIGN_KID),-sign-kid '$(SIGN_KID)')
+	@cat '$(RELEASE)/SHA256SUMS'
 
 # The demo puts our binary first on PATH so that `git bernstein` runs it, exactly as after `make install`.
 demo: build

@@ -22,14 +22,20 @@ var fallback = ""
 // v0.0.0-20261201030154-4c2e9b3abcde+dirty: that names the same commit, so it is shown as the commit, and
 // every way of building from one clone gives one name.
 func Version() string {
-	if version != "" {
-		return version
-	}
 	bi, _ := debug.ReadBuildInfo()
-	if v := fromBuildInfo(bi); v != "dev" || fallback == "" {
+	return Name(bi, version, fallback)
+}
+
+// Name is the version a binary with build information bi, linked with -X …version=v and -X …fallback=f, says
+// it is (Version's rules): the release tool names a cross-built binary by it without running it.
+func Name(bi *debug.BuildInfo, v, f string) string {
+	if v != "" {
 		return v
 	}
-	return fallback
+	if s := fromBuildInfo(bi); s != "dev" || f == "" {
+		return s
+	}
+	return f
 }
 
 func fromBuildInfo(bi *debug.BuildInfo) string {

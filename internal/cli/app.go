@@ -143,6 +143,7 @@ func commands() []*ucli.Command {
 		keygenCommand(),
 		cardCommand(),
 		verifyCommand(),
+		verifyReleaseCommand(),
 		auditCommand(),
 		extractCommand(),
 		recordCommand(),

@@ -12,11 +12,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/release"
+	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 // TestCosignVerifiesSigstoreBundle is README's cosign recipe ("In-toto attestations") run by real cosign:
@@ -96,5 +99,78 @@ func TestCosignVerifiesSigstoreBundle(t *testing.T) {
 	os.WriteFile(otherArchive, []byte("not the archive"), 0o644)
 	if out, err := run(good, attest.PredicateType, otherArchive); err == nil {
 		t.Fatalf("cosign accepted another archive:\n%s", out)
+	}
+}
+
+// TestCosignVerifiesRelease is README's install recipe run by real cosign: `cosign verify-blob-attestation
+// --bundle provenance.sigstore.json --key card.pub.pem --insecure-ignore-tlog --type
+// https://slsa.dev/provenance/v1 git-bernstein-linux-amd64` passes for each file of a release, and fails for
+// another key or a file the provenance is not about.
+func TestCosignVerifiesRelease(t *testing.T) {
+	cosign, err := exec.LookPath("cosign")
+	if err != nil {
+		t.Skip("cosign is not installed: the stock Sigstore bundle check needs it")
+	}
+	version, _ := exec.Command(cosign, "version").CombinedOutput()
+	dir := t.TempDir()
+	for _, kid := range []string{"release-2026", "mallory"} {
+		if _, se, code := runIn(t, dir, nil, "keygen", "--kid", kid); code != 0 {
+			t.Fatal(se)
+		}
+	}
+	rel := filepath.Join(dir, "release")
+	os.Mkdir(rel, 0o755)
+	key, err := sign.LoadPrivateKey(filepath.Join(dir, "release-2026.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []release.Target{{OS: "linux", Arch: "amd64"}, {OS: "darwin", Arch: "arm64"}}
+	var names []string
+	for _, tg := range targets {
+		names = append(names, tg.Binary())
+		os.WriteFile(filepath.Join(rel, tg.Binary()), []byte("stand-in for "+tg.String()), 0o755)
+	}
+	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/git-bernstein/git-bernstein"}}
+	if err := release.Write(rel, names, []*debug.BuildInfo{bi, bi}, []byte("{}\n"), release.BuildFacts{Version: "v1.0.0", Targets: targets}, key, "release-2026"); err != nil {
+		t.Fatal(err)
+	}
+	pemOf := func(card string) string {
+		data, _ := os.ReadFile(filepath.Join(dir, card+".card.json"))
+		var c struct {
+			PEM string `json:"public_key_pem"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, card+".pub.pem")
+		os.WriteFile(p, []byte(c.PEM), 0o644)
+		return p
+	}
+	good, other := pemOf("release-2026"), pemOf("mallory")
+	run := func(key, blob string) (string, error) {
+		args := []string{"verify-blob-attestation", "--bundle", filepath.Join(rel, release.ProvenanceSigstoreFile), "--key", key,
+			"--insecure-ignore-tlog", "--type", release.ProvenanceType}
+		if regexp.MustCompile(`GitVersion:\s*v?2\.`).Match(version) {
+			root := filepath.Join(dir, "empty-trusted-root.json")
+			os.WriteFile(root, []byte(`{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`), 0o644)
+			args = append(args, "--new-bundle-format", "--trusted-root", root)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cosign, append(args, blob)...)
+		cmd.Env = append(os.Environ(), "SIGSTORE_NO_CACHE=1", "TUF_ROOT="+filepath.Join(dir, "tuf"))
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, name := range append(names, release.SBOMFile, release.SumsFile) {
+		if out, err := run(good, filepath.Join(rel, name)); err != nil {
+			t.Errorf("cosign refused the provenance for %s: %v\n%s", name, err, out)
+		}
+	}
+	if out, err := run(other, filepath.Join(rel, names[0])); err == nil {
+		t.Errorf("cosign accepted another key:\n%s", out)
+	}
+	if out, err := run(good, filepath.Join(rel, release.SumsSigFile)); err == nil {
+		t.Errorf("cosign accepted a file the provenance is not about:\n%s", out)
 	}
 }

@@ -1,0 +1,128 @@
+package release
+
+import (
+	"bytes"
+	"context"
+	"debug/buildinfo"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	gbuildinfo "github.com/git-bernstein/git-bernstein/internal/buildinfo"
+)
+
+// Target is one GOOS/GOARCH pair a release is built for.
+type Target struct{ OS, Arch string }
+
+// Targets are the platforms of a release: linux and darwin × amd64 and arm64. Windows is not one: extract
+// opens files with O_NOFOLLOW and lineage v2 append locks with flock(2), which Windows has not (doc.go,
+// "Files"), and a binary that lacks the checks that keep a hostile archive from writing through a symlink
+// is not one to ship.
+var Targets = []Target{
+	{"linux", "amd64"}, {"linux", "arm64"},
+	{"darwin", "amd64"}, {"darwin", "arm64"},
+}
+
+func (t Target) String() string { return t.OS + "/" + t.Arch }
+
+// Binary is the target's file name in the release folder (with .exe for windows, should it ever build there).
+func (t Target) Binary() string {
+	name := "git-bernstein-" + t.OS + "-" + t.Arch
+	if t.OS == "windows" {
+		name += ".exe"
+	}
+	return name
+}
+
+// ParseTarget reads "os/arch".
+func ParseTarget(s string) (Target, error) {
+	os, arch, ok := strings.Cut(s, "/")
+	if !ok || os == "" || arch == "" || strings.Contains(arch, "/") {
+		return Target{}, fmt.Errorf("target %q is not os/arch (e.g. linux/amd64)", s)
+	}
+	return Target{os, arch}, nil
+}
+
+// Build is how the binaries are built (doc.go, "Reproducible").
+type Build struct {
+	Dir     string   // the module's root, where go build runs
+	Out     string   // the release folder
+	Targets []Target // default Targets
+	LDFlags string   // the Makefile's -ldflags (-s -w and the version stamp); -buildid= is added
+	Go      string   // the go command; default "go"
+	Env     []string // the environment; default os.Environ()
+}
+
+// Flags are the go build flags of every binary, recorded in the provenance.
+func (b Build) Flags() []string {
+	return []string{"-trimpath", "-buildvcs=auto", "-ldflags=" + strings.TrimSpace(b.LDFlags+" -buildid=")}
+}
+
+// BuildEnv is the environment every target is built with besides GOOS and GOARCH.
+var BuildEnv = map[string]string{"CGO_ENABLED": "0"}
+
+// Run builds every target into Out, one after another (go build already uses every core), and returns the
+// build information of each binary, in target order.
+func (b Build) Run(ctx context.Context) ([]*debug.BuildInfo, error) {
+	goCmd, env, targets := b.Go, b.Env, b.Targets
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	if env == nil {
+		env = os.Environ()
+	}
+	if targets == nil {
+		targets = Targets
+	}
+	if err := os.MkdirAll(b.Out, 0o755); err != nil {
+		return nil, err
+	}
+	out, err := filepath.Abs(b.Out)
+	if err != nil {
+		return nil, err
+	}
+	var infos []*debug.BuildInfo
+	for _, t := range targets {
+		path := filepath.Join(out, t.Binary())
+		args := append(append([]string{"build"}, b.Flags()...), "-o", path, "./cmd/git-bernstein")
+		cmd := exec.CommandContext(ctx, goCmd, args...)
+		cmd.Dir = b.Dir
+		cmd.Env = append(append([]string{}, env...), "GOOS="+t.OS, "GOARCH="+t.Arch, "CGO_ENABLED="+BuildEnv["CGO_ENABLED"])
+		var stderr bytes.Buffer
+		cmd.Stderr, cmd.Stdout = &stderr, &stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("go build for %s: %v\n%s", t, err, stderr.Bytes())
+		}
+		bi, err := buildinfo.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read its build information: %w", t.Binary(), err)
+		}
+		infos = append(infos, bi)
+	}
+	return infos, nil
+}
+
+// VersionOf is the version a binary built with ldflags says it is (`--version`, package buildinfo): the -X
+// values of buildinfo.version and buildinfo.fallback in ldflags, and the VCS stamp in its build information.
+func VersionOf(bi *debug.BuildInfo, ldflags string) string {
+	var v, f string
+	fields := strings.Fields(ldflags)
+	for i, x := range fields {
+		if x != "-X" || i+1 >= len(fields) {
+			continue
+		}
+		name, val, _ := strings.Cut(fields[i+1], "=")
+		switch name {
+		case buildinfoPkg + ".version":
+			v = val
+		case buildinfoPkg + ".fallback":
+			f = val
+		}
+	}
+	return gbuildinfo.Name(bi, v, f)
+}
+
+const buildinfoPkg = "github.com/git-bernstein/git-bernstein/internal/buildinfo"
