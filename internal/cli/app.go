@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 )
 
 // Exit codes shared by every command. verify adds 3 (warnings under --strict); see its help.
@@ -42,54 +42,54 @@ func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	run.stderr = stderr
 	env = &run
-	app := &ucli.App{
-		Metadata:              map[string]any{envKey: env},
-		Name:                  "git-bernstein",
-		HelpName:              "git bernstein",
-		Usage:                 "prove what agents did for a tracker ticket: find its commits, bundle and sign the evidence, verify it",
-		Version:               buildinfo.Version(),
-		Reader:                stdin,
-		Writer:                stdout,
-		ErrWriter:             stderr,
-		EnableBashCompletion:  true,
-		Commands:              commands(),
-		CustomAppHelpTemplate: ucli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+	root := &ucli.Command{
+		Metadata:  map[string]any{envKey: env},
+		Name:      "git-bernstein",
+		Usage:     "prove what agents did for a tracker ticket: find its commits, bundle and sign the evidence, verify it",
+		Version:   buildinfo.Version(),
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands:  commands(),
 		// urfave's default handler calls os.Exit; we return the code instead so tests can call Run.
-		ExitErrHandler: func(*ucli.Context, error) {},
-		OnUsageError: func(c *ucli.Context, err error, _ bool) error {
-			return usageError("%v%s", err, flagSuggestion(err, c.App.Flags))
-		},
-		CommandNotFound: func(c *ucli.Context, name string) {
-			notFound = true
-			commandNotFound(stderr, c, name)
-		},
+		ExitErrHandler: func(context.Context, *ucli.Command, error) {},
 	}
-	for _, cmd := range app.Commands {
-		setUsageHandler(cmd)
-	}
-	err := app.RunContext(context.Background(), helpAsFlag(args))
+	setUsageHandler(root, func() { notFound = true })
+	err := root.Run(context.Background(), helpAsFlag(args))
 	if notFound {
 		return ExitUsage
 	}
 	return exitCode(err, stderr)
 }
 
-// setUsageHandler makes flag errors exit 2 in every subcommand, and appends the exit codes to each help page.
-func setUsageHandler(cmd *ucli.Command) {
+// setUsageHandler makes flag errors exit 2 and unknown subcommands get git's suggestions in every command, keeps
+// each flag to the command that declares it (urfave/cli v3 hands a command's flags down to its subcommands
+// unless they are local), and gives each help page our templates, with the exit codes.
+func setUsageHandler(cmd *ucli.Command, notFound func()) {
 	if cmd.OnUsageError == nil {
-		cmd.OnUsageError = func(c *ucli.Context, err error, _ bool) error {
-			return usageError("%v%s", err, flagSuggestion(err, c.Command.Flags))
+		cmd.OnUsageError = func(_ context.Context, c *ucli.Command, err error, _ bool) error {
+			return usageError("%v%s", err, flagSuggestion(err, c.Flags))
 		}
 	}
-	if cmd.CustomHelpTemplate == "" {
-		tmpl := ucli.CommandHelpTemplate
-		if len(cmd.Subcommands) > 0 {
-			tmpl = ucli.SubcommandHelpTemplate
-		}
-		cmd.CustomHelpTemplate = tmpl + "\n" + exitCodesHelp + "\n"
+	cmd.CommandNotFound = func(_ context.Context, c *ucli.Command, name string) {
+		notFound()
+		commandNotFound(c.Root().ErrWriter, c, name)
 	}
-	for _, sub := range cmd.Subcommands {
-		setUsageHandler(sub)
+	for _, f := range cmd.Flags {
+		setLocal(f)
+	}
+	switch {
+	case cmd.CustomHelpTemplate != "":
+	case len(cmd.Commands) > 0:
+		cmd.CustomHelpTemplate = subcommandHelpTemplate
+	default:
+		cmd.CustomHelpTemplate = commandHelpTemplate
+	}
+	if cmd.CustomRootCommandHelpTemplate == "" {
+		cmd.CustomRootCommandHelpTemplate = rootHelpTemplate
+	}
+	for _, sub := range cmd.Commands {
+		setUsageHandler(sub, notFound)
 	}
 }
 

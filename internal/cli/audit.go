@@ -2,11 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/policy"
@@ -74,7 +75,7 @@ func policyFlag() ucli.Flag {
 }
 
 // readPolicy reads --policy (none: the defaults); one that does not read is a usage error.
-func readPolicy(c *ucli.Context, wd string) (*policy.Policy, error) {
+func readPolicy(c *ucli.Command, wd string) (*policy.Policy, error) {
 	p := c.String("policy")
 	if p == "" {
 		return &policy.Policy{}, nil
@@ -90,11 +91,8 @@ func readPolicy(c *ucli.Context, wd string) (*policy.Policy, error) {
 	return pol, nil
 }
 
-func runAudit(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runAudit(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("audit takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help audit'", len(args))
 	}
@@ -135,16 +133,16 @@ func runAudit(c *ucli.Context) error {
 			Controls *controls.Result `json:"controls"`
 			ExitCode int              `json:"exit_code"`
 		}{json.RawMessage(bytes.TrimSpace(report.JSON())), res, code}, "", "  ")
-		c.App.Writer.Write(append(out, '\n'))
+		c.Root().Writer.Write(append(out, '\n'))
 	} else {
-		io.WriteString(c.App.Writer, report.Text())
+		io.WriteString(c.Root().Writer, report.Text())
 		if res != nil {
-			io.WriteString(c.App.Writer, "\nCONTROLS\n"+res.Text())
+			io.WriteString(c.Root().Writer, "\nCONTROLS\n"+res.Text())
 			if code == ExitControls {
-				fmt.Fprintf(c.App.Writer, "audit: exceptions found (exit %d)\n", ExitControls)
+				fmt.Fprintf(c.Root().Writer, "audit: exceptions found (exit %d)\n", ExitControls)
 			}
 		} else {
-			fmt.Fprintf(c.App.Writer, "audit: not audited: the bundle is %s\n", report.Verdict)
+			fmt.Fprintf(c.Root().Writer, "audit: not audited: the bundle is %s\n", report.Verdict)
 		}
 	}
 	if code != 0 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
@@ -17,17 +18,16 @@ import (
 )
 
 func bundleFlags() []ucli.Flag {
-	return append([]ucli.Flag{
+	return flagGroups([]ucli.Flag{
 		&ucli.StringFlag{Name: "out", Usage: "archive `PATH`; the signature goes to PATH.jws (default: ./<TICKET>.tar.gz)"},
-		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
+	}, signKeyFlags(), []ucli.Flag{
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else now)"},
 		&ucli.BoolFlag{Name: "whole-files", Usage: "pack lineage and audit JSONL files whole instead of only the ticket's lines, so their hash chains stay checkable"},
 		&ucli.Int64Flag{Name: "probe-limit", Value: bundle.DefaultProbeLimit, Usage: "largest .json/.jsonl `BYTES` whose content is searched for the ticket"},
 		&ucli.BoolFlag{Name: "no-pr", Usage: "do not fetch pull request payloads"},
 		&ucli.BoolFlag{Name: "json", Usage: `print {"archive","signature","size_bytes","manifest","warnings"} instead of the one-line summary`},
 		&ucli.StringFlag{Name: "note", Usage: "also note the bundle's digests on commit `REV` (see 'git bernstein show')"},
-	}, append(signFlags(), prFlags()...)...)
+	}, signFlags(), prFlags())
 }
 
 func bundleCommand() *ucli.Command {
@@ -47,15 +47,16 @@ The same repository state, .sdd and --created-at give a byte-identical archive.
 With a key the manifest's JCS form is signed as a detached Ed25519 JWS (RFC 7797) at <archive>.jws.
 
 The Bernstein form 'git bernstein bundle ticket TRACKER TICKET --out PATH' does the same.`,
-		Flags:  append(append(matchFlags(), bundleFlags()...), &ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"}),
+		Flags: flagGroups(matchFlags(), bundleFlags(), []ucli.Flag{
+			&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"}}),
 		Action: runBundle,
-		Subcommands: []*ucli.Command{
+		Commands: []*ucli.Command{
 			{
 				Name:      "ticket",
 				Usage:     "the Bernstein form: bundle ticket TRACKER TICKET --out PATH",
 				ArgsUsage: "TRACKER TICKET",
-				Flags: append(append(matchFlags()[1:], bundleFlags()...),
-					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}),
+				Flags: flagGroups(sourceFlags(), bundleFlags(), []ucli.Flag{
+					&ucli.StringFlag{Name: "workdir", Usage: "project root `DIR` holding .sdd/ (default: the worktree root)"}}),
 				Action: runBundleTicket,
 			},
 			bundleVerifyCommand(),
@@ -63,27 +64,24 @@ The Bernstein form 'git bernstein bundle ticket TRACKER TICKET --out PATH' does 
 	}
 }
 
-func runBundle(c *ucli.Context) error {
+func runBundle(ctx context.Context, c *ucli.Command) error {
 	id, err := oneArg(c, "TICKET")
 	if err != nil {
 		return err
 	}
-	return buildBundle(c, id, "", "")
+	return buildBundle(ctx, c, id, "", "")
 }
 
-func runBundleTicket(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runBundleTicket(ctx context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) != 2 {
 		return usageError("bundle ticket takes TRACKER and TICKET (got %d arguments); see 'git bernstein help bundle'", len(args))
 	}
-	return buildBundle(c, args[1], args[0], c.String("workdir"))
+	return buildBundle(ctx, c, args[1], args[0], c.String("workdir"))
 }
 
 // buildBundle is both forms of bundle; tracker and workdir come from the Bernstein form's arguments.
-func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
+func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir string) error {
 	env := envOf(c)
 	if workdir != "" {
 		wd, err := filepath.Abs(workdir)
@@ -137,7 +135,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 	}
 	done := s.showProgress(c)
 	defer done()
-	files := progress.New(c.App.ErrWriter, "Packing", "files")
+	files := progress.New(c.Root().ErrWriter, "Packing", "files")
 	defer files.Done()
 	res, err := bundle.Build(bundle.Options{
 		Progress:  files.Stage,
@@ -152,7 +150,7 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 		SignKid:   signing.Kid,
 		SSHSig:    signing.SSHSig,
 		Attest:    signing.Attest,
-		PRs:       s.prFunc(c, opts.Ticket, sdd),
+		PRs:       s.prFunc(ctx, c, opts.Ticket, sdd),
 	})
 	if err != nil {
 		return err
@@ -181,14 +179,14 @@ func buildBundle(c *ucli.Context, id, tracker, workdir string) error {
 			line += fmt.Sprintf(" Also -> %s.", displayPath(wd, p))
 		}
 	}
-	fmt.Fprintln(c.App.Writer, line)
+	fmt.Fprintln(c.Root().Writer, line)
 	if rev := c.String("note"); rev != "" {
 		return s.noteBundle(c, res, signing.Kid, rev)
 	}
 	return nil
 }
 
-func createdAt(c *ucli.Context) (time.Time, error) {
+func createdAt(c *ucli.Command) (time.Time, error) {
 	if v := c.String("created-at"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {

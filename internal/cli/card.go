@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -13,7 +14,7 @@ func cardCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "card",
 		Usage: "show an agent card's keys in the forms stock tools read",
-		Subcommands: []*ucli.Command{{
+		Commands: []*ucli.Command{{
 			Name:      "ssh",
 			Usage:     "print an allowed signers line (ssh-keygen -Y verify) for each key of a card",
 			ArgsUsage: "CARD",
@@ -33,7 +34,7 @@ ssh-keygen -i -m PKCS8 refuses Ed25519 keys in a card's PEM form, hence this com
 	}
 }
 
-func runCardSSH(c *ucli.Context) error {
+func runCardSSH(_ context.Context, c *ucli.Command) error {
 	path, err := oneArg(c, "CARD")
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func runCardSSH(c *ucli.Context) error {
 		if err != nil {
 			return exitWith(ExitError, "card %s: %v", path, err)
 		}
-		fmt.Fprintln(c.App.Writer, line)
+		fmt.Fprintln(c.Root().Writer, line)
 	}
 	return nil
 }

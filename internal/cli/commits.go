@@ -2,12 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/landing"
@@ -45,7 +46,7 @@ records how the commits were found, so that 'verify --repo' can find them again 
 	}
 }
 
-func runCommits(c *ucli.Context) error {
+func runCommits(_ context.Context, c *ucli.Command) error {
 	id, err := oneArg(c, "TICKET")
 	if err != nil {
 		return err
@@ -70,11 +71,11 @@ func runCommits(c *ucli.Context) error {
 		return printJSON(c, res)
 	}
 	if len(res.Details) == 0 {
-		fmt.Fprintf(c.App.ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
+		fmt.Fprintf(c.Root().ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
 		return nil
 	}
 	base, _, _ := s.repo.BaseBranch(opts.BaseBranch)
-	printChanges(c.App.Writer, res.Details, base.String())
+	printChanges(c.Root().Writer, res.Details, base.String())
 	return nil
 }
 

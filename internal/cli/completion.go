@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -43,7 +44,7 @@ func completionCommand() *ucli.Command {
 		Usage:       "print a shell completion script for bash, zsh or fish",
 		ArgsUsage:   "bash|zsh|fish",
 		Description: completionDescription,
-		Action: func(c *ucli.Context) error {
+		Action: func(_ context.Context, c *ucli.Command) error {
 			if c.NArg() != 1 {
 				return usageError("completion takes one SHELL: bash, zsh or fish; see 'git bernstein help completion'")
 			}
@@ -58,7 +59,7 @@ func completionCommand() *ucli.Command {
 			default:
 				return usageError("completion: %q is not a shell this knows: bash, zsh or fish", c.Args().First())
 			}
-			_, err := fmt.Fprint(c.App.Writer, script)
+			_, err := fmt.Fprint(c.Root().Writer, script)
 			return err
 		},
 	}
@@ -71,15 +72,15 @@ func completeCommand() *ucli.Command {
 		Name:            "__complete",
 		Hidden:          true,
 		SkipFlagParsing: true,
-		Action: func(c *ucli.Context) error {
+		Action: func(_ context.Context, c *ucli.Command) error {
 			words := c.Args().Slice()
 			if len(words) > 0 && words[0] == "--" {
 				words = words[1:]
 			}
-			for _, s := range complete(c.App.Commands, words, func(prefix string) []string {
+			for _, s := range complete(c.Root().Commands, words, func(prefix string) []string {
 				return indexedTickets(envOf(c), prefix)
 			}) {
-				fmt.Fprintln(c.App.Writer, s)
+				fmt.Fprintln(c.Root().Writer, s)
 			}
 			return nil
 		},
@@ -110,7 +111,7 @@ func complete(top []*ucli.Command, words []string, tickets func(string) []string
 			}
 		default:
 			if next := findCommand(subs, w); next != nil && positional == 0 {
-				cmd, subs, flags = next, next.Subcommands, next.Flags
+				cmd, subs, flags = next, next.Commands, next.Flags
 				continue
 			}
 			positional++
@@ -137,7 +138,7 @@ func complete(top []*ucli.Command, words []string, tickets func(string) []string
 	}
 	if positional == 0 {
 		for _, s := range subs {
-			if !s.Hidden {
+			if !s.Hidden && s.Name != helpCommandName {
 				out = append(out, s.Name)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/github"
 )
@@ -73,8 +73,8 @@ func (e *Env) in(dir string) *Env {
 const envKey = "git-bernstein.env"
 
 // envOf returns the run's Env.
-func envOf(c *ucli.Context) *Env {
-	if e, ok := c.App.Metadata[envKey].(*Env); ok {
+func envOf(c *ucli.Command) *Env {
+	if e, ok := c.Root().Metadata[envKey].(*Env); ok {
 		return e
 	}
 	return &Env{}

@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/extract"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
@@ -75,11 +76,8 @@ type extractJSON struct {
 	Error      string `json:"error,omitempty"`
 }
 
-func runExtract(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runExtract(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("extract takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help extract'", len(args))
 	}
@@ -117,10 +115,10 @@ func runExtract(c *ucli.Context) error {
 		if st.PID != 0 {
 			gone = fmt.Sprintf(" (process %d, which is gone)", st.PID)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "removed %s: the staging folder of an extract that was interrupted%s, with unverified files\n", st.Path, gone)
+		fmt.Fprintf(c.Root().ErrWriter, "removed %s: the staging folder of an extract that was interrupted%s, with unverified files\n", st.Path, gone)
 	}
 	for _, p := range res.Unproven {
-		fmt.Fprintf(c.App.ErrWriter, "left %s alone: it looks like the staging folder of an interrupted extract, but has no marker "+
+		fmt.Fprintf(c.Root().ErrWriter, "left %s alone: it looks like the staging folder of an interrupted extract, but has no marker "+
 			"proving it one (an extract before markers, or one killed as it started): remove it yourself if it is\n", p)
 	}
 	if res.Report == nil { // the destination was refused before anything was read
@@ -145,20 +143,20 @@ func runExtract(c *ucli.Context) error {
 		}
 		return nil
 	}
-	io.WriteString(c.App.Writer, res.Report.Text())
+	io.WriteString(c.Root().Writer, res.Report.Text())
 	switch {
 	case xerr != nil:
 		return exitWith(code, "%v; nothing was extracted", xerr)
 	case res.Extracted && res.Unverified && repoUnusableLine(res.Report):
-		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
+		fmt.Fprintf(c.Root().Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
 			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	case res.Extracted && res.Unverified:
-		fmt.Fprintf(c.App.Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
+		fmt.Fprintf(c.Root().Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
 			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	case res.Extracted:
-		fmt.Fprintf(c.App.Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
+		fmt.Fprintf(c.Root().Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
 	default:
-		fmt.Fprintf(c.App.Writer, "Nothing extracted: %s\n", res.Reason)
+		fmt.Fprintf(c.Root().Writer, "Nothing extracted: %s\n", res.Reason)
 	}
 	if code != 0 {
 		return exitWith(code, "")

@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -78,7 +79,7 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 	return "ticket " + arg, entries, nil
 }
 
-func runGet(c *ucli.Context) error {
+func runGet(ctx context.Context, c *ucli.Command) error {
 	arg, err := oneArg(c, "REV or TICKET")
 	if err != nil {
 		return err
@@ -108,11 +109,11 @@ func runGet(c *ucli.Context) error {
 	}
 	missing, files := 0, 0
 	for _, e := range entries {
-		cp, skipped, err := findCopy(c.Context, s, dir, stores, e)
+		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
 		warn(c, skipped)
 		if errors.Is(err, archives.ErrNotHeld) {
 			missing++
-			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
 			continue
 		}
 		if err != nil {
@@ -136,10 +137,10 @@ func runGet(c *ucli.Context) error {
 			if w.Already {
 				note += " already there"
 			}
-			fmt.Fprintf(c.App.Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
+			fmt.Fprintf(c.Root().Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
 		}
 	}
-	fmt.Fprintf(c.App.ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
+	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
 		plural.Count(len(entries), "archive"), termtext.Clean(what), time.Since(start).Round(time.Millisecond))
 	if missing > 0 {
 		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))

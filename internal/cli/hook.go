@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
@@ -32,17 +33,14 @@ yet, so it records nothing: run 'git bernstein record HEAD' after committing the
 	}
 }
 
-func runHook(c *ucli.Context) (err error) {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runHook(ctx context.Context, c *ucli.Command) (err error) {
+	args := c.Args().Slice()
 	if len(args) == 0 || args[0] != "post-merge" {
 		return usageError("hook takes the hook's name, post-merge, and git's arguments for it")
 	}
 	// The budget runs from the hook's start: opening the repository is part of the wait a merge sees.
 	start := time.Now()
-	errw := c.App.ErrWriter
+	errw := c.Root().ErrWriter
 	var logPath string
 	problem := func(format string, a ...any) {
 		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
@@ -89,7 +87,7 @@ func runHook(c *ucli.Context) (err error) {
 	} else if _, err := s.keepArchives(rep); err != nil {
 		problem("archives not kept in refs/bernstein/archives: %v; 'git bernstein push' keeps them", err)
 	}
-	s.hookUpload(c, rep, start.Add(budget), problem)
+	s.hookUpload(ctx, c, rep, start.Add(budget), problem)
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
 	}

@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/hooks"
 )
@@ -21,7 +22,7 @@ worktree), else <git common dir>/hooks, which linked worktrees share. It runs 'g
 A post-merge hook that git-bernstein did not write is never overwritten: install moves it to
 post-merge.pre-bernstein and ours runs it first, with its exit status kept; uninstall puts it back byte for
 byte, with its mode. Installing twice changes nothing.`,
-		Subcommands: []*ucli.Command{
+		Commands: []*ucli.Command{
 			{
 				Name:  "install",
 				Usage: "install the post-merge hook",
@@ -29,19 +30,16 @@ byte, with its mode. Installing twice changes nothing.`,
 already holds an earlier one (another tool replaced our hook after we installed), keep the current hook (what
 git runs now) as the one ours calls, and delete the earlier one. Without --force install refuses and says so.`,
 				Flags:  []ucli.Flag{&ucli.BoolFlag{Name: "force", Usage: "replace a hook already moved aside (see above)"}},
-				Action: func(c *ucli.Context) error { return runHooks(c, "install") },
+				Action: func(_ context.Context, c *ucli.Command) error { return runHooks(c, "install") },
 			},
-			{Name: "uninstall", Usage: "remove the hook and put back the one it replaced", Action: func(c *ucli.Context) error { return runHooks(c, "uninstall") }},
-			{Name: "status", Usage: "say what is installed where", Action: func(c *ucli.Context) error { return runHooks(c, "status") }},
+			{Name: "uninstall", Usage: "remove the hook and put back the one it replaced", Action: func(_ context.Context, c *ucli.Command) error { return runHooks(c, "uninstall") }},
+			{Name: "status", Usage: "say what is installed where", Action: func(_ context.Context, c *ucli.Command) error { return runHooks(c, "status") }},
 		},
 	}
 }
 
-func runHooks(c *ucli.Context, action string) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runHooks(c *ucli.Command, action string) error {
+	args := c.Args().Slice()
 	if len(args) != 0 {
 		return usageError("hooks %s takes no arguments", action)
 	}
@@ -65,7 +63,7 @@ func runHooks(c *ucli.Context, action string) error {
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
+	w := c.Root().Writer
 	for _, d := range ch.Done {
 		fmt.Fprintln(w, d+".")
 	}

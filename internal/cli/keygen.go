@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
@@ -42,7 +43,7 @@ commits it (--no-exclude: leave it).`,
 // safeFileKid is what a kid must look like to become a file name on any common file system.
 var safeFileKid = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$`)
 
-func runKeygen(c *ucli.Context) error {
+func runKeygen(_ context.Context, c *ucli.Command) error {
 	if c.NArg() > 0 {
 		return usageError("keygen takes no arguments, got %q; see 'git bernstein keygen --help'", c.Args().First())
 	}
@@ -115,7 +116,7 @@ func runKeygen(c *ucli.Context) error {
 		return fmt.Errorf("%w; removed the new key %s", err, keyFile)
 	}
 
-	w := c.App.Writer
+	w := c.Root().Writer
 	fmt.Fprintf(w, "Wrote private key %s (Ed25519, PKCS#8, mode 0600): keep it secret.\n", keyPath)
 	fmt.Fprintf(w, "Wrote agent card  %s (agent_id %s): give it to verifiers.\n", cardPath, agentID)
 	if !c.Bool("no-exclude") {
@@ -146,7 +147,7 @@ func writeNew(path string, mode os.FileMode, data []byte) error {
 
 // excludeKey keeps a private key written inside a git worktree out of commits: its path goes into the clone's
 // info/exclude (never shared, unlike .gitignore). The key is written by then, so a problem is a warning.
-func excludeKey(c *ucli.Context, wd, keyFile string) {
+func excludeKey(c *ucli.Command, wd, keyFile string) {
 	repo, err := gitext.Discover(filepath.Dir(keyFile), envOf(c).getenv)
 	if err != nil {
 		return // not in a repository: nothing can commit it
@@ -157,7 +158,7 @@ func excludeKey(c *ucli.Context, wd, keyFile string) {
 		warn(c, []string{fmt.Sprintf("the key is inside the worktree %s and could not be added to its info/exclude (%v): "+
 			"make sure git never commits it", repo.WorkTree, err)})
 	case pattern != "":
-		fmt.Fprintf(c.App.Writer, "Added %s to %s, so git never commits the key (--no-exclude to skip).\n",
+		fmt.Fprintf(c.Root().Writer, "Added %s to %s, so git never commits the key (--no-exclude to skip).\n",
 			pattern, displayPath(wd, filepath.Join(repo.CommonDir, "info", "exclude")))
 	}
 }

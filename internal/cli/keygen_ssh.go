@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -20,7 +20,7 @@ func sshKeyFlag() ucli.Flag {
 // runKeygenSSH writes the flat card of an existing SSH key: the same Ed25519 public key as a PEM, under the
 // kid its bundles carry (by default its fingerprint), so that `verify --card`, upstream's Python verifier and
 // the browser page trust bundles signed with it.
-func runKeygenSSH(c *ucli.Context) error {
+func runKeygenSSH(c *ucli.Command) error {
 	spec := c.String("ssh-key")
 	if c.IsSet("key") {
 		return usageError("--ssh-key makes no key: drop --key")
@@ -63,9 +63,9 @@ func runKeygenSSH(c *ucli.Context) error {
 	if err := writeNew(inDir(wd, cardPath), 0o644, card); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
-	fmt.Fprintf(c.App.Writer, "kid: %s\n", kid)
+	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
+	fmt.Fprintf(c.Root().Writer, "kid: %s\n", kid)
 	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
-	printAllowedSigners(c.App.Writer, line, lineErr)
+	printAllowedSigners(c.Root().Writer, line, lineErr)
 	return nil
 }

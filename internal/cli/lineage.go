@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
@@ -24,13 +25,13 @@ func lineageCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "lineage",
 		Usage: "read, check and write Bernstein's lineage stores",
-		Subcommands: []*ucli.Command{lineageV1VerifyCommand(), lineageV1LogCommand(), {
+		Commands: []*ucli.Command{lineageV1VerifyCommand(), lineageV1LogCommand(), {
 			Name:  "v2",
 			Usage: "lineage v2: HMAC-chained parent refs (parent.jsonl) pointing at detached child bodies (children/<sha>.jsonl)",
 			Description: `Bernstein writes lineage v2 when BERNSTEIN_LINEAGE_V2=1 or bernstein.yaml sets lineage.version: 2.
 The store lives in <worktree root>/.sdd/lineage/v2 unless --root says otherwise; these commands read and
 write the same bytes as Bernstein's Python store, so both can share one.`,
-			Subcommands: []*ucli.Command{
+			Commands: []*ucli.Command{
 				lineageShowCommand(), withCheckpoints(lineageVerifyCommand()), lineageExportCommand(), lineageAppendCommand(),
 				lineageCheckpointCommand(),
 			},
@@ -51,7 +52,7 @@ func lineageKeyFlag() ucli.Flag {
 }
 
 func withLineageHelp(cmd *ucli.Command) *ucli.Command {
-	cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + "\n" + lineageExitHelp + "\n"
+	cmd.CustomHelpTemplate = commandHelpPage + lineageExitHelp + "\n"
 	return cmd
 }
 
@@ -61,11 +62,11 @@ func lineageShowCommand() *ucli.Command {
 		Usage:     "print the timeline of a task: each parent ref and how many child bodies it has",
 		ArgsUsage: "TASK_ID",
 		Description: `The table shows run id, parent call id, summary, body count and the first 24 characters of child_sha.
---output-json prints [{"parent":{…},"bodies":[…]}] as Bernstein does (json.dumps, indent 2, sorted keys).
+--json (or --output-json) prints [{"parent":{…},"bodies":[…]}] as Bernstein does (json.dumps, indent 2, sorted keys).
 show reads without checking the HMACs: run 'git bernstein lineage v2 verify' when the answer matters.`,
 		Flags: []ucli.Flag{
 			lineageRootFlag(),
-			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of a table"},
+			&ucli.BoolFlag{Name: "json", Aliases: []string{"output-json"}, Usage: "print JSON instead of a table"},
 		},
 		Action: runLineageShow,
 	})
@@ -79,10 +80,10 @@ func lineageVerifyCommand() *ucli.Command {
 failure naming the file and record, with the repair where there is one (a torn last line after a crash, an
 orphan child file). The last line says which key class checked the HMACs: public-default (Bernstein's
 published key: the chain catches accidents, not forgery) or secret-file.
---output-json prints {"ok","failures","parent_count","child_count","key"}.`,
+--json (or --output-json) prints {"ok","failures","parent_count","child_count","key"}.`,
 		Flags: []ucli.Flag{
 			lineageRootFlag(),
-			&ucli.BoolFlag{Name: "output-json", Usage: "print JSON instead of text"},
+			&ucli.BoolFlag{Name: "json", Aliases: []string{"output-json"}, Usage: "print JSON instead of text"},
 			lineageKeyFlag(),
 			&ucli.BoolFlag{Name: "strict", Usage: "fail a store checked under the public default key, since anyone can forge it"},
 		},
@@ -98,13 +99,12 @@ func lineageExportCommand() *ucli.Command {
 		Description: `--format jsonl: per parent ref a {"_kind":"parent",…} line, then its {"_kind":"child",…} body lines.
 --format sigstore: a JSON list with one in-toto Statement v1 per parent ref (subject: the child's sha256,
 predicateType https://slsa.dev/provenance/v0.3, an SLSA 1.0 shaped predicate), ready to sign.
---output writes the file atomically and prints "Wrote <n> bytes -> <path>".`,
-		Flags: []ucli.Flag{
+--out (or --output) writes the file atomically and prints "Wrote <n> bytes -> <path>".`,
+		Flags: flagGroups([]ucli.Flag{
 			&ucli.StringFlag{Name: "format", Value: lineage.FormatJSONL, Usage: "`FORMAT`: jsonl or sigstore"},
 			lineageRootFlag(),
-			&ucli.StringFlag{Name: "output", Usage: "write to `FILE` instead of standard output"},
-			exportSignFlags()[0], exportSignFlags()[1],
-		},
+			&ucli.StringFlag{Name: "out", Aliases: []string{"output"}, Usage: "write to `FILE` instead of standard output"},
+		}, exportSignFlags()),
 		Action: runLineageExport,
 	})
 }
@@ -149,39 +149,33 @@ func defaultLineageRoot(env *Env) (string, error) {
 	return filepath.Join(sdd, "lineage", "v2"), nil
 }
 
-func lineageRoot(c *ucli.Context) (string, error) {
+func lineageRoot(c *ucli.Command) (string, error) {
 	if r := c.String("root"); r != "" {
 		return r, nil
 	}
 	return defaultLineageRoot(envOf(c))
 }
 
-func lineageTaskArg(c *ucli.Context) (string, error) {
-	args, err := positional(c)
-	if err != nil {
-		return "", err
-	}
+func lineageTaskArg(c *ucli.Command) (string, error) {
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return "", usageError("lineage v2 %s takes exactly one TASK_ID (got %d arguments); see 'git bernstein lineage v2 %s --help'",
-			c.Command.Name, len(args), c.Command.Name)
+			c.Name, len(args), c.Name)
 	}
 	return args[0], nil
 }
 
-func noLineageArgs(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func noLineageArgs(c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) != 0 {
-		return usageError("lineage v2 %s takes no arguments (got %q); see 'git bernstein lineage v2 %s --help'", c.Command.Name, args, c.Command.Name)
+		return usageError("lineage v2 %s takes no arguments (got %q); see 'git bernstein lineage v2 %s --help'", c.Name, args, c.Name)
 	}
 	return nil
 }
 
 // lineageStore is the store --root (or the default root) names, under the key --key-file or
 // $BERNSTEIN_LINEAGE_V2_KEY_FILE gives (else the public key).
-func lineageStore(c *ucli.Context) (*lineage.Store, error) {
+func lineageStore(c *ucli.Command) (*lineage.Store, error) {
 	root, err := lineageRoot(c)
 	if err != nil {
 		return nil, err
@@ -193,7 +187,7 @@ func lineageStore(c *ucli.Context) (*lineage.Store, error) {
 	return lineage.Open(root, key), nil
 }
 
-func runLineageShow(c *ucli.Context) error {
+func runLineageShow(_ context.Context, c *ucli.Command) error {
 	task, err := lineageTaskArg(c)
 	if err != nil {
 		return err
@@ -206,8 +200,8 @@ func runLineageShow(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
-	if c.Bool("output-json") {
+	w := c.Root().Writer
+	if c.Bool("json") {
 		out, err := lineage.MarshalTimeline(timeline)
 		if err != nil {
 			return err
@@ -242,7 +236,7 @@ func cell(s string) string {
 	return s
 }
 
-func runLineageVerify(c *ucli.Context) error {
+func runLineageVerify(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -252,8 +246,8 @@ func runLineageVerify(c *ucli.Context) error {
 	}
 	key := store.Key
 	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
-	w := c.App.Writer
-	if c.Bool("output-json") {
+	w := c.Root().Writer
+	if c.Bool("json") {
 		if err := printJSON(c, struct {
 			OK          bool             `json:"ok"`
 			Failures    []string         `json:"failures"`
@@ -296,7 +290,7 @@ func printVerify(w io.Writer, res lineage.VerifyResult, key lineage.Key) {
 	}
 }
 
-func runLineageExport(c *ucli.Context) error {
+func runLineageExport(_ context.Context, c *ucli.Command) error {
 	task, err := lineageTaskArg(c)
 	if err != nil {
 		return err
@@ -327,21 +321,21 @@ func runLineageExport(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("export %s: %w", task, err)
 	}
-	if path := c.String("output"); path != "" {
+	if path := c.String("out"); path != "" {
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.App.Writer, "Wrote %d bytes -> %s\n", len(out), path)
+		fmt.Fprintf(c.Root().Writer, "Wrote %d bytes -> %s\n", len(out), path)
 		return nil
 	}
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	_, err = c.App.Writer.Write(out)
+	_, err = c.Root().Writer.Write(out)
 	return err
 }
 
-func runLineageAppend(c *ucli.Context) error {
+func runLineageAppend(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -385,6 +379,6 @@ func runLineageAppend(c *ucli.Context) error {
 		}
 		sha = ref.ChildSHA
 	}
-	fmt.Fprintf(c.App.Writer, "Appended %s seq %d\n", sha, body.Seq)
+	fmt.Fprintf(c.Root().Writer, "Appended %s seq %d\n", sha, body.Seq)
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,7 +15,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
@@ -50,7 +51,7 @@ change it. The post-merge hook and 'record' take one with every bundle when line
 	})
 }
 
-func runLineageCheckpoint(c *ucli.Context) error {
+func runLineageCheckpoint(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 	cp, res, err := store.TakeCheckpoint(env.now())
 	if err != nil {
 		if errors.Is(err, lineage.ErrStoreFails) {
-			printVerify(c.App.ErrWriter, res, store.Key)
+			printVerify(c.Root().ErrWriter, res, store.Key)
 			return exitWith(ExitError, "no checkpoint: the store does not verify (above)")
 		}
 		return err
@@ -88,7 +89,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 		if signer != nil {
 			return usageError("signing a checkpoint needs --out FILE: the signature goes to FILE.jws")
 		}
-		_, err := c.App.Writer.Write(data)
+		_, err := c.Root().Writer.Write(data)
 		return err
 	}
 	if signer != nil {
@@ -112,7 +113,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 	if signer != nil {
 		signed = "signed -> " + out + ".jws, kid " + signer.Kid
 	}
-	fmt.Fprintf(c.App.Writer, "Checkpoint of %s written to %s (%s; %s key; sha256 %s; %s).\n",
+	fmt.Fprintf(c.Root().Writer, "Checkpoint of %s written to %s (%s; %s key; sha256 %s; %s).\n",
 		termtext.Clean(store.Root), termtext.Clean(c.String("out")), cp.Summary(), cp.KeyClass, hex.EncodeToString(sum[:]), termtext.Clean(signed))
 	return nil
 }
@@ -120,7 +121,7 @@ func runLineageCheckpoint(c *ucli.Context) error {
 // checkpointSigner signs with the key bundles sign with (package signing: --sign-key and --sign-kid, else,
 // in a repository, bernstein.signingKey or git's SSH signing key); nil when no key is given. The JWS is the
 // bundles', over the checkpoint's JCS form. The caller closes the signer.
-func checkpointSigner(c *ucli.Context, env *Env) (*signing.Signer, error) {
+func checkpointSigner(c *ucli.Command, env *Env) (*signing.Signer, error) {
 	s, err := openSession(env)
 	if err != nil {
 		s = nil // outside a repository only the flags count
@@ -145,12 +146,12 @@ against --card; with --card every checkpoint must be signed by a key in one.
 found in the recorded bundle (--bundle-dir) or among the --checkpoint files, and one that cannot be found
 fails (fetch the bundle, or pass its lineage/v2/checkpoint.json with --checkpoint).`
 	plain := cmd.Action
-	cmd.Action = func(c *ucli.Context) error {
+	cmd.Action = func(ctx context.Context, c *ucli.Command) error {
 		if len(c.StringSlice("checkpoint")) == 0 && c.String("since") == "" {
 			if len(c.StringSlice("card")) > 0 {
 				return usageError("--card checks checkpoint signatures: give --checkpoint FILE")
 			}
-			return plain(c)
+			return plain(ctx, c)
 		}
 		return runLineageVerifyCheckpoints(c)
 	}
@@ -167,7 +168,7 @@ type checkedCheckpoint struct {
 	OK        bool   `json:"ok"`
 }
 
-func runLineageVerifyCheckpoints(c *ucli.Context) error {
+func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func runLineageVerifyCheckpoints(c *ucli.Context) error {
 			return err
 		}
 		if len(noted) == 0 {
-			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: no lineage v2 checkpoint is noted on %s or its ancestors\n", termtext.Clean(rev))
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: no lineage v2 checkpoint is noted on %s or its ancestors\n", termtext.Clean(rev))
 		}
 		for _, n := range noted {
 			if n.err != nil {
@@ -236,8 +237,8 @@ func runLineageVerifyCheckpoints(c *ucli.Context) error {
 		}
 	}
 	res.OK = len(res.Failures) == 0
-	w := c.App.Writer
-	if c.Bool("output-json") {
+	w := c.Root().Writer
+	if c.Bool("json") {
 		if err := printJSON(c, struct {
 			OK          bool                `json:"ok"`
 			Failures    []string            `json:"failures"`
@@ -298,7 +299,7 @@ type notedCheckpoint struct {
 
 // notedCheckpoints collects the distinct checkpoint digests noted on rev and its ancestors, oldest note first,
 // and finds each one's file: among the --checkpoint files, else in a bundle recorded with it.
-func notedCheckpoints(c *ucli.Context, rev string, given map[string][]byte) ([]notedCheckpoint, error) {
+func notedCheckpoints(c *ucli.Command, rev string, given map[string][]byte) ([]notedCheckpoint, error) {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return nil, err

@@ -205,3 +205,42 @@ func TestHookCheckpointAndSince(t *testing.T) {
 		t.Fatalf("--since with a note naming a path: %d\n%s\nnote: %s", code, out, r.Git("notes", "--ref=bernstein", "show", head))
 	}
 }
+
+// TestLineageFlagNames: lineage v2 takes the flag names every other command takes (--json, --out) and
+// Bernstein's own (--output-json, --output) alike, with the same result.
+func TestLineageFlagNames(t *testing.T) {
+	t.Parallel()
+	root, dir := t.TempDir(), t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte("s3cret\n"), 0o600)
+	key, _ := lineage.LoadKeyFile(keyFile)
+	fillStore(t, root, key)
+	run := func(args ...string) (string, string, int) {
+		if args[0] == "verify" {
+			args = append(args, "--key-file", keyFile)
+		}
+		return runIn(t, dir, nil, append(append([]string{"lineage", "v2"}, args...), "--root", root)...)
+	}
+	for _, cmd := range []string{"verify", "show"} {
+		var args []string
+		if cmd == "show" {
+			args = []string{"ENG-42-impl"}
+		}
+		ours, e1, c1 := run(append([]string{cmd, "--json"}, args...)...)
+		theirs, e2, c2 := run(append([]string{cmd, "--output-json"}, args...)...)
+		if c1 != c2 || ours != theirs || e1 != e2 || !strings.HasPrefix(strings.TrimSpace(ours), "{") && !strings.HasPrefix(strings.TrimSpace(ours), "[") {
+			t.Errorf("%s --json: %d %q %q; --output-json: %d %q %q", cmd, c1, ours, e1, c2, theirs, e2)
+		}
+	}
+	for _, flag := range []string{"--out", "--output"} {
+		path := filepath.Join(dir, flag[2:]+".jsonl")
+		if out, errOut, code := run("export", "ENG-42-impl", flag, path); code != 0 || !strings.Contains(out, "-> "+path) {
+			t.Errorf("export %s: %d %q %q", flag, code, out, errOut)
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "out.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(dir, "output.jsonl"))
+	if string(a) != string(b) {
+		t.Errorf("export --out and --output wrote different files")
+	}
+}

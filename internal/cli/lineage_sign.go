@@ -1,7 +1,7 @@
 package cli
 
 import (
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
@@ -18,7 +18,7 @@ func exportSignFlags() []ucli.Flag {
 
 // signedStatements is `export --format sigstore --sign-key`: each statement in its JCS form, in a DSSE envelope
 // (payloadType application/vnd.in-toto+json, keyid the kid), one envelope a line (package attest, "Lineage").
-func signedStatements(c *ucli.Context, timeline []lineage.Entry) ([]byte, error) {
+func signedStatements(c *ucli.Command, timeline []lineage.Entry) ([]byte, error) {
 	env := envOf(c)
 	sess, err := openSession(env)
 	if err != nil {

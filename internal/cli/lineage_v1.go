@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
@@ -53,7 +54,7 @@ Prints "Lineage v1: OK (…)" or "Lineage v1: FAIL (…)" and one line per failu
 			&ucli.StringSliceFlag{Name: "steward", Usage: "`AGENT` allowed to write merge entries (repeatable; default: any agent)"},
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON instead of text"},
 		},
-		CustomHelpTemplate: ucli.CommandHelpTemplate + "\n" + lineageV1ExitHelp + "\n",
+		CustomHelpTemplate: commandHelpPage + lineageV1ExitHelp + "\n",
 		Action:             runLineageV1Verify,
 	}
 }
@@ -73,13 +74,13 @@ continue with different content) and whether a merge entry joins it. --json prin
 			lineageV1CardsFlag("agent cards `DIR` to check signatures with (repeatable)"),
 			&ucli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"},
 		},
-		CustomHelpTemplate: ucli.CommandHelpTemplate + "\n" + lineageV1ExitHelp + "\n",
+		CustomHelpTemplate: commandHelpPage + lineageV1ExitHelp + "\n",
 		Action:             runLineageV1Log,
 	}
 }
 
 // lineageV1Root is --root, else <worktree root>/.sdd/lineage.
-func lineageV1Root(c *ucli.Context) (string, error) {
+func lineageV1Root(c *ucli.Command) (string, error) {
 	if r := c.String("root"); r != "" {
 		return inDirOf(c, r)
 	}
@@ -90,7 +91,7 @@ func lineageV1Root(c *ucli.Context) (string, error) {
 	return filepath.Dir(v2), nil
 }
 
-func inDirOf(c *ucli.Context, p string) (string, error) {
+func inDirOf(c *ucli.Command, p string) (string, error) {
 	wd, err := envOf(c).getwd()
 	if err != nil {
 		return "", fmt.Errorf("find the current folder: %w", err)
@@ -99,7 +100,7 @@ func inDirOf(c *ucli.Context, p string) (string, error) {
 }
 
 // loadLineageCards reads every --cards folder; an unusable one is exit 2.
-func loadLineageCards(c *ucli.Context, flag string) (*logv1.Cards, error) {
+func loadLineageCards(c *ucli.Command, flag string) (*logv1.Cards, error) {
 	dirs := c.StringSlice(flag)
 	if len(dirs) == 0 {
 		return nil, nil
@@ -119,7 +120,7 @@ func loadLineageCards(c *ucli.Context, flag string) (*logv1.Cards, error) {
 
 // readLineageV1 opens the root --root names (or the default) and reads its log: a missing log is unusable
 // input, not an empty pass, so a wrong --root cannot look like a clean log.
-func readLineageV1(c *ucli.Context) (string, *logv1.Root, *logv1.Log, error) {
+func readLineageV1(c *ucli.Command) (string, *logv1.Root, *logv1.Log, error) {
 	root, err := lineageV1Root(c)
 	if err != nil {
 		return "", nil, nil, err
@@ -160,10 +161,8 @@ type lineageV1Failure struct {
 	Message  string `json:"message"`
 }
 
-func runLineageV1Verify(c *ucli.Context) error {
-	if args, err := positional(c); err != nil {
-		return err
-	} else if len(args) != 0 {
+func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
+	if args := c.Args().Slice(); len(args) != 0 {
 		return usageError("lineage verify takes no arguments (got %q); see 'git bernstein lineage verify --help'", args)
 	}
 	cards, err := loadLineageCards(c, "cards")
@@ -200,7 +199,7 @@ func runLineageV1Verify(c *ucli.Context) error {
 			open++
 		}
 	}
-	w := c.App.Writer
+	w := c.Root().Writer
 	if c.Bool("json") {
 		out := struct {
 			OK       bool               `json:"ok"`
@@ -248,11 +247,8 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func runLineageV1Log(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runLineageV1Log(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return usageError("lineage log takes exactly one PATH, the artefact as the log names it (got %d arguments)", len(args))
 	}
@@ -297,7 +293,7 @@ func runLineageV1Log(c *ucli.Context) error {
 		Children []string `json:"children"`
 		Resolved bool     `json:"resolved"`
 	}
-	w := c.App.Writer
+	w := c.Root().Writer
 	if c.Bool("json") {
 		out := struct {
 			Artefact string      `json:"artefact"`

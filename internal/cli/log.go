@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
@@ -24,11 +25,8 @@ the same GitHub number) only the commits whose note names it.
 	}
 }
 
-func runLog(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runLog(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) > 1 {
 		return usageError("log takes at most one TICKET (got %d arguments)", len(args))
 	}
@@ -63,11 +61,11 @@ func runLog(c *ucli.Context) error {
 		if want != "" {
 			what = args[0]
 		}
-		fmt.Fprintf(c.App.ErrWriter, "no commit in %s carries a note for %s\n", ref, termtext.Clean(what))
+		fmt.Fprintf(c.Root().ErrWriter, "no commit in %s carries a note for %s\n", ref, termtext.Clean(what))
 		return nil
 	}
 	for _, r := range rows {
-		fmt.Fprintf(c.App.Writer, "%s %s %s — %s\n", r.SHA[:7], r.Date, termtext.Clean(r.Subject), termtext.Clean(strings.Join(r.Tickets, ", ")))
+		fmt.Fprintf(c.Root().Writer, "%s %s %s — %s\n", r.SHA[:7], r.Date, termtext.Clean(r.Subject), termtext.Clean(strings.Join(r.Tickets, ", ")))
 	}
 	return nil
 }

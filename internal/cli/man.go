@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	docs "github.com/urfave/cli-docs/v3"
+	ucli "github.com/urfave/cli/v3"
 )
 
 // manCommand prints the manual page. `git bernstein --help` makes git open `man git-bernstein`, so
@@ -14,16 +16,50 @@ func manCommand() *ucli.Command {
 		Name:   "man",
 		Usage:  "print the manual page (troff), as `make install` installs it",
 		Hidden: true,
-		Action: func(c *ucli.Context) error {
-			page, err := c.App.ToManWithSection(1)
+		Action: func(_ context.Context, c *ucli.Command) error {
+			forManPage(c.Root())
+			page, err := docs.ToManWithSection(c.Root(), 1)
 			if err != nil {
 				return fmt.Errorf("render manual page: %w", err)
 			}
-			_, err = fmt.Fprint(c.App.Writer, withSynopsis(page, c.App.Commands))
+			_, err = fmt.Fprint(c.Root().Writer, withSynopsis(page, c.Root().Commands))
 			return err
 		},
 	}
 }
+
+// helpCommandName is the help subcommand urfave/cli gives every command that has subcommands.
+const helpCommandName = "help"
+
+// forManPage readies the command tree for urfave/cli-docs, the page being the run's last act: urfave/cli's help
+// subcommands and each command's --help are left out (`git bernstein help CMD` and --help are described once, at
+// the top), and a switch shows no "(default: false)", as each flag's usage says its own default when it has one.
+func forManPage(root *ucli.Command) {
+	var walk func(cmd *ucli.Command)
+	walk = func(cmd *ucli.Command) {
+		var flags []ucli.Flag
+		for _, f := range cmd.Flags {
+			if cmd != root && f.Names()[0] == "help" {
+				continue
+			}
+			if b, ok := f.(*ucli.BoolFlag); ok {
+				f = manSwitch{b}
+			}
+			flags = append(flags, f)
+		}
+		cmd.Flags = flags
+		for _, s := range cmd.Commands {
+			if s.Name == helpCommandName {
+				s.Hidden = true
+			}
+			walk(s)
+		}
+	}
+	walk(root)
+}
+
+// manSwitch is a BoolFlag that urfave/cli-docs does not know as one, so it prints no default for it.
+type manSwitch struct{ *ucli.BoolFlag }
 
 // withSynopsis replaces urfave/cli's SYNOPSIS (the bare program name, its global flags in an example block and
 // a "Usage:" line, which man renders as three unrelated paragraphs) with one line per command, as git's own
@@ -51,19 +87,22 @@ func withSynopsis(page string, cmds []*ucli.Command) string {
 		if c.Hidden || c.Name == "help" {
 			continue
 		}
-		if len(c.Subcommands) == 0 || c.ArgsUsage != "" {
+		if len(c.Commands) == 0 || c.ArgsUsage != "" {
 			line(c.Name, "[OPTIONS] "+c.ArgsUsage)
 		}
-		for _, s := range c.Subcommands {
+		for _, s := range c.Commands {
 			if s.Hidden {
 				continue
 			}
-			if len(s.Subcommands) == 0 {
+			if len(s.Commands) == 0 {
 				line(c.Name+" "+s.Name, "[OPTIONS] "+s.ArgsUsage)
 				continue
 			}
 			var names []string
-			for _, ss := range s.Subcommands {
+			for _, ss := range s.Commands {
+				if ss.Hidden {
+					continue
+				}
 				names = append(names, ss.Name)
 			}
 			line(c.Name+" "+s.Name, "{"+strings.Join(names, "|")+"} ...")

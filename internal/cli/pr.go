@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
@@ -21,13 +22,13 @@ func prFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "github-repo", Usage: "GitHub repository `OWNER/NAME` (default: git config bernstein.githubRepo, else the URL of the origin remote or of git config bernstein.remote)"},
 		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given; GitHub Enterprise: https://HOST/api/v3 (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
 		&ucli.BoolFlag{Name: "require-pr", Usage: "fail (exit 1, no archive) when a pull request payload is missing or none is found"},
-		&ucli.BoolFlag{Name: "controls", DisableDefaultText: true, Usage: "also capture each pull request's change-control evidence (commits, timeline, checks, branch rules and protection, the GitHub ticket's events) for git bernstein audit (default: git config bernstein.controls, else off)"},
+		&ucli.BoolFlag{Name: "controls", HideDefault: true, Usage: "also capture each pull request's change-control evidence (commits, timeline, checks, branch rules and protection, the GitHub ticket's events) for git bernstein audit (default: git config bernstein.controls, else off)"},
 	}
 }
 
 // captureControls is --controls, else git config bernstein.controls: off by default, since the evidence costs
 // several requests a pull request (60 an hour without a token).
-func (s *session) captureControls(c *ucli.Context) (bool, error) {
+func (s *session) captureControls(c *ucli.Command) (bool, error) {
 	if c.IsSet("controls") {
 		return c.Bool("controls"), nil
 	}
@@ -36,7 +37,7 @@ func (s *session) captureControls(c *ucli.Context) (bool, error) {
 
 // prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
 // request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
-func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.PRFunc {
+func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket, sdd string) bundle.PRFunc {
 	if c.Bool("no-pr") {
 		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 || c.Bool("controls") {
 			return func(*discover.Commits) (*bundle.PRSet, error) {
@@ -60,7 +61,7 @@ func (s *session) prFunc(c *ucli.Context, tk ticket.Ticket, sdd string) bundle.P
 		if err != nil {
 			return nil, err
 		}
-		res := github.Fetch(c.Context, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
+		res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
 			SDD: sdd, Unavailable: unavailable, Controls: captureControls})
 		if c.Bool("require-pr") {
 			if err := requirePR(tk, res); err != nil {
@@ -113,7 +114,7 @@ func requirePR(tk ticket.Ticket, res *github.Result) error {
 
 // githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
 // reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
-func (s *session) githubClient(c *ucli.Context) (client *github.Client, unavailable error, err error) {
+func (s *session) githubClient(c *ucli.Command) (client *github.Client, unavailable error, err error) {
 	apiURL, from := c.String("github-api-url"), "--github-api-url"
 	if apiURL == "" {
 		apiURL, from = s.env.getenv("GITHUB_API_URL"), "GITHUB_API_URL"
@@ -159,7 +160,7 @@ type repoChoice struct {
 }
 
 // githubRepo is --github-repo, else bernstein.githubRepo, else the repository the remote's URL names.
-func (s *session) githubRepo(c *ucli.Context) (repoChoice, error) {
+func (s *session) githubRepo(c *ucli.Command) (repoChoice, error) {
 	if v := c.String("github-repo"); c.IsSet("github-repo") {
 		repo, err := github.ParseRepo(v)
 		if err != nil {

@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -18,17 +19,14 @@ import (
 )
 
 func recordFlags() []ucli.Flag {
-	return append(matchFlags(),
-		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
-		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
-		signFlags()[0], signFlags()[1],
+	return flagGroups(matchFlags(), signKeyFlags(), signFlags(), []ucli.Flag{
 		&ucli.StringFlag{Name: "created-at", Usage: "manifest created_at as RFC 3339 `TIME` (default: SOURCE_DATE_EPOCH when set, else the tip's committer date)"},
 		&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
 		&ucli.StringFlag{Name: "sdd", Usage: "the `DIR` of agent artefacts (default: <worktree root>/.sdd)"},
 		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
 		&ucli.IntFlag{Name: "max-tickets", DefaultText: "git config bernstein.maxTickets, else 100; 0: no cap",
 			Usage: "record at most `N` tickets of one range, the others are listed with the command that records them"},
-	)
+	})
 }
 
 // defaultMaxTickets caps the tickets one range records unless bernstein.maxTickets says otherwise: one merge
@@ -36,7 +34,7 @@ func recordFlags() []ucli.Flag {
 const defaultMaxTickets = 100
 
 // maxTickets is --max-tickets, else bernstein.maxTickets, else defaultMaxTickets.
-func (s *session) maxTickets(c *ucli.Context) (int, error) {
+func (s *session) maxTickets(c *ucli.Command) (int, error) {
 	if c.IsSet("max-tickets") {
 		if n := c.Int("max-tickets"); n >= 0 {
 			return n, nil
@@ -58,7 +56,7 @@ func (s *session) maxTickets(c *ucli.Context) (int, error) {
 // with full commit ids (ORIG_HEAD moves on), the same created_at (so what is recorded later is what would have
 // been recorded now), no cap, the flags this run was given, and the tickets themselves when there are few (else
 // the whole range again: tickets already recorded are rewritten byte for byte and add no note).
-func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) string {
+func deferredLine(c *ucli.Command, rep *record.Report, budget time.Duration) string {
 	why := fmt.Sprintf("more than bernstein.maxTickets (%d)", len(rep.Tickets)-len(rep.Deferred))
 	if rep.DeferredWhy == record.DeferredBudget {
 		why = fmt.Sprintf("the %s time budget ran out (bernstein.hookBudget)", budget)
@@ -68,7 +66,7 @@ func deferredLine(c *ucli.Context, rep *record.Report, budget time.Duration) str
 }
 
 // resumeCommand is the command that records the tickets rep left (see deferredLine), quoted for a shell.
-func resumeCommand(c *ucli.Context, rep *record.Report) string {
+func resumeCommand(c *ucli.Command, rep *record.Report) string {
 	cmd := []string{"git", "bernstein", "record", rep.Range.Exact, "--created-at", rep.CreatedAt.UTC().Format(time.RFC3339), "--max-tickets", "0"}
 	for _, name := range []string{"tracker", "match", "sign-key", "sign-kid", "bundle-dir", "sdd"} {
 		if c.IsSet(name) {
@@ -128,11 +126,8 @@ others are listed on stderr with the exact command that records them, and the ex
 	}
 }
 
-func runRecord(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runRecord(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) > 1 {
 		return usageError("record takes at most one REV-RANGE (got %d arguments)", len(args))
 	}
@@ -156,10 +151,10 @@ func runRecord(c *ucli.Context) error {
 		printRecord(c, s, rep)
 	}
 	for _, f := range rep.Failed {
-		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %v\n", f)
+		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", f)
 	}
 	if len(rep.Deferred) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
+		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
 	}
 	// The archives travel with the notes: kept on refs/bernstein/archives too (README, "Sharing evidence").
 	if _, err := s.keepArchives(rep); err != nil {
@@ -172,7 +167,7 @@ func runRecord(c *ucli.Context) error {
 }
 
 // record runs record.Record with the flags and the configuration; the hook shares it, with a deadline.
-func (s *session) record(c *ucli.Context, spec string, deadline time.Time) (*record.Report, error) {
+func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (*record.Report, error) {
 	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
 	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
 	finder, err := record.NewFinder(pattern, tracker, s.trailerKeys(c), s.cfg.TrailerOptions())
@@ -256,7 +251,7 @@ func severalKeys(keys []record.KeyCount) string {
 
 // keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key
 // would be filed under github only because no tracker was chosen (tracker: an argument's, "" when none).
-func (s *session) keyUnderGithub(c *ucli.Context, tracker, id string) []string {
+func (s *session) keyUnderGithub(c *ucli.Command, tracker, id string) []string {
 	if tracker != "" || !s.trackerDefaulted(c) || !record.LooksLikeKeys([]record.Found{{ID: id}}) {
 		return nil
 	}
@@ -266,7 +261,7 @@ func (s *session) keyUnderGithub(c *ucli.Context, tracker, id string) []string {
 }
 
 // trackerDefaulted says the tracker is github only because nothing chose one (no --tracker, no bernstein.tracker).
-func (s *session) trackerDefaulted(c *ucli.Context) bool {
+func (s *session) trackerDefaulted(c *ucli.Command) bool {
 	if c.IsSet("tracker") {
 		return false
 	}
@@ -276,7 +271,7 @@ func (s *session) trackerDefaulted(c *ucli.Context) bool {
 
 // bundleDir is --bundle-dir (relative to the working folder), else bernstein.bundleDir (relative to the top of
 // the worktree, like core.hooksPath), else <git common dir>/bernstein/bundles.
-func (s *session) bundleDir(c *ucli.Context, root, wd string) string {
+func (s *session) bundleDir(c *ucli.Command, root, wd string) string {
 	if d := c.String("bundle-dir"); d != "" {
 		d = expandHome(d)
 		if !filepath.IsAbs(d) {
@@ -294,7 +289,7 @@ func (s *session) bundleDir(c *ucli.Context, root, wd string) string {
 	return filepath.Join(s.repo.CommonDir, "bernstein", "bundles")
 }
 
-func printRecordJSON(c *ucli.Context, rep *record.Report) error {
+func printRecordJSON(c *ucli.Command, rep *record.Report) error {
 	type recorded struct {
 		Archive string      `json:"archive"`
 		Note    notes.Entry `json:"note"`
@@ -327,10 +322,10 @@ func printRecordJSON(c *ucli.Context, rep *record.Report) error {
 	return printJSON(c, out)
 }
 
-func printRecord(c *ucli.Context, s *session, rep *record.Report) {
+func printRecord(c *ucli.Command, s *session, rep *record.Report) {
 	wd, _ := envOf(c).getwd()
 	if len(rep.Tickets) == 0 {
-		fmt.Fprintf(c.App.Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))
+		fmt.Fprintf(c.Root().Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))
 		return
 	}
 	warn(c, recordWarnings(rep))
@@ -339,7 +334,7 @@ func printRecord(c *ucli.Context, s *session, rep *record.Report) {
 		if r.Entry.Signed {
 			signed = "signed, kid " + r.Entry.Kid
 		}
-		fmt.Fprintf(c.App.Writer, "Recorded %s (%s): %s (%s, %s, %s, %s), noted on %s.\n",
+		fmt.Fprintf(c.Root().Writer, "Recorded %s (%s): %s (%s, %s, %s, %s), noted on %s.\n",
 			r.Entry.Ticket, r.Entry.Tracker, displayPath(wd, r.Result.Out), humanSize(r.Result.Size), plural.Count(r.Entry.Files, "file"),
 			plural.Count(r.Entry.Commits, "commit"), signed, rep.Range.Tip.String()[:7])
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -44,8 +44,8 @@ func openSession(env *Env) (*session, error) {
 
 // showProgress reports history walks on stderr while they run, when stderr is a terminal. The returned
 // function clears the line.
-func (s *session) showProgress(c *ucli.Context) func() {
-	m := progress.New(c.App.ErrWriter, "Reading history", "commits")
+func (s *session) showProgress(c *ucli.Command) func() {
+	m := progress.New(c.Root().ErrWriter, "Reading history", "commits")
 	if m == nil {
 		return func() {}
 	}
@@ -54,7 +54,7 @@ func (s *session) showProgress(c *ucli.Context) func() {
 }
 
 // configOr returns the flag's value when set, else `git config key`, else def.
-func (s *session) configOr(c *ucli.Context, flag, key, def string) string {
+func (s *session) configOr(c *ucli.Command, flag, key, def string) string {
 	if c.IsSet(flag) {
 		return c.String(flag)
 	}
@@ -64,18 +64,36 @@ func (s *session) configOr(c *ucli.Context, flag, key, def string) string {
 	return def
 }
 
-// matchFlags are the flags every command that finds a ticket's commits shares.
+// matchFlags are the flags every command that finds a ticket's commits shares: the tracker and the sources.
 func matchFlags() []ucli.Flag {
+	return flagGroups([]ucli.Flag{trackerFlag()}, sourceFlags())
+}
+
+// trackerFlag is --tracker; the Bernstein form of bundle names the tracker as an argument instead.
+func trackerFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "tracker", Usage: "`TRACKER` the ticket belongs to (github, jira, linear, …); default: git config bernstein.tracker, else github"}
+}
+
+// sourceFlags choose what ties a commit to the ticket.
+func sourceFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "tracker", Usage: "`TRACKER` the ticket belongs to (github, jira, linear, …); default: git config bernstein.tracker, else github"},
 		&ucli.StringFlag{Name: "match", Usage: "comma list of `SOURCES` that tie a commit to the ticket: trailer,branch,merge,message; default: git config bernstein.match, else all four"},
 		&ucli.StringSliceFlag{Name: "trailer", Usage: "another trailer `KEY` whose value names tickets (repeatable); adds to Ticket, Refs, References, Fixes, Closes, Resolves, Issue, Jira and git config bernstein.trailer"},
 	}
 }
 
+// flagGroups joins groups of flags into one command's list, in order.
+func flagGroups(groups ...[]ucli.Flag) []ucli.Flag {
+	var out []ucli.Flag
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
 // findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
 // tracker, when not empty, comes from an argument and wins over --tracker and git config.
-func (s *session) findOptions(c *ucli.Context, tracker, id string) (discover.Options, error) {
+func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Options, error) {
 	if tracker == "" {
 		tracker = s.configOr(c, "tracker", "bernstein.tracker", "github")
 	}
@@ -114,7 +132,7 @@ func (s *session) findOptions(c *ucli.Context, tracker, id string) (discover.Opt
 }
 
 // trailerKeys are the keys whose trailers name tickets: the defaults, git config bernstein.trailer, --trailer.
-func (s *session) trailerKeys(c *ucli.Context) []string {
+func (s *session) trailerKeys(c *ucli.Command) []string {
 	keys := append([]string{}, discover.DefaultTrailerKeys...)
 	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
 	return append(keys, c.StringSlice("trailer")...)
@@ -143,22 +161,19 @@ func parseSources(list string) ([]string, error) {
 }
 
 // oneArg returns the command's single positional argument or a usage error naming it.
-func oneArg(c *ucli.Context, name string) (string, error) {
-	args, err := positional(c)
-	if err != nil {
-		return "", err
-	}
+func oneArg(c *ucli.Command, name string) (string, error) {
+	args := c.Args().Slice()
 	if len(args) != 1 {
 		return "", usageError("%s takes exactly one %s (got %d arguments); see 'git bernstein help %s'",
-			c.Command.Name, name, len(args), c.Command.Name)
+			c.Name, name, len(args), c.Name)
 	}
 	return args[0], nil
 }
 
 // warn prints warnings on stderr, one line each.
-func warn(c *ucli.Context, warnings []string) {
+func warn(c *ucli.Command, warnings []string) {
 	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", w)
+		fmt.Fprintf(c.Root().ErrWriter, "warning: %s\n", w)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,16 +35,9 @@ func testEnv(dir string, env []string) *Env {
 	}}
 }
 
-// runMu serialises in-process runs: urfave/cli v2 appends its package-level HelpFlag and BashCompletionFlag to
-// every command and writes to them while parsing, so two apps in one process race. Tests still run in parallel
-// around it (building repositories, running git); a real process runs one app.
-var runMu sync.Mutex
-
 // runEnv runs git-bernstein in-process in env and returns what it printed and its exit code.
 func runEnv(t *testing.T, env *Env, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	runMu.Lock()
-	defer runMu.Unlock()
 	var out, errb bytes.Buffer
 	code = RunEnv(env, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -8,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -56,13 +57,10 @@ checks them, and merges them into yours as push does. Then 'git bernstein get RE
 	}
 }
 
-func (s *session) shareOptions(c *ucli.Context) (share.Options, error) {
-	args, err := positional(c)
-	if err != nil {
-		return share.Options{}, err
-	}
+func (s *session) shareOptions(c *ucli.Command) (share.Options, error) {
+	args := c.Args().Slice()
 	if len(args) > 1 {
-		return share.Options{}, usageError("%s takes at most one REMOTE (got %d arguments)", c.Command.Name, len(args))
+		return share.Options{}, usageError("%s takes at most one REMOTE (got %d arguments)", c.Name, len(args))
 	}
 	remote := share.DefaultRemote(s.repo, s.cfg)
 	if len(args) == 1 {
@@ -96,7 +94,7 @@ func (s *session) gitEnv() []string {
 	return env
 }
 
-func runFetch(c *ucli.Context) error {
+func runFetch(_ context.Context, c *ucli.Command) error {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
@@ -110,7 +108,7 @@ func runFetch(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
+	fmt.Fprintf(c.Root().Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
 		shareState(o.NotesRef, f.RemoteNotes, f.NotesMoved), shareState(archives.Ref, f.RemoteArchives, f.ArchivesMoved),
 		time.Since(start).Round(time.Millisecond))
 	return nil
@@ -126,7 +124,7 @@ func shareState(ref plumbing.ReferenceName, remoteHas, moved bool) string {
 	return ref.String() + " up to date"
 }
 
-func runPush(c *ucli.Context) error {
+func runPush(ctx context.Context, c *ucli.Command) error {
 	s, err := openSession(envOf(c))
 	if err != nil {
 		return err
@@ -141,32 +139,32 @@ func runPush(c *ucli.Context) error {
 		return err
 	}
 	if kept > 0 {
-		fmt.Fprintf(c.App.Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
 	}
 	p, err := share.Push(o)
 	if err != nil {
 		return err
 	}
 	if len(p.Pushed) == 0 {
-		fmt.Fprintf(c.App.Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
+		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
 			time.Since(start).Round(time.Millisecond))
 	} else {
 		var names []string
 		for _, r := range p.Pushed {
 			names = append(names, r.String())
 		}
-		fmt.Fprintf(c.App.Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
 			plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
 	}
 	dir, err := s.bundleDirHere(c)
 	if err != nil {
 		return err
 	}
-	return s.pushToStores(c, dir)
+	return s.pushToStores(ctx, c, dir)
 }
 
 // bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.
-func (s *session) bundleDirHere(c *ucli.Context) (string, error) {
+func (s *session) bundleDirHere(c *ucli.Command) (string, error) {
 	root, err := s.projectRoot(false)
 	if err != nil {
 		return "", err
@@ -181,7 +179,7 @@ func (s *session) bundleDirHere(c *ucli.Context) (string, error) {
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
 // bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
 // left only in the folder. It returns how many files were added.
-func (s *session) keepNotedArchives(c *ucli.Context) (int, error) {
+func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 	ref := notes.RefFrom(s.cfg)
 	all, err := s.repo.Notes(ref)
 	if err != nil {

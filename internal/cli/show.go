@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -49,11 +50,8 @@ type shownEntry struct {
 	Kept bool `json:"archives_ref"`
 }
 
-func runShow(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runShow(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) > 1 {
 		return usageError("show takes at most one REV (got %d arguments)", len(args))
 	}
@@ -80,7 +78,7 @@ func runShow(c *ucli.Context) error {
 	}
 	entries, other := notes.Parse(text)
 	for _, o := range other {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
+		fmt.Fprintf(c.Root().ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
 	}
 	root := s.repo.WorkTree
 	if root == "" {
@@ -110,7 +108,7 @@ func runShow(c *ucli.Context) error {
 	if c.Bool("json") {
 		return printJSON(c, map[string]any{"commit": h.String(), "notes_ref": ref.String(), "entries": shown})
 	}
-	w := c.App.Writer
+	w := c.Root().Writer
 	subject := ""
 	if cm, err := s.repo.CommitObject(*h); err == nil {
 		subject, _, _ = strings.Cut(strings.TrimSpace(cm.Message), "\n")

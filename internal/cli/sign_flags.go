@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
@@ -24,11 +24,19 @@ const signKeyUsage = "key to sign with: a PKCS#8 Ed25519 PEM `FILE`, an OpenSSH 
 	"(.pub file or key::ssh-ed25519 AAAA…) whose private half is in ssh-agent (default: git config bernstein.signingKey, " +
 	"else git's user.signingKey when gpg.format=ssh)"
 
+// signKeyFlags choose the key bundle and record sign with, and the kid its signatures carry.
+func signKeyFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "sign-key", Usage: signKeyUsage},
+		&ucli.StringFlag{Name: "sign-kid", Usage: "key id `KID` written into the signature (default: git config bernstein.signingKid, else an SSH key's SHA256: fingerprint)"},
+	}
+}
+
 // signFlags are the flags of bundle and record that choose what is signed besides the manifest's JWS.
 func signFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.BoolFlag{Name: "ssh-sig", DisableDefaultText: true, Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
-		&ucli.BoolFlag{Name: "attest", DisableDefaultText: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key, and <archive>.sigstore.json, the same envelope in a Sigstore bundle v0.3 (default: git config bernstein.attest)"},
+		&ucli.BoolFlag{Name: "ssh-sig", HideDefault: true, Usage: "also write <archive>.sig, an SSHSIG over the archive's bytes (namespace git-bernstein) that ssh-keygen -Y verify checks (default: on with an SSH key)"},
+		&ucli.BoolFlag{Name: "attest", HideDefault: true, Usage: "also write <archive>.intoto.jsonl, an in-toto statement about the archive (predicate: its manifest) in a DSSE envelope signed with the bundle key, and <archive>.sigstore.json, the same envelope in a Sigstore bundle v0.3 (default: git config bernstein.attest)"},
 	}
 }
 
@@ -47,7 +55,7 @@ func (b *bundleSigning) Close() { b.signer.Close() }
 
 // signer resolves --sign-key/--sign-kid and the configuration into a key (package signing, the one place that
 // does); nil when nothing asks for signing. s is nil outside a repository, where only the flags count.
-func signer(c *ucli.Context, env *Env, s *session) (*signing.Signer, error) {
+func signer(c *ucli.Command, env *Env, s *session) (*signing.Signer, error) {
 	wd, err := env.getwd()
 	if err != nil {
 		return nil, err
@@ -66,7 +74,7 @@ func signer(c *ucli.Context, env *Env, s *session) (*signing.Signer, error) {
 // bundleSigning reads the signing flags and configuration (package signing; README, "Signing with SSH keys"),
 // and which signatures besides the JWS to write: .sig: --ssh-sig, default on for SSH keys; .intoto.jsonl:
 // --attest, default bernstein.attest.
-func (s *session) bundleSigning(c *ucli.Context) (*bundleSigning, error) {
+func (s *session) bundleSigning(c *ucli.Command) (*bundleSigning, error) {
 	sg, err := signer(c, s.env, s)
 	if err != nil {
 		return nil, err
@@ -102,7 +110,7 @@ func allowedSignersFlag() ucli.Flag {
 // else gpg.ssh.allowedSignersFile from git's configuration, the repository's when run in one, else the user's),
 // and the archive's .sig, .intoto.jsonl and .sigstore.json when they are beside it. An input that cannot be used comes back as an
 // unusable report (exit 2).
-func addSSHTrust(c *ucli.Context, wd, archivePath string, opts *verify.Options) *verify.Report {
+func addSSHTrust(c *ucli.Command, wd, archivePath string, opts *verify.Options) *verify.Report {
 	env := envOf(c)
 	files := c.StringSlice("allowed-signers")
 	if len(files) == 0 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
@@ -127,7 +127,7 @@ func (s *session) notedEverywhere() ([]notes.Entry, error) {
 }
 
 // pushToStores is push's last step: every noted archive held here, to every configured store.
-func (s *session) pushToStores(c *ucli.Context, dir string) error {
+func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) error {
 	stores, err := s.stores()
 	if err != nil || len(stores) == 0 {
 		return err
@@ -137,13 +137,13 @@ func (s *session) pushToStores(c *ucli.Context, dir string) error {
 		return err
 	}
 	failed := 0
-	for _, u := range upload(c.Context, s, dir, stores, entries) {
+	for _, u := range upload(ctx, s, dir, stores, entries) {
 		if u.err != nil {
 			failed++
-			fmt.Fprintf(c.App.ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.err.Error()))
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.err.Error()))
 			continue
 		}
-		fmt.Fprintf(c.App.Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.adds, "file"), termtext.Clean(u.store),
+		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.adds, "file"), termtext.Clean(u.store),
 			plural.Count(u.archives, "archive"), u.took.Round(time.Millisecond))
 	}
 	if failed > 0 {
@@ -154,7 +154,7 @@ func (s *session) pushToStores(c *ucli.Context, dir string) error {
 
 // hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
 // fit or fails is one problem line with the command that finishes it.
-func (s *session) hookUpload(c *ucli.Context, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
+func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
 	stores, err := s.stores()
 	if err != nil {
 		problem("%v", err)
@@ -177,7 +177,7 @@ func (s *session) hookUpload(c *ucli.Context, rep *record.Report, deadline time.
 	for _, r := range rep.Recorded {
 		entries = append(entries, r.Entry)
 	}
-	ctx, cancel := context.WithDeadline(c.Context, deadline)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for _, u := range upload(ctx, s, dir, stores, entries) {
 		if u.err != nil {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 )
 
 // A mistyped command or flag gets the nearest names, as git answers `git comit`:
@@ -83,16 +83,12 @@ func gitDistance(a, b string) int {
 }
 
 // commandNotFound says that name is not a command and offers the nearest visible ones.
-func commandNotFound(w io.Writer, c *ucli.Context, name string) {
-	cmds := c.App.Commands
+func commandNotFound(w io.Writer, c *ucli.Command, name string) {
+	cmds := c.Root().Commands
 	var path []string
-	if c.Command != nil && len(c.Command.Subcommands) > 0 {
-		cmds = c.Command.Subcommands
-		for _, a := range c.Lineage() {
-			if a.Command != nil && a.Command.Name != "" && a.Command.Name != c.App.Name {
-				path = append([]string{a.Command.Name}, path...)
-			}
-		}
+	if c != c.Root() && len(c.Commands) > 0 {
+		cmds = c.Commands
+		path = c.Path()[1:]
 	}
 	if parent := strings.Join(path, " "); parent != "" {
 		fmt.Fprintf(w, "git-bernstein: '%s' is not a 'git bernstein %s' command. See 'git bernstein help %s'.\n", name, parent, parent)

@@ -1,12 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
@@ -122,13 +123,10 @@ func bundleVerifyCommand() *ucli.Command {
 	return cmd
 }
 
-func runVerify(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runVerify(ctx context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) == 0 && c.String("rev") != "" {
-		return runVerifyNoted(c) // verify --rev REV: the archives noted there, fetched as get does
+		return runVerifyNoted(ctx, c) // verify --rev REV: the archives noted there, fetched as get does
 	}
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))
@@ -153,9 +151,9 @@ func runVerify(c *ucli.Context) error {
 		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
 	}
 	if c.Bool("json") {
-		c.App.Writer.Write(report.JSON())
+		c.Root().Writer.Write(report.JSON())
 	} else {
-		io.WriteString(c.App.Writer, report.Text())
+		io.WriteString(c.Root().Writer, report.Text())
 	}
 	if report.ExitCode != 0 {
 		return exitWith(report.ExitCode, "")
@@ -163,7 +161,7 @@ func runVerify(c *ucli.Context) error {
 	return nil
 }
 
-func verifyOptions(c *ucli.Context) (verify.Options, error) {
+func verifyOptions(c *ucli.Command) (verify.Options, error) {
 	lim, err := verifyLimits(c)
 	if err != nil {
 		return verify.Options{}, err
@@ -173,7 +171,7 @@ func verifyOptions(c *ucli.Context) (verify.Options, error) {
 }
 
 // verifyLimits reads limitFlags.
-func verifyLimits(c *ucli.Context) (verify.Limits, error) {
+func verifyLimits(c *ucli.Command) (verify.Limits, error) {
 	var lim verify.Limits
 	if n := c.Int("max-entries"); n <= 0 {
 		return lim, usageError("--max-entries must be positive, got %d", n)

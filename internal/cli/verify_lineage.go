@@ -1,7 +1,7 @@
 package cli
 
 import (
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 )
@@ -14,6 +14,6 @@ func agentCardsFlag() ucli.Flag {
 }
 
 // agentCards reads --agent-cards; nil when none was given. An unusable folder is exit 2.
-func agentCards(c *ucli.Context) (*logv1.Cards, error) {
+func agentCards(c *ucli.Command) (*logv1.Cards, error) {
 	return loadLineageCards(c, "agent-cards")
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -20,7 +21,7 @@ import (
 // runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
 // finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a temporary folder, and
 // verified there exactly as `verify ARCHIVE --rev REV` would verify it. The exit code is the worst of them.
-func runVerifyNoted(c *ucli.Context) error {
+func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	rev := c.String("rev")
 	opts, err := verifyOptions(c)
 	if err != nil {
@@ -54,7 +55,7 @@ func runVerifyNoted(c *ucli.Context) error {
 	}
 	worst := 0
 	for i, e := range entries {
-		cp, skipped, err := findCopy(c.Context, s, dir, stores, e)
+		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
 		warn(c, skipped)
 		var report *verify.Report
 		if err != nil {
@@ -75,14 +76,14 @@ func runVerifyNoted(c *ucli.Context) error {
 				report = verifyFiles(wd, []string{path}, c.StringSlice("card"), o)
 			}
 			if !c.Bool("json") {
-				fmt.Fprintf(c.App.Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
+				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
 					record.PathPart(filepath.Base(e.Bundle)), termtext.Clean(cp.From))
 			}
 		}
 		if c.Bool("json") {
-			c.App.Writer.Write(report.JSON())
+			c.Root().Writer.Write(report.JSON())
 		} else {
-			io.WriteString(c.App.Writer, report.Text())
+			io.WriteString(c.Root().Writer, report.Text())
 		}
 		worst = max(worst, report.ExitCode)
 	}

@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/release"
@@ -36,7 +37,7 @@ same (sha256sum -c, ssh-keygen -Y verify, cosign verify-blob-attestation).`,
 	}
 }
 
-func runVerifyRelease(c *ucli.Context) error {
+func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 	dir, err := oneArg(c, "DIR")
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func runVerifyRelease(c *ucli.Context) error {
 		trust.Allowed = append(trust.Allowed, lines...)
 	}
 	r := release.Verify(inDir(wd, dir), trust)
-	w := c.App.Writer
+	w := c.Root().Writer
 	width := len("sigstore-bundle")
 	for _, ch := range r.Checks {
 		width = max(width, len(ch.Name))

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/repocheck"
@@ -31,6 +31,7 @@ func (v *repoValue) Set(s string) error {
 }
 
 func (v *repoValue) String() string   { return v.dir }
+func (v *repoValue) Get() any         { return v }
 func (v *repoValue) IsBoolFlag() bool { return true }
 
 func repoFlag() ucli.Flag {
@@ -62,7 +63,7 @@ func (f optionalValueFlag) String() string {
 // folder became a positional argument, and the command would then say the signature (or archive) "is a
 // directory". When --repo stands alone and an argument is a folder, or when a repository's folder is given as
 // the SIGNATURE without --repo, this says how to write it (exit 2).
-func repoWrittenApart(c *ucli.Context, wd string, args []string) error {
+func repoWrittenApart(c *ucli.Command, wd string, args []string) error {
 	v, ok := c.Generic("repo").(*repoValue)
 	if !ok || v.set && v.dir != "" {
 		return nil
@@ -94,7 +95,7 @@ func repoWrittenApart(c *ucli.Context, wd string, args []string) error {
 
 // repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A
 // repository that cannot be opened goes into the check (unusable, exit 2), so --json still reports it.
-func repoCheck(c *ucli.Context, env *Env, wd string) *verify.RepoCheck {
+func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
 	v, ok := c.Generic("repo").(*repoValue)
 	if !ok || !v.set {
 		return nil

@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
@@ -30,11 +31,8 @@ func verifyPageCommand() *ucli.Command {
 	}
 }
 
-func runVerifyPage(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runVerifyPage(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) != 0 {
 		return usageError("verify-page takes no arguments (got %d); use --out FILE.html", len(args))
 	}
@@ -47,6 +45,6 @@ func runVerifyPage(c *ucli.Context) error {
 	if err := atomicfile.WriteFile(out, page, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%d KiB; verifier built with %s)\n", out, len(page)>>10, verifypage.Toolchain())
+	fmt.Fprintf(c.Root().Writer, "wrote %s (%d KiB; verifier built with %s)\n", out, len(page)>>10, verifypage.Toolchain())
 	return nil
 }

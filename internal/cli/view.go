@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 
-	ucli "github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
@@ -47,11 +48,8 @@ func viewCommand() *ucli.Command {
 	}
 }
 
-func runView(c *ucli.Context) error {
-	args, err := positional(c)
-	if err != nil {
-		return err
-	}
+func runView(_ context.Context, c *ucli.Command) error {
+	args := c.Args().Slice()
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("view takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help view'", len(args))
 	}
@@ -95,7 +93,7 @@ func runView(c *ucli.Context) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	fmt.Fprintf(c.App.Writer, "%s: %s\n", b.Report.Verdict, out)
+	fmt.Fprintf(c.Root().Writer, "%s: %s\n", b.Report.Verdict, out)
 	if b.Report.ExitCode != 0 {
 		return exitWith(b.Report.ExitCode, "")
 	}
