@@ -49,6 +49,9 @@ func deferredCommand(t *testing.T, r *gittest.Repo, want string) string {
 // A merge naming 1,000 tickets: the hook stops within its budget, says in one line what it left and the exact
 // command that finishes the job.
 func TestHookKeepsToItsBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a merge naming 1,000 tickets against a 1s budget: make test runs it, go test -short skips it")
+	}
 	t.Parallel()
 	bin := builtBinary(t)
 	r := manyTickets(t, 1000)
