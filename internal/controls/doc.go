@@ -63,4 +63,7 @@
 //	content  the file's text, or null
 //
 // A base commit the clone lacks gives no member (a warning), and require_codeowners is then unknown.
+//
+// audit.schema.json beside this file is `audit --json`'s document (verify's report, these results, the exit
+// code) in JSON Schema (draft 2020-12); the audit transcripts hold their output to it.
 package controls

@@ -23,6 +23,7 @@ var Schemas = map[string]string{
 	"card":       "internal/sign/card.schema.json",
 	// sigstore-bundle is <archive>.sigstore.json (bundle --attest).
 	"sigstore-bundle": "internal/attest/sigstore-bundle.schema.json",
+	"audit":           "internal/controls/audit.schema.json",
 }
 
 // Root is the repository's top folder, found from this file's place in it.

@@ -33,6 +33,7 @@ func TestSchemasRefuse(t *testing.T) {
 		{"sources", `{"v":1,"members":[{"arcname":"pr/pr_1.json","source":"guessed","path":null,"requests":[]}]}`, "source"},
 		{"checkpoint", `{"children":{},"created_at":"2026-01-01T00:00:00Z","format":"git-bernstein/lineage-v2-checkpoint","key_class":"public-default","parent":{"count":-1,"last_hmac":""},"v":1}`, "count"},
 		{"card", `{"agent_id":"a","kid":"k","public_key_pem":"-----BEGIN PUBLIC KEY-----\n","AGENT_ID":"b"}`, "AGENT_ID"},
+		{"audit", `{"verify":{"verdict":"VERIFIED","exit_code":0,"checks":[]},"controls":{"v":1,"tracker":"github","ticket_id":"1","outcomes":[{"control":"self-review","subject":"#1","status":"pass","detail":"","evidence":[]}],"counts":{"pass":1,"exception":0,"unknown":0},"notes":[]},"exit_code":0}`, "control"},
 		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[]`, `"sig":"`+strings.Repeat("A", 86)+`=="`), "nothing: the control, must pass"},
 		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[{}]`, `"sig":"`+strings.Repeat("A", 86)+`=="`), "tlogEntries"},
 		{"sigstore-bundle", sigstoreBundle(`"tlogEntries":[]`, `"keyid":1,"sig":"`+strings.Repeat("A", 86)+`=="`), "keyid a number"},
