@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/git-bernstein/git-bernstein/internal/landing"
+	"slices"
 	"sort"
 	"strings"
 
@@ -111,7 +112,7 @@ func grid(details []discover.CommitDetail, changes []discover.Change) *changeGri
 			// The change's oldest commit on the branch: the original where it is there, else its backport.
 			for _, i := range ch.Commits {
 				d := details[i]
-				if d.LandedOn != nil && contains(d.LandedOn.Branches, b) {
+				if d.LandedOn != nil && slices.Contains(d.LandedOn.Branches, b) {
 					tags, ok := d.LandedOn.FirstTagsByBranch[b]
 					if !ok {
 						// Which tags are on which branch was not recorded: the commit's first tags on all
@@ -133,12 +134,3 @@ func grid(details []discover.CommitDetail, changes []discover.Change) *changeGri
 const unrecordedTags = "This bundle's commits.json does not say which tags are on which branch (first_tags_by_branch " +
 	"was not recorded; it was made by an older git-bernstein): each cell lists the commit's first tags on any branch, " +
 	"which may include tags that are not on that branch's history."
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

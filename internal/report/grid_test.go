@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestGridTagsPerBranch(t *testing.T) {
 			// The change's oldest commit on b, and what git says of it there.
 			var on string
 			for _, i := range ch.Commits {
-				if contains(doc.Details[i].LandedOn.Branches, b) {
+				if slices.Contains(doc.Details[i].LandedOn.Branches, b) {
 					on = doc.Details[i].SHA
 					break
 				}

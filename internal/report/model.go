@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
@@ -247,14 +246,4 @@ func commitRows(mb *Member) ([]commitRow, string) {
 		rows = append(rows, commitRow{SHA: s})
 	}
 	return rows, "git/commits.json lists commits without details (an upstream bundle)"
-}
-
-// sortedKeys returns a map's keys in order, for stable output.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

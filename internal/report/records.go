@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -171,7 +173,7 @@ func timeline(mb *Member) traceView {
 		when, tk := firstString(r.Obj, timeKeys...)
 		what, nk := firstString(r.Obj, nameKeys...)
 		e := event{When: when, What: what}
-		for _, k := range sortedKeys(r.Obj) {
+		for _, k := range slices.Sorted(maps.Keys(r.Obj)) {
 			if k != tk && k != nk {
 				e.Fields = append(e.Fields, field{k, compact(r.Obj[k])})
 			}
@@ -258,17 +260,17 @@ func orderedKeys(raw string, obj map[string]any) []string {
 	d := json.NewDecoder(strings.NewReader(raw))
 	var keys []string
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return sortedKeys(obj)
+		return slices.Sorted(maps.Keys(obj))
 	}
 	for d.More() {
 		t, err := d.Token()
 		if err != nil {
-			return sortedKeys(obj)
+			return slices.Sorted(maps.Keys(obj))
 		}
 		keys = append(keys, t.(string))
 		var skip json.RawMessage
 		if d.Decode(&skip) != nil {
-			return sortedKeys(obj)
+			return slices.Sorted(maps.Keys(obj))
 		}
 	}
 	return keys
