@@ -36,18 +36,18 @@ func Parse(data []byte) (*Commits, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: want a JSON object, got %s", ErrMalformed, strictjson.Kind(v))
 	}
-	o := fields{m: top, where: "git/commits.json"}
+	o := fields{strictjson.Fields{M: top, Where: "git/commits.json", Err: ErrMalformed}}
 	if err := o.only([]string{"tracker", "ticket_id", "commits"}, "details", "discovery"); err != nil {
 		return nil, err
 	}
 	doc := &Commits{}
-	if doc.Tracker, err = o.str("tracker"); err != nil {
+	if doc.Tracker, err = o.Str("tracker"); err != nil {
 		return nil, err
 	}
-	if doc.TicketID, err = o.str("ticket_id"); err != nil {
+	if doc.TicketID, err = o.Str("ticket_id"); err != nil {
 		return nil, err
 	}
-	if doc.Commits, err = o.strList("commits"); err != nil {
+	if doc.Commits, err = o.StrList("commits"); err != nil {
 		return nil, err
 	}
 	if v, ok := top["details"]; ok && v != nil { // null, as Go writes a nil list, is no details
@@ -78,15 +78,15 @@ func detail(v any, where string) (CommitDetail, error) {
 	if !ok {
 		return d, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 	}
-	o := fields{m: obj, where: where}
+	o := fields{strictjson.Fields{M: obj, Where: where, Err: ErrMalformed}}
 	if err := o.only([]string{"sha", "parents", "author", "committer", "subject", "matched_by"}, "patch_id", "cherry_picked_from", "landed_on"); err != nil {
 		return d, err
 	}
 	var err error
-	if d.SHA, err = o.str("sha"); err != nil {
+	if d.SHA, err = o.Str("sha"); err != nil {
 		return d, err
 	}
-	if d.Parents, err = o.strList("parents"); err != nil {
+	if d.Parents, err = o.StrList("parents"); err != nil {
 		return d, err
 	}
 	if d.Author, err = o.person("author"); err != nil {
@@ -95,21 +95,21 @@ func detail(v any, where string) (CommitDetail, error) {
 	if d.Committer, err = o.person("committer"); err != nil {
 		return d, err
 	}
-	if d.Subject, err = o.str("subject"); err != nil {
+	if d.Subject, err = o.Str("subject"); err != nil {
 		return d, err
 	}
-	if d.MatchedBy, err = o.strList("matched_by"); err != nil {
+	if d.MatchedBy, err = o.StrList("matched_by"); err != nil {
 		return d, err
 	}
 	if p, ok := obj["patch_id"]; ok && p != nil {
-		s, err := o.str("patch_id")
+		s, err := o.Str("patch_id")
 		if err != nil {
 			return d, err
 		}
 		d.PatchID = &s
 	}
 	if v, ok := obj["cherry_picked_from"]; ok && v != nil {
-		if d.CherryPickedFrom, err = o.strList("cherry_picked_from"); err != nil {
+		if d.CherryPickedFrom, err = o.StrList("cherry_picked_from"); err != nil {
 			return d, err
 		}
 	}
@@ -118,15 +118,15 @@ func detail(v any, where string) (CommitDetail, error) {
 		if !ok {
 			return d, fmt.Errorf("%w: %s: \"landed_on\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(l))
 		}
-		lf := fields{m: lo, where: where + ": landed_on"}
+		lf := fields{strictjson.Fields{M: lo, Where: where + ": landed_on", Err: ErrMalformed}}
 		if err := lf.only([]string{"branches", "tags"}, "first_tags_by_branch"); err != nil {
 			return d, err
 		}
 		d.LandedOn = &LandedOn{}
-		if d.LandedOn.Branches, err = lf.strList("branches"); err != nil {
+		if d.LandedOn.Branches, err = lf.StrList("branches"); err != nil {
 			return d, err
 		}
-		if d.LandedOn.Tags, err = lf.strList("tags"); err != nil {
+		if d.LandedOn.Tags, err = lf.StrList("tags"); err != nil {
 			return d, err
 		}
 		if v, ok := lo["first_tags_by_branch"]; ok && v != nil { // null, as Go writes a nil map, is absent
@@ -134,10 +134,10 @@ func detail(v any, where string) (CommitDetail, error) {
 			if !ok {
 				return d, fmt.Errorf("%w: %s: landed_on: \"first_tags_by_branch\" must be an object or null, got %s", ErrMalformed, where, strictjson.Kind(v))
 			}
-			bf := fields{m: byBranch, where: where + ": landed_on: first_tags_by_branch"}
+			bf := fields{strictjson.Fields{M: byBranch, Where: where + ": landed_on: first_tags_by_branch", Err: ErrMalformed}}
 			d.LandedOn.FirstTagsByBranch = make(map[string][]string, len(byBranch))
 			for b := range byBranch {
-				if d.LandedOn.FirstTagsByBranch[b], err = bf.strList(b); err != nil {
+				if d.LandedOn.FirstTagsByBranch[b], err = bf.StrList(b); err != nil {
 					return d, err
 				}
 			}
@@ -152,7 +152,7 @@ func discovery(v any) (*Discovery, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 	}
-	o := fields{m: obj, where: where}
+	o := fields{strictjson.Fields{M: obj, Where: where, Err: ErrMalformed}}
 	if err := o.only([]string{"rules", "sources", "trailer_keys", "trailer_separators", "trailer_configured", "github_repo",
 		"base_branch", "diff_settings", "tips", "shallow"}); err != nil {
 		return nil, err
@@ -162,39 +162,39 @@ func discovery(v any) (*Discovery, error) {
 	if d.Rules, err = o.smallInt("rules"); err != nil {
 		return nil, err
 	}
-	if d.Sources, err = o.strList("sources"); err != nil {
+	if d.Sources, err = o.StrList("sources"); err != nil {
 		return nil, err
 	}
-	if d.TrailerKeys, err = o.strList("trailer_keys"); err != nil {
+	if d.TrailerKeys, err = o.StrList("trailer_keys"); err != nil {
 		return nil, err
 	}
-	if d.TrailerSeparators, err = o.str("trailer_separators"); err != nil {
+	if d.TrailerSeparators, err = o.Str("trailer_separators"); err != nil {
 		return nil, err
 	}
-	if d.TrailerConfigured, err = o.strList("trailer_configured"); err != nil {
+	if d.TrailerConfigured, err = o.StrList("trailer_configured"); err != nil {
 		return nil, err
 	}
-	if d.GitHubRepo, err = o.str("github_repo"); err != nil {
+	if d.GitHubRepo, err = o.Str("github_repo"); err != nil {
 		return nil, err
 	}
 	bo, ok := obj["base_branch"].(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s: \"base_branch\" must be an object, got %s", ErrMalformed, where, strictjson.Kind(obj["base_branch"]))
 	}
-	bf := fields{m: bo, where: where + ": base_branch"}
+	bf := fields{strictjson.Fields{M: bo, Where: where + ": base_branch", Err: ErrMalformed}}
 	if err := bf.only([]string{"configured", "ref", "sha"}); err != nil {
 		return nil, err
 	}
-	if d.BaseBranch.Configured, err = bf.str("configured"); err != nil {
+	if d.BaseBranch.Configured, err = bf.Str("configured"); err != nil {
 		return nil, err
 	}
-	if d.BaseBranch.Ref, err = bf.str("ref"); err != nil {
+	if d.BaseBranch.Ref, err = bf.Str("ref"); err != nil {
 		return nil, err
 	}
-	if d.BaseBranch.SHA, err = bf.str("sha"); err != nil {
+	if d.BaseBranch.SHA, err = bf.Str("sha"); err != nil {
 		return nil, err
 	}
-	if d.DiffSettings, err = o.str("diff_settings"); err != nil {
+	if d.DiffSettings, err = o.Str("diff_settings"); err != nil {
 		return nil, err
 	}
 	to, ok := obj["tips"].(map[string]any)
@@ -202,108 +202,81 @@ func discovery(v any) (*Discovery, error) {
 		return nil, fmt.Errorf("%w: %s: \"tips\" must be an object, got %s", ErrMalformed, where, strictjson.Kind(obj["tips"]))
 	}
 	d.Tips = make(map[string]string, len(to))
-	tf := fields{m: to, where: where + ": tips"}
+	tf := fields{strictjson.Fields{M: to, Where: where + ": tips", Err: ErrMalformed}}
 	names := make([]string, 0, len(to))
 	for name := range to {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if d.Tips[name], err = tf.str(name); err != nil {
+		if d.Tips[name], err = tf.Str(name); err != nil {
 			return nil, err
 		}
 	}
-	if d.Shallow, err = o.strList("shallow"); err != nil {
+	if d.Shallow, err = o.StrList("shallow"); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
 // fields reads the members of one object with exact types; where names it in errors.
-type fields struct {
-	m     map[string]any
-	where string
-}
+type fields struct{ strictjson.Fields }
 
 // only checks that every required member is there and no member is other than required or optional.
 func (o fields) only(required []string, optional ...string) error {
 	allowed := map[string]bool{}
 	for _, n := range required {
 		allowed[n] = true
-		if _, ok := o.m[n]; !ok {
-			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.where, n)
+		if _, ok := o.M[n]; !ok {
+			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.Where, n)
 		}
 	}
 	for _, n := range optional {
 		allowed[n] = true
 	}
 	var unknown []string
-	for k := range o.m {
+	for k := range o.M {
 		if !allowed[k] {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("%w: %s: unknown member %.80q (it has %s)", ErrMalformed, o.where, unknown[0], strings.Join(append(required, optional...), ", "))
+		return fmt.Errorf("%w: %s: unknown member %.80q (it has %s)", ErrMalformed, o.Where, unknown[0], strings.Join(append(required, optional...), ", "))
 	}
 	return nil
 }
 
-func (o fields) str(name string) (string, error) {
-	s, ok := o.m[name].(string)
-	if !ok {
-		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
-	}
-	return s, nil
-}
-
-func (o fields) strList(name string) ([]string, error) {
-	list, ok := o.m[name].([]any)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
-	}
-	out := make([]string, 0, len(list))
-	for i, v := range list {
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, strictjson.Kind(v))
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 func (o fields) person(name string) (Person, error) {
 	var p Person
-	obj, ok := o.m[name].(map[string]any)
+	obj, ok := o.M[name].(map[string]any)
 	if !ok {
-		return p, fmt.Errorf("%w: %s: %q must be an object, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
+		return p, fmt.Errorf("%w: %s: %q must be an object, got %s", ErrMalformed, o.Where, name, strictjson.Kind(o.M[name]))
 	}
-	f := fields{m: obj, where: o.where + ": " + name}
+	f := fields{strictjson.Fields{M: obj, Where: o.Where + ": " + name, Err: ErrMalformed}}
 	if err := f.only([]string{"name", "email", "date"}); err != nil {
 		return p, err
 	}
 	var err error
-	if p.Name, err = f.str("name"); err != nil {
+	if p.Name, err = f.Str("name"); err != nil {
 		return p, err
 	}
-	if p.Email, err = f.str("email"); err != nil {
+	if p.Email, err = f.Str("email"); err != nil {
 		return p, err
 	}
-	p.Date, err = f.str("date")
+	p.Date, err = f.Str("date")
 	return p, err
 }
 
 // smallInt reads a non-negative integer literal of at most six digits (no sign, fraction or exponent).
 func (o fields) smallInt(name string) (int, error) {
-	num, ok := o.m[name].(json.Number)
+	num, ok := o.M[name].(json.Number)
 	if !ok || len(num) > 6 || strings.ContainsAny(string(num), "-+.eE") {
-		return 0, fmt.Errorf("%w: %s: %q must be a small non-negative integer, got %.20v", ErrMalformed, o.where, name, o.m[name])
+		return 0, fmt.Errorf("%w: %s: %q must be a small non-negative integer, got %.20v", ErrMalformed, o.Where, name, o.M[name])
 	}
 	n, err := strconv.Atoi(string(num))
 	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %q: %v", ErrMalformed, o.where, name, err)
+		return 0, fmt.Errorf("%w: %s: %q: %v", ErrMalformed, o.Where, name, err)
 	}
 	return n, nil
 }

@@ -56,27 +56,27 @@ func Parse(data []byte) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("%w: schema_version %d; only %d exists", ErrUnsupportedSchema, n, SchemaVersion)
 	}
-	o := fields{m: top, where: "manifest"}
+	o := fields{strictjson.Fields{M: top, Where: "manifest", Err: ErrMalformed}}
 	m := &Manifest{SchemaVersion: int(n)}
 	if err := o.only("schema_version", "created_at", "bernstein_version", "tracker", "ticket_id", "files", "pr_number", "commits"); err != nil {
 		return nil, err
 	}
-	if m.CreatedAt, err = o.str("created_at"); err != nil {
+	if m.CreatedAt, err = o.Str("created_at"); err != nil {
 		return nil, err
 	}
-	if m.BernsteinVersion, err = o.str("bernstein_version"); err != nil {
+	if m.BernsteinVersion, err = o.Str("bernstein_version"); err != nil {
 		return nil, err
 	}
-	if m.Tracker, err = o.str("tracker"); err != nil {
+	if m.Tracker, err = o.Str("tracker"); err != nil {
 		return nil, err
 	}
-	if m.TicketID, err = o.str("ticket_id"); err != nil {
+	if m.TicketID, err = o.Str("ticket_id"); err != nil {
 		return nil, err
 	}
 	if m.PRNumber, err = o.optInt("pr_number"); err != nil {
 		return nil, err
 	}
-	if m.Commits, err = o.strList("commits"); err != nil {
+	if m.Commits, err = o.StrList("commits"); err != nil {
 		return nil, err
 	}
 	if m.Files, err = o.entries("files"); err != nil {
@@ -113,40 +113,29 @@ func noReplacement(v any, path string) error {
 }
 
 // fields reads the members of one object with exact types; where names it in errors.
-type fields struct {
-	m     map[string]any
-	where string
-}
+type fields struct{ strictjson.Fields }
 
 func (o fields) only(names ...string) error {
 	allowed := map[string]bool{}
 	for _, n := range names {
 		allowed[n] = true
-		if _, ok := o.m[n]; !ok {
-			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.where, n)
+		if _, ok := o.M[n]; !ok {
+			return fmt.Errorf("%w: %s: %q is missing", ErrMalformed, o.Where, n)
 		}
 	}
-	for k := range o.m {
+	for k := range o.M {
 		if !allowed[k] {
-			return fmt.Errorf("%w: %s: unknown field %q (schema_version 1 has %s)", ErrMalformed, o.where, k, strings.Join(names, ", "))
+			return fmt.Errorf("%w: %s: unknown field %q (schema_version 1 has %s)", ErrMalformed, o.Where, k, strings.Join(names, ", "))
 		}
 	}
 	return nil
 }
 
-func (o fields) str(name string) (string, error) {
-	s, ok := o.m[name].(string)
-	if !ok {
-		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
-	}
-	return s, nil
-}
-
 func (o fields) optInt(name string) (*int, error) {
-	if o.m[name] == nil {
+	if o.M[name] == nil {
 		return nil, nil
 	}
-	n, err := integer(o.m[name], o.where+": "+name)
+	n, err := integer(o.M[name], o.Where+": "+name)
 	if err != nil {
 		return nil, err
 	}
@@ -154,36 +143,20 @@ func (o fields) optInt(name string) (*int, error) {
 	return &i, nil
 }
 
-func (o fields) strList(name string) ([]string, error) {
-	list, ok := o.m[name].([]any)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
-	}
-	out := make([]string, 0, len(list))
-	for i, v := range list {
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", ErrMalformed, o.where, name, i, strictjson.Kind(v))
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 func (o fields) entries(name string) ([]Entry, error) {
-	list, ok := o.m[name].([]any)
+	list, ok := o.M[name].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: %q must be a list of entries, got %s", ErrMalformed, o.where, name, strictjson.Kind(o.m[name]))
+		return nil, fmt.Errorf("%w: %s: %q must be a list of entries, got %s", ErrMalformed, o.Where, name, strictjson.Kind(o.M[name]))
 	}
 	out := make([]Entry, 0, len(list))
 	seen := map[string]int{}
 	for i, v := range list {
-		where := fmt.Sprintf("%s: files[%d]", o.where, i)
+		where := fmt.Sprintf("%s: files[%d]", o.Where, i)
 		obj, ok := v.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("%w: %s must be an object, got %s", ErrMalformed, where, strictjson.Kind(v))
 		}
-		e, err := entry(fields{m: obj, where: where})
+		e, err := entry(fields{strictjson.Fields{M: obj, Where: where, Err: ErrMalformed}})
 		if err != nil {
 			return nil, err
 		}
@@ -202,28 +175,28 @@ func entry(o fields) (Entry, error) {
 		return e, err
 	}
 	var err error
-	if e.Arcname, err = o.str("arcname"); err != nil {
+	if e.Arcname, err = o.Str("arcname"); err != nil {
 		return e, err
 	}
 	if err := CheckName(e.Arcname); err != nil {
-		return e, fmt.Errorf("%w: %s: arcname: %v", ErrMalformed, o.where, err)
+		return e, fmt.Errorf("%w: %s: arcname: %v", ErrMalformed, o.Where, err)
 	}
 	if e.Arcname == Name {
-		return e, fmt.Errorf("%w: %s: lists %s itself, which is never listed", ErrMalformed, o.where, Name)
+		return e, fmt.Errorf("%w: %s: lists %s itself, which is never listed", ErrMalformed, o.Where, Name)
 	}
-	if e.SizeBytes, err = integer(o.m["size_bytes"], o.where+": size_bytes"); err != nil {
+	if e.SizeBytes, err = integer(o.M["size_bytes"], o.Where+": size_bytes"); err != nil {
 		return e, err
 	}
 	if e.SizeBytes < 0 {
-		return e, fmt.Errorf("%w: %s: size_bytes %d is negative", ErrMalformed, o.where, e.SizeBytes)
+		return e, fmt.Errorf("%w: %s: size_bytes %d is negative", ErrMalformed, o.Where, e.SizeBytes)
 	}
-	if e.SHA256, err = o.str("sha256"); err != nil {
+	if e.SHA256, err = o.Str("sha256"); err != nil {
 		return e, err
 	}
 	if b, err := hex.DecodeString(e.SHA256); err != nil || len(b) != 32 || strings.ToLower(e.SHA256) != e.SHA256 {
-		return e, fmt.Errorf("%w: %s: sha256 %.80q is not 64 lower-case hex digits", ErrMalformed, o.where, e.SHA256)
+		return e, fmt.Errorf("%w: %s: sha256 %.80q is not 64 lower-case hex digits", ErrMalformed, o.Where, e.SHA256)
 	}
-	if e.Section, err = o.str("section"); err != nil {
+	if e.Section, err = o.Str("section"); err != nil {
 		return e, err
 	}
 	return e, nil

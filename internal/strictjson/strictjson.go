@@ -321,3 +321,37 @@ func Kind(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// Fields reads the members of one object Decode returned, for a strict reader of a signed format: each error
+// wraps Err (the reader's own "malformed" error) and names the object (Where) and the member.
+type Fields struct {
+	M     map[string]any
+	Where string
+	Err   error
+}
+
+// Str is member name as a string.
+func (o Fields) Str(name string) (string, error) {
+	s, ok := o.M[name].(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %s: %q must be a string, got %s", o.Err, o.Where, name, Kind(o.M[name]))
+	}
+	return s, nil
+}
+
+// StrList is member name as a list of strings.
+func (o Fields) StrList(name string) ([]string, error) {
+	list, ok := o.M[name].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %q must be a list of strings, got %s", o.Err, o.Where, name, Kind(o.M[name]))
+	}
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s: %s[%d] must be a string, got %s", o.Err, o.Where, name, i, Kind(v))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
