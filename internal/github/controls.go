@@ -25,10 +25,12 @@ type Member struct {
 	From prsource.Member
 }
 
-// maxControlPages stops a server whose Link headers never end (a timeline of 10,000 events is 100 pages).
-const maxControlPages = 100
+// maxPages stops a server whose Link headers never end (a timeline of 10,000 events is 100 pages).
+const maxPages = 100
 
-// list fetches every page of a list endpoint and joins the elements, each byte for byte as sent, into one array.
+// list fetches every page of a list endpoint (reviews, commits, timelines, events) and joins the elements, each
+// byte for byte as sent, into one array, so that a member is one document a reader can load, not a stream of
+// pages; it also says where each page came from.
 func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.Member, error) {
 	var all []json.RawMessage
 	var from []prsource.Request
@@ -37,7 +39,7 @@ func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.
 	if bytes.ContainsRune([]byte(path), '?') {
 		sep = "&"
 	}
-	for i := 0; i < maxControlPages; i++ {
+	for i := 0; i < maxPages; i++ {
 		p := fmt.Sprintf("%s%sper_page=%d", path, sep, maxPerPage)
 		if page > 1 {
 			p += fmt.Sprintf("&page=%d", page)

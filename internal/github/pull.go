@@ -9,9 +9,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/prsource"
 )
 
-// maxReviewPages stops a server whose Link headers never end.
-const maxReviewPages = 100
-
 // errNotPullRequest is an answer that is not the pull request asked for: an HTML page from a proxy, or a GitHub
 // Enterprise URL without /api/v3 that served the web UI.
 type errNotPullRequest struct {
@@ -59,39 +56,5 @@ func checkPayload(body []byte, number int) error {
 // into one array, so that pr_<n>.reviews.json is one document a reader can load, not a stream of pages. It
 // also says where each page came from.
 func (c *Client) reviews(ctx context.Context, number int) ([]byte, prsource.Member, error) {
-	var all []json.RawMessage
-	var from []prsource.Request
-	page := 1
-	for i := 0; i < maxReviewPages; i++ {
-		path := fmt.Sprintf("%s/pulls/%d/reviews?per_page=%d", c.repoPath(), number, maxPerPage)
-		if page > 1 {
-			path += fmt.Sprintf("&page=%d", page)
-		}
-		body, resp, err := c.getRaw(ctx, path)
-		if err != nil {
-			return nil, prsource.Member{}, err
-		}
-		from = append(from, c.sourceOf(resp))
-		err = eachElement(body, fmt.Sprintf("the reviews of #%d, page %d", number, page), func(raw json.RawMessage) error {
-			all = append(all, raw)
-			return nil
-		})
-		if err != nil {
-			return nil, prsource.Member{}, err
-		}
-		if resp.NextPage == 0 || resp.NextPage <= page {
-			break
-		}
-		page = resp.NextPage
-	}
-	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, it := range all {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(it)
-	}
-	buf.WriteString("]\n")
-	return buf.Bytes(), prsource.FromRequests("", from), nil
+	return c.list(ctx, fmt.Sprintf("%s/pulls/%d/reviews", c.repoPath(), number), fmt.Sprintf("the reviews of #%d", number))
 }
