@@ -1,6 +1,7 @@
 package repocheck
 
 import (
+	"github.com/git-bernstein/git-bernstein/internal/hostilepatch"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,22 +76,7 @@ func TestDifferentialWithGit(t *testing.T) {
 		lines = lines[:len(lines)-1] // the empty string after the last "\n"
 		for range rapid.IntRange(1, 3).Draw(rt, "edits") {
 			at := rapid.IntRange(1, len(lines)-1).Draw(rt, "line") // never the From line
-			switch rapid.IntRange(0, 4).Draw(rt, "op") {
-			case 0:
-				s := rapid.SampledFrom(snippets).Draw(rt, "insert")
-				lines = append(lines[:at], append([]string{s}, lines[at:]...)...)
-			case 1:
-				lines = append(lines[:at], lines[at+1:]...)
-			case 2:
-				lines = append(lines[:at], append([]string{lines[at]}, lines[at:]...)...)
-			case 3:
-				lines[at] = rapid.SampledFrom(snippets).Draw(rt, "replace")
-			case 4:
-				l := []byte(lines[at])
-				k := rapid.IntRange(0, len(l)-1).Draw(rt, "byte")
-				l[k] = rapid.SampledFrom([]byte("\n -+@a0/\\")).Draw(rt, "to")
-				lines[at] = string(l)
-			}
+			lines = hostilepatch.EditLine(rt, rapid.IntRange(0, 4).Draw(rt, "op"), lines, at, snippets, "\n -+@a0/\\")
 		}
 		part := strings.Join(lines, "")
 		res := f.check(f.series[:start] + part + f.series[end:])

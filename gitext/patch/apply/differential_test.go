@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"github.com/git-bernstein/git-bernstein/internal/hostilepatch"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestDifferentialWithGitApply(t *testing.T) {
 		}
 		for range rapid.IntRange(1, 3).Draw(rt, "edits") {
 			at := rapid.IntRange(1, len(lines)-1).Draw(rt, "line")
-			switch rapid.IntRange(0, 5).Draw(rt, "op") {
+			switch op := rapid.IntRange(0, 5).Draw(rt, "op"); op {
 			case 5: // a whole section again, elsewhere (two sections for one path, or one moved)
 				var starts []int
 				for i, l := range lines {
@@ -91,20 +92,8 @@ func TestDifferentialWithGitApply(t *testing.T) {
 					at = min(at, len(lines)-1)
 				}
 				lines = append(lines[:at], append(section, lines[at:]...)...)
-			case 0:
-				s := rapid.SampledFrom(starts).Draw(rt, "insert")
-				lines = append(lines[:at], append([]string{s}, lines[at:]...)...)
-			case 1:
-				lines = append(lines[:at], lines[at+1:]...)
-			case 2:
-				lines = append(lines[:at], append([]string{lines[at]}, lines[at:]...)...)
-			case 3:
-				lines[at] = rapid.SampledFrom(starts).Draw(rt, "replace")
-			case 4:
-				l := []byte(lines[at])
-				b := rapid.IntRange(0, len(l)-1).Draw(rt, "byte")
-				l[b] = rapid.SampledFrom([]byte("\n -+@a0/\\\"")).Draw(rt, "to")
-				lines[at] = string(l)
+			default:
+				lines = hostilepatch.EditLine(rt, op, lines, at, starts, "\n -+@a0/\\\"")
 			}
 		}
 		part := strings.Join(lines, "")
