@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 // Issue 25's archive-shape findings, rebuilt as the review built them: a real repository, keys from keygen, the
@@ -27,26 +25,10 @@ type pyMember struct {
 	data          []byte
 }
 
-// pythonRetarWriter writes the members a JSON file lists ([name, path] pairs) with tarfile, as upstream does.
-const pythonRetarWriter = `
-import io, json, sys, tarfile
-out, members = sys.argv[1], json.load(open(sys.argv[2]))
-with tarfile.open(out, "w:gz", format=tarfile.PAX_FORMAT) as tar:
-    for name, path in members:
-        data = open(path, "rb").read()
-        info = tarfile.TarInfo(name)
-        info.size, info.mode, info.mtime, info.uid, info.gid, info.uname, info.gname = len(data), 0o644, 0, 0, 0, "", ""
-        tar.addfile(info, io.BytesIO(data))
-`
-
 // pythonResigned copies the bundle at from to to with add appended, the listed ones in the manifest, written by
 // Python's tarfile and signed again with key as kid (to.jws).
 func pythonResigned(t *testing.T, from, to, key, kid string, add ...pyMember) {
 	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed: the review rebuilt archives with Python's tarfile")
-	}
 	raw, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
@@ -66,43 +48,15 @@ func pythonResigned(t *testing.T, from, to, key, kid string, add ...pyMember) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	var list [][2]string
-	write := func(name string, data []byte) {
-		p := filepath.Join(dir, fmt.Sprintf("m%d", len(list)))
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		list = append(list, [2]string{name, p})
-	}
-	write(manifest.Name, mj)
+	list := []tarMember{{manifest.Name, mj}}
 	for _, am := range members[1:] {
-		write(am.hdr.Name, am.data)
+		list = append(list, tarMember{am.hdr.Name, am.data})
 	}
 	for _, a := range add {
-		write(a.name, a.data)
+		list = append(list, tarMember{a.name, a.data})
 	}
-	lj, _ := json.Marshal(list)
-	listFile := filepath.Join(dir, "members.json")
-	os.WriteFile(listFile, lj, 0o644)
-	if out, err := exec.Command(python, "-c", pythonRetarWriter, to, listFile).CombinedOutput(); err != nil {
-		t.Fatalf("python3 tarfile: %v\n%s", err, out)
-	}
-	sk, err := sign.LoadPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	canon, err := sign.Canonicalize(mj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := sign.SignDetached(sk, kid, canon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to+".jws", []byte(jws), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pythonTar(t, to, list)
+	signManifest(t, to, key, kid, mj)
 }
 
 // TestArchiveShapeFindings: each hostile bundle is signed by alice's key and lists exactly its members, so

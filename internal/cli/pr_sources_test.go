@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +18,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/prsource"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 // Issue 25, item 8: where each pr/ member came from is signed with it (pr/sources.json), shown by verify, verify
@@ -288,17 +286,11 @@ func TestPRSourcesMustNameExactlyThePRMembers(t *testing.T) {
 // upstream Bernstein writes bundles, and signs the manifest with key as kid.
 func pythonRebuild(t *testing.T, files map[string][]byte, out, key, kid string) {
 	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not installed")
-	}
 	m, err := manifest.Parse(files[manifest.Name])
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Files = m.Files[:0]
-	tmp := t.TempDir()
-	var members [][2]string
 	var names []string
 	for name := range files {
 		if name != manifest.Name {
@@ -306,50 +298,17 @@ func pythonRebuild(t *testing.T, files map[string][]byte, out, key, kid string) 
 		}
 	}
 	sort.Strings(names)
-	for i, name := range names {
+	var members []tarMember
+	for _, name := range names {
 		sum := sha256.Sum256(files[name])
 		section, _, _ := strings.Cut(name, "/")
 		m.Files = append(m.Files, manifest.Entry{Arcname: name, SizeBytes: int64(len(files[name])), SHA256: hex.EncodeToString(sum[:]), Section: section})
-		p := filepath.Join(tmp, fmt.Sprintf("member-%d", i))
-		os.WriteFile(p, files[name], 0o644)
-		members = append(members, [2]string{name, p})
+		members = append(members, tarMember{name, files[name]})
 	}
 	mj, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mp := filepath.Join(tmp, "manifest")
-	os.WriteFile(mp, mj, 0o644)
-	members = append([][2]string{{manifest.Name, mp}}, members...)
-	spec, _ := json.Marshal(members)
-	specPath := filepath.Join(tmp, "members.json")
-	os.WriteFile(specPath, spec, 0o644)
-	const writer = `
-import io, json, sys, tarfile
-out, members = sys.argv[1], json.load(open(sys.argv[2]))
-with tarfile.open(out, "w:gz") as tar:
-    for name, path in members:
-        data = open(path, "rb").read()
-        info = tarfile.TarInfo(name)
-        info.size, info.mode, info.mtime, info.uid, info.gid, info.uname, info.gname = len(data), 0o644, 0, 0, 0, "", ""
-        tar.addfile(info, io.BytesIO(data))
-`
-	if b, err := exec.Command(python, "-c", writer, out, specPath).CombinedOutput(); err != nil {
-		t.Fatalf("python3 tarfile: %v\n%s", err, b)
-	}
-	sk, err := sign.LoadPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	canon, err := sign.Canonicalize(mj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := sign.SignDetached(sk, kid, canon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out+".jws", []byte(jws), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pythonTar(t, out, append([]tarMember{{manifest.Name, mj}}, members...))
+	signManifest(t, out, key, kid, mj)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 // TestVerifyRepo holds a signed bundle's git section against clones: one that matches, one that lacks a
@@ -158,19 +157,5 @@ func resign(t *testing.T, from, to, key, kid, member, old, new string) {
 	if err := os.WriteFile(to, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sk, err := sign.LoadPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	canon, err := sign.Canonicalize(files[0].data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := sign.SignDetached(sk, kid, canon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to+".jws", []byte(jws), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	signManifest(t, to, key, kid, files[0].data)
 }
