@@ -201,7 +201,7 @@ func createdAt(c *ucli.Command) (time.Time, error) {
 		}
 		return time.Unix(sec, 0).UTC(), nil
 	}
-	return time.Now().UTC().Truncate(time.Second), nil
+	return envOf(c).now().UTC().Truncate(time.Second), nil
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)

@@ -88,7 +88,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start := envOf(c).now()
 	what, entries, err := s.notedEntries(arg)
 	if err != nil {
 		return err
@@ -141,7 +141,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 		}
 	}
 	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
-		plural.Count(len(entries), "archive"), termtext.Clean(what), time.Since(start).Round(time.Millisecond))
+		plural.Count(len(entries), "archive"), termtext.Clean(what), envOf(c).now().Sub(start).Round(time.Millisecond))
 	if missing > 0 {
 		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
 	}

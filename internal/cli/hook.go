@@ -39,7 +39,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		return usageError("hook takes the hook's name, post-merge, and git's arguments for it")
 	}
 	// The budget runs from the hook's start: opening the repository is part of the wait a merge sees.
-	start := time.Now()
+	start := envOf(c).now()
 	errw := c.Root().ErrWriter
 	var logPath string
 	problem := func(format string, a ...any) {
@@ -81,7 +81,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		problem("%v", f)
 	}
 	// Within the budget the archives are kept on refs/bernstein/archives too; past it, push keeps them later.
-	if len(rep.Recorded) > 0 && time.Now().After(start.Add(budget)) {
+	if len(rep.Recorded) > 0 && envOf(c).now().After(start.Add(budget)) {
 		problem("%d archives not kept in refs/bernstein/archives: the %s time budget ran out (bernstein.hookBudget); "+
 			"'git bernstein push' keeps them", len(rep.Recorded), budget)
 	} else if _, err := s.keepArchives(rep); err != nil {

@@ -103,14 +103,14 @@ func runFetch(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start := envOf(c).now()
 	f, err := share.Fetch(o)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "Fetched from %s: %s, %s (%s).\n", termtext.Clean(o.Remote),
 		shareState(o.NotesRef, f.RemoteNotes, f.NotesMoved), shareState(archives.Ref, f.RemoteArchives, f.ArchivesMoved),
-		time.Since(start).Round(time.Millisecond))
+		envOf(c).now().Sub(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -133,7 +133,7 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start := envOf(c).now()
 	kept, err := s.keepNotedArchives(c)
 	if err != nil {
 		return err
@@ -147,14 +147,14 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	}
 	if len(p.Pushed) == 0 {
 		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
-			time.Since(start).Round(time.Millisecond))
+			envOf(c).now().Sub(start).Round(time.Millisecond))
 	} else {
 		var names []string
 		for _, r := range p.Pushed {
 			names = append(names, r.String())
 		}
 		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
-			plural.Count(p.Attempts, "round"), time.Since(start).Round(time.Millisecond))
+			plural.Count(p.Attempts, "round"), envOf(c).now().Sub(start).Round(time.Millisecond))
 	}
 	dir, err := s.bundleDirHere(c)
 	if err != nil {

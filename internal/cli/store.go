@@ -91,9 +91,9 @@ func upload(ctx context.Context, s *session, dir string, stores []store.Store, e
 			if res[i].err != nil {
 				continue
 			}
-			start := time.Now()
+			start := s.env.now()
 			n, err := st.Put(ctx, it)
-			res[i].took += time.Since(start)
+			res[i].took += s.env.now().Sub(start)
 			res[i].adds += n
 			res[i].archives++
 			res[i].err = err
@@ -163,7 +163,7 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 	if len(stores) == 0 || len(rep.Recorded) == 0 {
 		return
 	}
-	if time.Now().After(deadline) {
+	if s.env.now().After(deadline) {
 		problem("%s not uploaded to %s: the time budget ran out (bernstein.hookBudget); 'git bernstein push' uploads them",
 			plural.Count(len(rep.Recorded), "archive"), plural.Count(len(stores), "store"))
 		return

@@ -50,7 +50,7 @@ func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return exitWith(ExitUsage, "%v", err)
 	}
-	trust := release.Trust{Keys: keys, Now: time.Now()}
+	trust := release.Trust{Keys: keys, Now: envOf(c).now()}
 	for _, name := range c.StringSlice("allowed-signers") {
 		data, err := regularfile.ReadFile(inDir(wd, name), "allowed signers file", sshsig.MaxAllowedSignersSize)
 		if err != nil {
