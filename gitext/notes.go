@@ -31,7 +31,7 @@ type NoteRef struct {
 
 // notesTree returns the tree of the notes commit ref points to; zero when the ref does not exist yet.
 func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash, err error) {
-	cur, err := r.Storer.Reference(ref)
+	cur, err := r.git.Storer.Reference(ref)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, plumbing.ZeroHash, nil
 	}
@@ -41,7 +41,7 @@ func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash
 	if cur.Type() != plumbing.HashReference {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s is symbolic: point it at a notes commit or remove it", ref)
 	}
-	c, err := object.GetCommit(r.Storer, cur.Hash())
+	c, err := object.GetCommit(r.git.Storer, cur.Hash())
 	if err != nil {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s names commit %s: %w; run `git fsck`", ref, cur.Hash(), err)
 	}
@@ -77,7 +77,7 @@ func (r *Repo) notesIn(tree plumbing.Hash, where string) ([]NoteRef, error) {
 	var out []NoteRef
 	var walk func(tree plumbing.Hash, prefix string) error
 	walk = func(tree plumbing.Hash, prefix string) error {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return fmt.Errorf("notes tree %s of %s: %w", tree, where, err)
 		}
@@ -109,7 +109,7 @@ func (r *Repo) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
 
 // findNote looks hex up in a notes tree: a file named with the rest of the id, or a two-digit fan-out folder.
 func (r *Repo) findNote(tree plumbing.Hash, hex string) (plumbing.Hash, bool, error) {
-	t, err := object.GetTree(r.Storer, tree)
+	t, err := object.GetTree(r.git.Storer, tree)
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("notes tree %s: %w", tree, err)
 	}
@@ -145,7 +145,7 @@ const maxNoteAttempts = 200
 // EditNote changes target's note on ref and commits the new notes tree with sig as author and committer,
 // whose parent is the ref's old commit; then it moves the ref only if nobody else moved it meanwhile, and redoes
 // the edit on the new state when somebody did. changed is false when edit left the note as it was.
-func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, message string, edit NoteEdit) (changed bool, err error) {
+func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig Signature, message string, edit NoteEdit) (changed bool, err error) {
 	return r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		var cur []byte
 		var exists bool
@@ -176,15 +176,15 @@ func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig ob
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+		commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree}
 		if !oldCommit.IsZero() {
 			commit.ParentHashes = []plumbing.Hash{oldCommit}
 		}
-		obj := r.Storer.NewEncodedObject()
+		obj := r.git.Storer.NewEncodedObject()
 		if err := commit.Encode(obj); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("encode notes commit: %w", err)
 		}
-		newCommit, err := r.Storer.SetEncodedObject(obj)
+		newCommit, err := r.git.Storer.SetEncodedObject(obj)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("write notes commit: %w", err)
 		}
@@ -236,7 +236,7 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 	}()
 	newRef := plumbing.NewHashReference(ref, new)
 	if old.IsZero() {
-		if _, err := r.Storer.Reference(ref); err == nil {
+		if _, err := r.git.Storer.Reference(ref); err == nil {
 			return errLostRace
 		} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return fmt.Errorf("read notes ref %s: %w", ref, err)
@@ -253,7 +253,7 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 		locked = false
 		return nil
 	}
-	err = r.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
+	err = r.git.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		return errLostRace
 	}
@@ -269,7 +269,7 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plumbing.Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}
@@ -299,11 +299,11 @@ func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plum
 	}
 	sort.Sort(object.TreeEntrySorter(out))
 	t := &object.Tree{Entries: out}
-	obj := r.Storer.NewEncodedObject()
+	obj := r.git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode notes tree: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write notes tree: %w", err)
 	}
@@ -311,7 +311,7 @@ func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plum
 }
 
 func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	obj := r.Storer.NewEncodedObject()
+	obj := r.git.Storer.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))
 	w, err := obj.Writer()
@@ -324,7 +324,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
 	}
@@ -332,7 +332,7 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 }
 
 func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("note blob %s: %w", h, err)
 	}

@@ -73,7 +73,7 @@ func (r *Repo) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) Tree
 func (r *Repo) putNotes(tree plumbing.Hash, put map[string]plumbing.Hash) (plumbing.Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}

@@ -59,8 +59,8 @@ func (p *promisor) fetch(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if err := p.start(); err != nil {
 		return 0, nil, err
 	}
-	if p.fetched == 0 && p.repo.Notice != nil {
-		p.repo.Notice(fmt.Sprintf("this is a partial clone: fetching the objects it lacks from its promisor remote %q "+
+	if p.fetched == 0 && p.repo.notice != nil {
+		p.repo.notice(fmt.Sprintf("this is a partial clone: fetching the objects it lacks from its promisor remote %q "+
 			"with `git cat-file --batch`", p.remote))
 	}
 	mark, _ := p.stderr.Seek(0, io.SeekEnd)

@@ -32,7 +32,7 @@ func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommi
 			return
 		}
 		i := nodes[k]
-		h := g.Nodes[i].Hash
+		h := g.nodes[i].Hash
 		raw, err := r.rawCommit(pr, h, from)
 		if err != nil {
 			errs[k] = err

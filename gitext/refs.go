@@ -28,12 +28,12 @@ type Tip struct {
 // learn that they are commits. Those that must be read are read on every core.
 func (r *Repo) HistoryTips() ([]Tip, error) {
 	var tips, refs []Tip
-	if head, err := r.Head(); err == nil {
+	if head, err := r.git.Head(); err == nil {
 		tips = append(tips, Tip{Name: plumbing.HEAD, Commit: head.Hash()})
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	iter, err := r.References()
+	iter, err := r.git.References()
 	if err != nil {
 		return nil, fmt.Errorf("list refs: %w", err)
 	}
@@ -107,7 +107,7 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 			obj := &plumbing.MemoryObject{}
 			obj.SetType(plumbing.TagObject)
 			obj.Write(data)
-			tag, err := object.DecodeTag(r.Storer, obj)
+			tag, err := object.DecodeTag(r.git.Storer, obj)
 			if err != nil {
 				return h, false, fmt.Errorf("tag object %s is corrupt: %w", h, err)
 			}
@@ -129,7 +129,7 @@ func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash
 		if !strings.HasPrefix(full.String(), "refs/") {
 			continue
 		}
-		ref, err := r.Reference(full, true)
+		ref, err := r.git.Reference(full, true)
 		if err != nil {
 			continue
 		}
@@ -146,7 +146,7 @@ func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.H
 	if configured != "" {
 		return r.ResolveBranch(configured)
 	}
-	if ref, err := r.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
+	if ref, err := r.git.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
 		if name, h, ok := r.ResolveBranch(ref.Target().String()); ok {
 			return name, h, true
 		}
@@ -167,4 +167,13 @@ func parseHexID(b []byte) (plumbing.Hash, bool) {
 	}
 	_, err := hex.Decode(h[:], b)
 	return h, err == nil
+}
+
+// CurrentBranch is the local branch HEAD points to; ok is false when HEAD is detached or unreadable.
+func (r *Repo) CurrentBranch() (branch plumbing.ReferenceName, ok bool) {
+	head, err := r.git.Storer.Reference(plumbing.HEAD)
+	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
+		return "", false
+	}
+	return head.Target(), true
 }

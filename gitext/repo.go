@@ -25,7 +25,7 @@ var ErrNotRepository = errors.New("not a git repository")
 
 // Repo is an opened repository and the folders git would use for it.
 type Repo struct {
-	*git.Repository
+	git *git.Repository
 	// GitDir is this worktree's git folder (.git, or .git/worktrees/<name> for a linked worktree).
 	GitDir string
 	// CommonDir holds what all worktrees share: objects, refs, config, hooks, our bundles and index.
@@ -34,11 +34,9 @@ type Repo struct {
 	WorkTree string
 	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
 	Shallow map[plumbing.Hash]bool
-	// Progress, when set, is told how many commits a history walk has read so far (every few thousand).
-	Progress func(commits int)
-	// Notice, when set, is told once when the repository does something the user should know of: fetching the
-	// objects a partial clone lacks from its promisor remote.
-	Notice func(string)
+
+	progress func(commits int) // WithProgress
+	notice   func(string)      // WithNotice
 
 	format repoFormat
 
@@ -50,10 +48,20 @@ type Repo struct {
 	kept     rawKept // commits ReadWalkCommits read, for ReadCommit
 }
 
+// Option tells Discover something about how the caller uses the repository.
+type Option func(*Repo)
+
+// WithProgress has history walks tell progress how many commits they have read so far (every few thousand).
+func WithProgress(progress func(commits int)) Option { return func(r *Repo) { r.progress = progress } }
+
+// WithNotice has the repository tell notice, once, when it does something the user should know of: fetching
+// the objects a partial clone lacks from its promisor remote.
+func WithNotice(notice func(string)) Option { return func(r *Repo) { r.notice = notice } }
+
 // Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set
 // (git sets them for hooks), else the nearest enclosing folder with a .git folder or .git file (linked worktrees
 // and submodules), else a bare repository. go-git reads no GIT_* variable itself, so we resolve them here.
-func Discover(start string, getenv func(string) string) (*Repo, error) {
+func Discover(start string, getenv func(string) string, opts ...Option) (*Repo, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -82,7 +90,14 @@ func Discover(start string, getenv func(string) string) (*Repo, error) {
 			workTree = absFrom(start, wt)
 		}
 	}
-	return open(gitDir, workTree)
+	repo, err := open(gitDir, workTree)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		o(repo)
+	}
+	return repo, nil
 }
 
 func open(gitDir, workTree string) (*Repo, error) {
@@ -105,7 +120,7 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
-	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
+	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()

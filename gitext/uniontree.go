@@ -41,7 +41,7 @@ func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
 // BlobSize is the size of blob h, read from its header without inflating it, so a caller can refuse a blob that
 // is too large before reading it.
 func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
-	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return 0, fmt.Errorf("blob %s: %w", h, err)
 	}
@@ -66,13 +66,13 @@ func (r *Repo) RefCommit(ref plumbing.ReferenceName) (commit, tree plumbing.Hash
 }
 
 // TreeEntryAt finds the file at slash-separated path in tree: its blob and mode; ok is false when there is none.
-func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mode filemode.FileMode, ok bool, err error) {
+func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mode FileMode, ok bool, err error) {
 	if tree.IsZero() {
 		return plumbing.ZeroHash, 0, false, nil
 	}
 	parts := strings.Split(p, "/")
 	for i, name := range parts {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, 0, false, fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -87,7 +87,7 @@ func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mo
 			return plumbing.ZeroHash, 0, false, nil
 		}
 		if i == len(parts)-1 {
-			return found.Hash, found.Mode, true, nil
+			return found.Hash, FileMode(found.Mode), true, nil
 		}
 		if found.Mode != filemode.Dir {
 			return plumbing.ZeroHash, 0, false, nil
@@ -98,14 +98,14 @@ func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mo
 }
 
 // TreeFiles lists the files of tree by path (zero: none) with their modes. Only for trees already checked.
-func (r *Repo) TreeFiles(tree plumbing.Hash) (map[string]filemode.FileMode, map[string]plumbing.Hash, error) {
-	modes, blobs := map[string]filemode.FileMode{}, map[string]plumbing.Hash{}
+func (r *Repo) TreeFiles(tree plumbing.Hash) (map[string]FileMode, map[string]plumbing.Hash, error) {
+	modes, blobs := map[string]FileMode{}, map[string]plumbing.Hash{}
 	if tree.IsZero() {
 		return modes, blobs, nil
 	}
 	err := r.walkTree(tree, "", 0, TreeLimits{}, func(p string, e object.TreeEntry) error {
 		if e.Mode != filemode.Dir {
-			modes[p], blobs[p] = e.Mode, e.Hash
+			modes[p], blobs[p] = FileMode(e.Mode), e.Hash
 		}
 		return nil
 	})
@@ -119,8 +119,8 @@ var SkipTree = errors.New("skip this tree")
 // CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
 // caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before
 // any of it is merged.
-func (r *Repo) CheckTree(tree plumbing.Hash, lim TreeLimits, check func(path string, e object.TreeEntry) error) error {
-	return r.walkTree(tree, "", 0, lim, check)
+func (r *Repo) CheckTree(tree plumbing.Hash, lim TreeLimits, check func(path string, e TreeEntry) error) error {
+	return r.walkTree(tree, "", 0, lim, func(p string, e object.TreeEntry) error { return check(p, treeEntryOf(e)) })
 }
 
 func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
@@ -130,7 +130,7 @@ func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLi
 		if lim.MaxDepth > 0 && depth >= lim.MaxDepth {
 			return fmt.Errorf("tree %s: folders nested deeper than %d", tree, lim.MaxDepth)
 		}
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -162,7 +162,7 @@ func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLi
 // compare-and-swap, redoing the work when another writer moved it meanwhile. A file already there with the same
 // blob is left as it is; with another blob it is ErrTreeConflict and nothing is written. added is how many files
 // were new.
-func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig object.Signature, message string, files []TreeFile) (added int, err error) {
+func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig Signature, message string, files []TreeFile) (added int, err error) {
 	if len(files) == 0 {
 		return 0, nil
 	}
@@ -213,8 +213,8 @@ func (r *Repo) UnionTrees(local, other plumbing.Hash) (plumbing.Hash, error) {
 // other is ref's commit or one of its ancestors; a fast-forward to other when ref is absent, or is an ancestor of
 // other and the merged tree is other's; else a merge commit with parents ref's commit and other, whose tree is
 // merge's. The ref moves by compare-and-swap, with retries, as AddFiles. moved says whether it moved.
-func (r *Repo) MergeRef(ref plumbing.ReferenceName, other plumbing.Hash, sig object.Signature, message string, merge TreeMerge) (moved bool, err error) {
-	oc, err := object.GetCommit(r.Storer, other)
+func (r *Repo) MergeRef(ref plumbing.ReferenceName, other plumbing.Hash, sig Signature, message string, merge TreeMerge) (moved bool, err error) {
+	oc, err := object.GetCommit(r.git.Storer, other)
 	if err != nil {
 		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
 	}
@@ -263,7 +263,7 @@ func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
 		if len(seen) > maxAncestorWalk {
 			return false, fmt.Errorf("history of %s is longer than %d commits", start, maxAncestorWalk)
 		}
-		c, err := object.GetCommit(r.Storer, h)
+		c, err := object.GetCommit(r.git.Storer, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue
 		}
@@ -280,19 +280,19 @@ func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
 	return false, nil
 }
 
-func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, sig object.Signature, message string) (plumbing.Hash, error) {
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, sig Signature, message string) (plumbing.Hash, error) {
 	var ps []plumbing.Hash
 	for _, p := range parents {
 		if !p.IsZero() {
 			ps = append(ps, p)
 		}
 	}
-	commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: ps}
-	obj := r.Storer.NewEncodedObject()
+	commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree, ParentHashes: ps}
+	obj := r.git.Storer.NewEncodedObject()
 	if err := commit.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
 	}
@@ -302,11 +302,11 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, sig obje
 func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
 	t := &object.Tree{Entries: entries}
-	obj := r.Storer.NewEncodedObject()
+	obj := r.git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
 	}
@@ -376,11 +376,11 @@ func (r *Repo) unionTrees(a, b plumbing.Hash, prefix string) (plumbing.Hash, err
 	case a.IsZero():
 		return b, nil
 	}
-	ta, err := object.GetTree(r.Storer, a)
+	ta, err := object.GetTree(r.git.Storer, a)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", a, err)
 	}
-	tb, err := object.GetTree(r.Storer, b)
+	tb, err := object.GetTree(r.git.Storer, b)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", b, err)
 	}
