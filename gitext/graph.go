@@ -130,7 +130,7 @@ func (g *Graph) Gen(i int) uint32 { return g.gen[i] }
 
 // Node is one commit of the graph. Parents are node numbers (Graph.Node); parents beyond a shallow boundary are absent.
 type Node struct {
-	Hash    plumbing.Hash
+	Hash    Hash
 	Parents []int
 	When    int64 // committer time, seconds since the epoch
 	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone.
@@ -143,8 +143,8 @@ var ErrMissingObject = errors.New("missing object")
 // WalkCommit is what Walk hands its visitor: a commit's id, parents and message.
 type WalkCommit struct {
 	Node    int // its number in the returned graph
-	Hash    plumbing.Hash
-	Parents []plumbing.Hash
+	Hash    Hash
+	Parents []Hash
 	Message string
 	// Prepared is what WalkWith's prep returned for this commit.
 	Prepared any
@@ -335,7 +335,7 @@ func (r *Repo) readMessages(pr *odb.Packs, g *Graph, nodes []int, prep func(*Wal
 }
 
 // rawCommit reads commit h; from says who pointed at it, for the error message.
-func (r *Repo) rawCommit(pr *odb.Packs, h plumbing.Hash, from string) ([]byte, error) {
+func (r *Repo) rawCommit(pr *odb.Packs, h Hash, from string) ([]byte, error) {
 	raw, err := pr.RawCommit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return nil, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
@@ -348,7 +348,7 @@ func (r *Repo) rawCommit(pr *odb.Packs, h plumbing.Hash, from string) ([]byte, e
 }
 
 // readHeader reads and parses one commit through the fast pack reader.
-func (r *Repo) readHeader(pr *odb.Packs, h plumbing.Hash, from string) (odb.CommitHeader, error) {
+func (r *Repo) readHeader(pr *odb.Packs, h Hash, from string) (odb.CommitHeader, error) {
 	raw, err := r.rawCommit(pr, h, from)
 	if err != nil {
 		return odb.CommitHeader{}, err
@@ -363,7 +363,7 @@ func (r *Repo) readHeader(pr *odb.Packs, h plumbing.Hash, from string) (odb.Comm
 // ReadWalkCommit reads commit h's parents and message as a walk would hand them to its visitor, for node number
 // node of a graph the caller holds; from says who pointed at it. A commit the repository lacks is an error
 // wrapping ErrMissingObject.
-func (r *Repo) ReadWalkCommit(node int, h plumbing.Hash, from string) (*WalkCommit, error) {
+func (r *Repo) ReadWalkCommit(node int, h Hash, from string) (*WalkCommit, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
@@ -411,7 +411,7 @@ func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 }
 
 // Index returns the node index of h.
-func (g *Graph) Index(h plumbing.Hash) (int, bool) {
+func (g *Graph) Index(h Hash) (int, bool) {
 	if g.index != nil {
 		if i, ok := g.index[h]; ok {
 			return int(i), ok
@@ -494,7 +494,7 @@ func (g *Graph) TopoOrder() []int {
 
 // ReadCommit reads one whole commit, for the few commits whose details are reported; from says who pointed at
 // it, for the error message. A commit ReadWalkCommits just read is not read again.
-func (r *Repo) ReadCommit(h plumbing.Hash, from string) (*Commit, error) {
+func (r *Repo) ReadCommit(h Hash, from string) (*Commit, error) {
 	raw, ok := r.takeRaw(h)
 	if !ok {
 		pr, err := r.packs()

@@ -66,7 +66,7 @@ type rawKept struct {
 	bytes int
 }
 
-func (r *Repo) keepRaw(h plumbing.Hash, raw []byte) {
+func (r *Repo) keepRaw(h Hash, raw []byte) {
 	k := &r.kept
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -83,7 +83,7 @@ func (r *Repo) keepRaw(h plumbing.Hash, raw []byte) {
 }
 
 // takeRaw returns and forgets a raw commit ReadWalkCommits kept.
-func (r *Repo) takeRaw(h plumbing.Hash) ([]byte, bool) {
+func (r *Repo) takeRaw(h Hash) ([]byte, bool) {
 	k := &r.kept
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -15,8 +15,8 @@ import (
 
 // Tip is a ref that history starts from, resolved to a commit.
 type Tip struct {
-	Name   plumbing.ReferenceName
-	Commit plumbing.Hash
+	Name   RefName
+	Commit Hash
 }
 
 // HistoryTips returns the refs whose history counts as the repository's history: HEAD, local and
@@ -82,7 +82,7 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 }
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.
-func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
+func (r *Repo) peelToCommit(h Hash) (Hash, bool, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return h, false, err
@@ -120,7 +120,7 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 }
 
 // ResolveBranch finds a branch by short name: a local branch, else a remote-tracking one (origin/main).
-func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash, bool) {
+func (r *Repo) ResolveBranch(name string) (RefName, Hash, bool) {
 	for _, full := range []plumbing.ReferenceName{
 		plumbing.ReferenceName(name),
 		plumbing.NewBranchReferenceName(name),
@@ -142,7 +142,7 @@ func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash
 
 // BaseBranch picks the branch that ticket branches are compared against: configured, else what origin/HEAD
 // points to, else main, else master. ok is false when none exists.
-func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.Hash, bool) {
+func (r *Repo) BaseBranch(configured string) (RefName, Hash, bool) {
 	if configured != "" {
 		return r.ResolveBranch(configured)
 	}
@@ -160,7 +160,7 @@ func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.H
 }
 
 // parseHexID reads a full hexadecimal object id.
-func parseHexID(b []byte) (plumbing.Hash, bool) {
+func parseHexID(b []byte) (Hash, bool) {
 	var h plumbing.Hash
 	if len(b) != 2*len(h) {
 		return h, false
@@ -170,7 +170,7 @@ func parseHexID(b []byte) (plumbing.Hash, bool) {
 }
 
 // CurrentBranch is the local branch HEAD points to; ok is false when HEAD is detached or unreadable.
-func (r *Repo) CurrentBranch() (branch plumbing.ReferenceName, ok bool) {
+func (r *Repo) CurrentBranch() (branch RefName, ok bool) {
 	head, err := r.git.Storer.Reference(plumbing.HEAD)
 	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
 		return "", false

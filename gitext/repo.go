@@ -1,5 +1,3 @@
-// Package gitext holds everything that reads or writes git: finding the repository the way git does, reading
-// configuration, walking history, trailers, notes and patches.
 package gitext
 
 import (
@@ -33,7 +31,7 @@ type Repo struct {
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
 	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
-	Shallow map[plumbing.Hash]bool
+	Shallow map[Hash]bool
 
 	progress func(commits int) // WithProgress
 	notice   func(string)      // WithNotice

@@ -10,7 +10,7 @@ import (
 // Range is a resolved REV-RANGE: its tip and its commits, parents before children.
 type Range struct {
 	Spec    string
-	Tip     plumbing.Hash
+	Tip     Hash
 	Commits []*Commit
 	// Exact is the same range with full commit ids ("<A>..<B>", or "<B>" alone), for a command run later, when
 	// ORIG_HEAD or a branch name may mean something else.
@@ -73,7 +73,7 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 }
 
 // resolveCommit resolves rev as git rev-parse would, with a hint for ORIG_HEAD.
-func (repo *Repo) resolveCommit(rev string) (plumbing.Hash, error) {
+func (repo *Repo) resolveCommit(rev string) (Hash, error) {
 	h, err := repo.git.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		hint := ""

@@ -44,8 +44,8 @@ func Each(n, workers int, f func(w, i int)) {
 
 // Stream runs work on each job on one goroutine per CPU and hands every result to use on the caller's
 // goroutine, in the order the results come (not the jobs' order): gitext's history walks inflate commits on
-// every core while their visitor, which is not safe for concurrent use, sees them one at a time. buffer is how many jobs and
-// results may wait in each channel. The first error use returns stops the feeding and the workers and is
+// every core while their visitor, which is not safe for concurrent use, sees them one at a time. buffer is how
+// many jobs and results may wait in each channel. The first error use returns stops the feeding and the workers and is
 // returned; a worker in the middle of a job finishes it first.
 func Stream[J, R any](jobs []J, buffer int, work func(J) R, use func(R) error) error {
 	in := make(chan J, buffer)
