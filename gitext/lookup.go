@@ -11,7 +11,7 @@ import (
 )
 
 // Resolve reads rev as `git rev-parse` does (a full or abbreviated id, a ref or branch name, HEAD, rev~n,
-// rev^n) and returns the object it names.
+// rev^n) and returns the commit it names (an annotated tag is peeled; rev^{tree} and rev:path are not supported).
 func (r *Repo) Resolve(rev string) (Hash, error) {
 	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
@@ -29,7 +29,8 @@ func (r *Repo) Commit(h Hash) (*Commit, error) {
 	return commitOf(c), nil
 }
 
-// IsAncestor says whether commit ancestor is reachable from commit of (a commit is not its own ancestor).
+// IsAncestor says whether commit ancestor is reachable from commit of, as `git merge-base --is-ancestor` does
+// (a commit is its own ancestor).
 func (r *Repo) IsAncestor(ancestor, of Hash) (bool, error) {
 	a, err := r.git.CommitObject(ancestor)
 	if err != nil {
