@@ -57,7 +57,7 @@ func codeOwnersAt(repo *gitext.Repo, sha string) (*controls.CodeOwnersDoc, error
 		}
 		size, err := repo.BlobSize(blob)
 		if err != nil {
-			return nil, err
+			continue // as a path with no file: the blob is not in this clone
 		}
 		if size > maxCodeOwners {
 			return nil, fmt.Errorf("%s is larger than GitHub reads (%d bytes)", path, size)
