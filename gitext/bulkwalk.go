@@ -105,7 +105,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			}
 			seen++
 			c.Node = int(n)
-			shallow := r.Shallow[c.Hash]
+			shallow := r.shallow[c.Hash]
 			g.nodes[n].When, g.nodes[n].Shallow = c.when, shallow
 			if !shallow {
 				parents[n] = c.Parents

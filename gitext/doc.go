@@ -26,6 +26,7 @@
 //     TreeEntryAt, TreeFiles, CheckTree (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax,
 //     ReadObject, NewAbbrev (ids shortened as git prints them);
 //   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, ResolveRange;
+//     a shallow clone's boundary: IsShallow, ShallowCommits;
 //   - configuration: Config (as `git config` sees it), UserConfig, RepoOption (the repository's own file),
 //     TrailerOptions, HooksFolder, ExcludeLocally;
 //   - history: Walk, WalkFrom and WalkWith read every commit reachable from some tips once, on every core, into

@@ -244,7 +244,7 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			buf = ps
 			g.posNode[p.pos] = int32(i + 1)
 			h := cg.Hash(p.pos)
-			n := Node{Hash: h, When: when, Shallow: r.Shallow[h]}
+			n := Node{Hash: h, When: when, Shallow: r.shallow[h]}
 			g.nodes = append(g.nodes, n)
 			if visit != nil {
 				unread = append(unread, i)
@@ -266,7 +266,7 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			return nil, err
 		}
 		g.index[p.hash] = int32(i)
-		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.Shallow[p.hash]}
+		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.shallow[p.hash]}
 		g.nodes = append(g.nodes, n)
 		if visit != nil {
 			c := &WalkCommit{Node: i, Hash: p.hash, Parents: hdr.Parents, Message: string(hdr.Message)}

@@ -215,3 +215,40 @@ func TestParseHash(t *testing.T) {
 		}
 	}
 }
+
+func TestShallowCommitsLikeTheShallowFile(t *testing.T) {
+	t.Parallel()
+	r, _ := lookupRepo(t)
+	whole, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := whole.ShallowCommits(); len(got) != 0 {
+		t.Errorf("a whole clone's shallow commits: %v", got)
+	}
+	dst := filepath.Join(filepath.Dir(r.Dir), "shallow")
+	r.Git("clone", "-q", "--no-single-branch", "--depth", "1", "file://"+r.Dir, dst)
+	shallow, err := gitext.Discover(dst, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(filepath.Join(dst, ".git", "shallow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(string(file))
+	sort.Strings(want)
+	var got []string
+	for _, h := range shallow.ShallowCommits() {
+		got = append(got, h.String())
+		if !shallow.IsShallow(h) {
+			t.Errorf("IsShallow(%s) = false for a commit of the shallow file", h)
+		}
+	}
+	if len(want) < 2 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ShallowCommits = %v, the shallow file lists %v", got, want)
+	}
+	if shallow.IsShallow(gitext.NewHash(r.Rev("HEAD~1"))) {
+		t.Error("IsShallow of a commit the clone lacks")
+	}
+}

@@ -66,7 +66,7 @@ func (r *Repo) rangeCommits(tip Hash, stops []Hash) ([]Hash, error) {
 			return nil, err
 		}
 		c := &rangeCommit{hash: h, when: hdr.When, parents: hdr.Parents}
-		if r.Shallow[h] {
+		if r.shallow[h] {
 			c.parents = nil // its parents are beyond the shallow boundary
 		}
 		seen[h] = c

@@ -1,10 +1,12 @@
 package gitext
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,9 +32,9 @@ type Repo struct {
 	CommonDir string
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
-	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
-	Shallow map[Hash]bool
 
+	// shallow lists the commits whose parents this clone lacks; history walks stop there.
+	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
 	notice   func(string)      // WithNotice
 
@@ -118,7 +120,7 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
-	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
+	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{}, format: format}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()
@@ -132,9 +134,23 @@ func open(gitDir, workTree string) (*Repo, error) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)
 	}
 	for _, h := range shallow {
-		repo.Shallow[h] = true
+		repo.shallow[h] = true
 	}
 	return repo, nil
+}
+
+// IsShallow says whether commit h is at a shallow clone's boundary: listed in the shallow file, its parents
+// not in the clone. History walks stop there.
+func (r *Repo) IsShallow(h Hash) bool { return r.shallow[h] }
+
+// ShallowCommits lists the commits of the shallow file, sorted; none for a whole clone.
+func (r *Repo) ShallowCommits() []Hash {
+	out := make([]Hash, 0, len(r.shallow))
+	for h := range r.shallow {
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b Hash) int { return bytes.Compare(a[:], b[:]) })
+	return out
 }
 
 // findUp walks from start to the root looking for .git, the way git's setup_git_directory does.

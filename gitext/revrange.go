@@ -44,7 +44,7 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 		}
 		// A commit at a shallow clone's boundary has parents the clone lacks: the range is the commit alone,
 		// as for a root commit.
-		if len(c.ParentHashes) > 0 && !repo.Shallow[tip] {
+		if len(c.ParentHashes) > 0 && !repo.shallow[tip] {
 			stop = append(stop, c.ParentHashes[0])
 		}
 	} else {

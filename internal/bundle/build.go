@@ -410,7 +410,7 @@ func patchableCommits(repo *gitext.Repo, commits *discover.Commits) ([]gitext.Ha
 		if len(d.Parents) > 1 {
 			continue // merges are in commits.json, not in the patch
 		}
-		if repo.Shallow[h] && len(d.Parents) == 1 {
+		if repo.IsShallow(h) && len(d.Parents) == 1 {
 			warnings = append(warnings, fmt.Sprintf("commit %s is at the shallow boundary: its parent is missing, so it is not in git/diff.patch", d.SHA[:12]))
 			continue
 		}

@@ -62,9 +62,9 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	for _, k := range opts.TrailerKeys {
 		keys[strings.ToLower(k)] = true
 	}
-	if len(r.Shallow) > 0 {
+	if shallow := r.ShallowCommits(); len(shallow) > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %s, "+
-			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(r.Shallow), "shallow commit")))
+			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(shallow), "shallow commit")))
 	}
 	tips, err := historyTips(r, opts)
 	if err != nil {

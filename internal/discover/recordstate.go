@@ -56,7 +56,7 @@ func discoveryOf(r *gitext.Repo, opts Options, tips []gitext.Tip) *commitsjson.D
 	for _, t := range tips {
 		d.Tips[t.Name.String()] = t.Commit.String()
 	}
-	for h := range r.Shallow {
+	for _, h := range r.ShallowCommits() {
 		d.Shallow = append(d.Shallow, h.String())
 	}
 	sort.Strings(d.Shallow)

@@ -56,7 +56,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 	if len(d.Shallow) > 0 {
 		soft = append(soft, fmt.Sprintf("the repository the bundle was made in was a shallow clone (%s), so history beyond it was never searched", plural.Count(len(d.Shallow), "shallow commit")))
 	}
-	if len(r.Shallow) > 0 {
+	if len(r.ShallowCommits()) > 0 {
 		soft = append(soft, "this clone is shallow, so its history stops at the shallow boundary")
 	}
 
@@ -210,7 +210,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		if rd.LandedOn == nil {
 			continue
 		}
-		if len(lacking) == 0 && len(r.Shallow) == 0 {
+		if len(lacking) == 0 && len(r.ShallowCommits()) == 0 {
 			if !slices.Equal(bd.LandedOn.Branches, rd.LandedOn.Branches) || !slices.Equal(bd.LandedOn.Tags, rd.LandedOn.Tags) {
 				judge("%s: git/commits.json says it landed on branches [%s] and first tags [%s], the recorded refs give [%s] and [%s]", short(sha),
 					strings.Join(bd.LandedOn.Branches, " "), strings.Join(bd.LandedOn.Tags, " "), strings.Join(rd.LandedOn.Branches, " "), strings.Join(rd.LandedOn.Tags, " "))

@@ -128,7 +128,7 @@ func parentTree(r *gitext.Repo, c *gitext.Commit) (gitext.Hash, bool, error) {
 		return gitext.Hash{}, true, nil
 	}
 	p, err := r.ReadCommit(c.ParentHashes[0], "the parent of "+c.Hash.String())
-	if errors.Is(err, gitext.ErrObjectNotFound) || r.Shallow[c.Hash] {
+	if errors.Is(err, gitext.ErrObjectNotFound) || r.IsShallow(c.Hash) {
 		return gitext.Hash{}, false, nil
 	}
 	if err != nil {
