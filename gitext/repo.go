@@ -25,7 +25,6 @@ var ErrNotRepository = errors.New("not a git repository")
 
 // Repo is an opened repository and the folders git would use for it.
 type Repo struct {
-	git *git.Repository
 	// GitDir is this worktree's git folder (.git, or .git/worktrees/<name> for a linked worktree).
 	GitDir string
 	// CommonDir holds what all worktrees share: objects, refs, config, hooks, our bundles and index.
@@ -33,6 +32,7 @@ type Repo struct {
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
 
+	git *git.Repository // only gitext reads git through it (and gitext/patch, through Backend)
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
