@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
@@ -86,7 +84,7 @@ func (a *Abbrev) Close() {
 }
 
 // Short returns h's hex, as long as git would print it.
-func (a *Abbrev) Short(h plumbing.Hash) string {
+func (a *Abbrev) Short(h Hash) string {
 	full := h.String()
 	n := a.base
 	if n >= len(full) {
@@ -111,7 +109,7 @@ func (a *Abbrev) Short(h plumbing.Hash) string {
 
 // packNeighbours is the longest hex prefix h shares with an object of the index other than itself: only the
 // objects next to where h sorts can share the most.
-func packNeighbours(ix *odb.IndexV2, h plumbing.Hash) int {
+func packNeighbours(ix *odb.IndexV2, h Hash) int {
 	n := ix.Len()
 	at := ix.ID
 	lo, hi := 0, n

@@ -53,7 +53,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	if len(entries) == 0 || total > maxBulkBytes {
 		return nil, false, nil
 	}
-	g := &Graph{Nodes: make([]Node, 0, len(entries))}
+	g := &Graph{nodes: make([]Node, 0, len(entries))}
 	at := make(map[plumbing.Hash]int32, len(entries))
 	var early []*WalkCommit                             // read before marked
 	waiting := make([]*WalkCommit, 0, len(entries))     // by node: read, marked and not yet visited
@@ -67,8 +67,8 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		if known && v >= 0 {
 			return
 		}
-		n := int32(len(g.Nodes))
-		g.Nodes = append(g.Nodes, Node{Hash: h})
+		n := int32(len(g.nodes))
+		g.nodes = append(g.nodes, Node{Hash: h})
 		waiting, visited, parents = append(waiting, nil), append(visited, false), append(parents, nil)
 		at[h] = n
 		if known {
@@ -100,13 +100,13 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			}
 			c := waiting[n]
 			visited[n], waiting[n] = true, nil
-			if r.Progress != nil && seen&4095 == 0 {
-				r.Progress(seen)
+			if r.progress != nil && seen&4095 == 0 {
+				r.progress(seen)
 			}
 			seen++
 			c.Node = int(n)
-			shallow := r.Shallow[c.Hash]
-			g.Nodes[n].When, g.Nodes[n].Shallow = c.when, shallow
+			shallow := r.shallow[c.Hash]
+			g.nodes[n].When, g.nodes[n].Shallow = c.when, shallow
 			if !shallow {
 				parents[n] = c.Parents
 			}
@@ -138,7 +138,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 				if visited[a.node] || waiting[a.node] != nil {
 					continue
 				}
-				if !all && pr.Contains(g.Nodes[a.node].Hash) {
+				if !all && pr.Contains(g.nodes[a.node].Hash) {
 					keep = append(keep, a)
 					continue
 				}
@@ -148,7 +148,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			errs := make([]error, len(todo))
 			parallel.Each(len(todo), 0, func(_, k int) {
 				a := todo[k]
-				h := g.Nodes[a.node].Hash
+				h := g.nodes[a.node].Hash
 				from := a.ref
 				if from == "" {
 					from = "parent of commit " + a.child.String()
@@ -219,7 +219,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		}
 		return commits
 	}
-	err := onWorkers(starts, runtime.GOMAXPROCS(0), inflate, func(commits []*WalkCommit) error {
+	err := parallel.Stream(starts, runtime.GOMAXPROCS(0), inflate, func(commits []*WalkCommit) error {
 		for _, c := range commits {
 			arrive(c)
 			if err := drain(); err != nil {
@@ -253,11 +253,11 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		for _, h := range ps {
 			j, ok := at[h]
 			if !ok || j < 0 {
-				return nil, true, fmt.Errorf("commit %s: parent %s was not read", g.Nodes[i].Hash, h)
+				return nil, true, fmt.Errorf("commit %s: parent %s was not read", g.nodes[i].Hash, h)
 			}
 			all = append(all, int(j))
 		}
-		g.Nodes[i].Parents = all[start:len(all):len(all)]
+		g.nodes[i].Parents = all[start:len(all):len(all)]
 	}
 	g.index = at
 	return g, true, nil

@@ -100,10 +100,11 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, n := range g.Nodes {
+	for i := range g.Len() {
+		n := g.Node(i)
 		line := n.Hash.String()
 		for _, p := range n.Parents {
-			line += " " + g.Nodes[p].Hash.String()
+			line += " " + g.Node(p).Hash.String()
 		}
 		got = append(got, line)
 		if _, ok := seen[n.Hash.String()]; !ok {
@@ -126,7 +127,8 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 	}
 	// Node numbers are the graph's: each visited commit's number names it, and the pack's unreachable commits,
 	// read but never reached, have none.
-	for i, n := range g.Nodes {
+	for i := range g.Len() {
+		n := g.Node(i)
 		if j, ok := g.Index(n.Hash); !ok || j != i {
 			t.Errorf("node %d: Index gives %d, %v", i, j, ok)
 		}
@@ -214,10 +216,11 @@ func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, n := range g.Nodes {
+	for i := range g.Len() {
+		n := g.Node(i)
 		line := n.Hash.String()
 		for _, p := range n.Parents {
-			line += " " + g.Nodes[p].Hash.String()
+			line += " " + g.Node(p).Hash.String()
 		}
 		got = append(got, line)
 	}

@@ -16,7 +16,7 @@ import "math/bits"
 // larger than that takes a pass per 512. Nodes whose generation number is below the lowest target's cannot
 // reach any target (a commit's generation is larger than each of its ancestors'), and none of them is a target,
 // so they are skipped, as git's --contains stops at the generation cutoff. That is not a walk per commit or per
-// tip. Finish must have run (Rank and Gen).
+// tip.
 func (g *Graph) ContainedBy(targets, tips []int) [][]int {
 	out := make([][]int, len(targets))
 	if len(targets) == 0 || len(tips) == 0 {
@@ -24,15 +24,15 @@ func (g *Graph) ContainedBy(targets, tips []int) [][]int {
 	}
 	minGen := ^uint32(0)
 	for _, t := range targets {
-		minGen = min(minGen, g.Gen[t])
+		minGen = min(minGen, g.gen[t])
 	}
-	order := make([]int, len(g.Nodes)) // then only the nodes at or above the cutoff, parents first
-	for i, r := range g.Rank {
+	order := make([]int, len(g.nodes)) // then only the nodes at or above the cutoff, parents first
+	for i, r := range g.rank {
 		order[r] = i
 	}
 	kept := order[:0]
 	for _, i := range order {
-		if g.Gen[i] >= minGen {
+		if g.gen[i] >= minGen {
 			kept = append(kept, i)
 		}
 	}
@@ -43,11 +43,11 @@ func (g *Graph) ContainedBy(targets, tips []int) [][]int {
 		carried = targets
 	}
 	words := min(maxSetWords, (len(carried)+63)/64)
-	sets := make([]uint64, len(g.Nodes)*words)
+	sets := make([]uint64, len(g.nodes)*words)
 	for lo := 0; lo < len(carried); lo += 64 * words {
 		chunk := carried[lo:min(lo+64*words, len(carried))]
 		w := (len(chunk) + 63) / 64
-		sets := sets[:len(g.Nodes)*w]
+		sets := sets[:len(g.nodes)*w]
 		if lo > 0 {
 			clear(sets) // the first pass has it fresh from make
 		}
@@ -57,7 +57,7 @@ func (g *Graph) ContainedBy(targets, tips []int) [][]int {
 		if byTarget {
 			for _, i := range order {
 				set := sets[i*w : i*w+w]
-				for _, p := range g.Nodes[i].Parents {
+				for _, p := range g.nodes[i].Parents {
 					for k, bits := range sets[p*w : p*w+w] {
 						set[k] |= bits
 					}
@@ -76,7 +76,7 @@ func (g *Graph) ContainedBy(targets, tips []int) [][]int {
 		for k := len(order) - 1; k >= 0; k-- {
 			i := order[k]
 			set := sets[i*w : i*w+w]
-			for _, p := range g.Nodes[i].Parents {
+			for _, p := range g.nodes[i].Parents {
 				// A parent below the cutoff collects bits nobody reads.
 				for k, bits := range set {
 					sets[p*w+k] |= bits

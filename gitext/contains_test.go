@@ -60,8 +60,7 @@ func TestContainedByAgreesWithReachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Finish()
-	n := len(g.Nodes)
+	n := g.Len()
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i

@@ -10,49 +10,50 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
+	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
 
 // Graph is the commit graph of the walked history, held in memory so that every question after the walk
 // (reachability from a branch, from a merge's side, ordering) is answered without reading objects again.
 type Graph struct {
-	Nodes []Node
+	nodes []Node
 	index map[plumbing.Hash]int32
 	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
 	byHash []uint32
 	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
 	cg      *odb.CommitGraph
 	posNode []int32
-	// Rank is each node's position in TopoOrder; Gen its generation number (1 for roots, else 1 + the
-	// largest of its parents'). Both are filled by Finish.
-	Rank []uint32
-	Gen  []uint32
+	// rank is each node's position in TopoOrder; gen its generation number (1 for roots, else 1 + the
+	// largest of its parents'). Both are filled by finish, which every walk runs before returning its graph.
+	rank []uint32
+	gen  []uint32
 }
 
-// Finish computes Rank and Gen.
-func (g *Graph) Finish() {
+// finish computes rank and gen.
+func (g *Graph) finish() {
 	order := g.TopoOrder()
-	g.Rank = make([]uint32, len(g.Nodes))
-	g.Gen = make([]uint32, len(g.Nodes))
+	g.rank = make([]uint32, len(g.nodes))
+	g.gen = make([]uint32, len(g.nodes))
 	for pos, i := range order {
-		g.Rank[i] = uint32(pos)
+		g.rank[i] = uint32(pos)
 		gen := uint32(1)
-		for _, p := range g.Nodes[i].Parents {
-			if g.Gen[p]+1 > gen {
-				gen = g.Gen[p] + 1
+		for _, p := range g.nodes[i].Parents {
+			if g.gen[p]+1 > gen {
+				gen = g.gen[p] + 1
 			}
 		}
-		g.Gen[i] = gen
+		g.gen[i] = gen
 	}
 }
 
 // Exclusive returns the nodes reachable from `from` and not from `stop`. It paints down from both sides in
 // generation order, as git's paint_down_to_common does, so it visits only the history between them rather than
-// everything reachable from `stop`. Finish must have run.
+// everything reachable from `stop`.
 func (g *Graph) Exclusive(from, stop []int) []int {
 	const fromStop, fromFrom = 1, 2
-	flags := make([]uint8, len(g.Nodes))
-	queued := make([]bool, len(g.Nodes))
-	h := &nodeHeap{less: func(a, b int) bool { return g.Gen[a] > g.Gen[b] }} // highest generation first
+	flags := make([]uint8, len(g.nodes))
+	queued := make([]bool, len(g.nodes))
+	h := &nodeHeap{less: func(a, b int) bool { return g.gen[a] > g.gen[b] }} // highest generation first
 	// live counts queued nodes reachable from `from` only: while there are none, nothing more can be found.
 	live := 0
 	push := func(i int, f uint8) {
@@ -92,7 +93,7 @@ func (g *Graph) Exclusive(from, stop []int) []int {
 			live--
 			out = append(out, i)
 		}
-		for _, p := range g.Nodes[i].Parents {
+		for _, p := range g.nodes[i].Parents {
 			push(p, f)
 		}
 	}
@@ -115,9 +116,21 @@ func (h *nodeHeap) Pop() any {
 	return x
 }
 
-// Node is one commit of the graph. Parents index Graph.Nodes; parents beyond a shallow boundary are absent.
+// Len is the number of commits in the graph; node numbers run from 0 to Len()-1.
+func (g *Graph) Len() int { return len(g.nodes) }
+
+// Node returns node i. Its Parents slice is the graph's own: read it, do not change it.
+func (g *Graph) Node(i int) Node { return g.nodes[i] }
+
+// Rank is node i's position in TopoOrder (parents before children).
+func (g *Graph) Rank(i int) uint32 { return g.rank[i] }
+
+// Gen is node i's generation number: 1 for a root, else 1 + the largest of its parents'.
+func (g *Graph) Gen(i int) uint32 { return g.gen[i] }
+
+// Node is one commit of the graph. Parents are node numbers (Graph.Node); parents beyond a shallow boundary are absent.
 type Node struct {
-	Hash    plumbing.Hash
+	Hash    Hash
 	Parents []int
 	When    int64 // committer time, seconds since the epoch
 	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone.
@@ -130,8 +143,8 @@ var ErrMissingObject = errors.New("missing object")
 // WalkCommit is what Walk hands its visitor: a commit's id, parents and message.
 type WalkCommit struct {
 	Node    int // its number in the returned graph
-	Hash    plumbing.Hash
-	Parents []plumbing.Hash
+	Hash    Hash
+	Parents []Hash
 	Message string
 	// Prepared is what WalkWith's prep returned for this commit.
 	Prepared any
@@ -158,7 +171,17 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 // WalkWith is WalkFrom with prep, which is called for every commit visit will see, before it, concurrently on
 // every core: work that needs one commit alone (finding the words of its message) belongs there, and visit,
 // which runs on one goroutine, finds its result in WalkCommit.Prepared. prep must be safe for concurrent use.
+// The graph comes back ready for every question (its topological ranks and generation numbers computed).
 func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, error) {
+	g, err := r.walkWith(base, tips, prep, visit)
+	if err != nil {
+		return nil, err
+	}
+	g.finish()
+	return g, nil
+}
+
+func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
@@ -172,8 +195,8 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	var cg *odb.CommitGraph
 	if base != nil {
 		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
-		g.Nodes = append(make([]Node, 0, len(base.Nodes)), base.Nodes...)
-		for i, n := range base.Nodes {
+		g.nodes = append(make([]Node, 0, len(base.nodes)), base.nodes...)
+		for i, n := range base.nodes {
 			g.index[n.Hash] = int32(i)
 		}
 	} else if cg = r.graphFile(); cg != nil {
@@ -206,9 +229,9 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 				}
 			}
 		}
-		i := len(g.Nodes)
-		if r.Progress != nil && i&4095 == 0 && visit == nil {
-			r.Progress(i)
+		i := len(g.nodes)
+		if r.progress != nil && i&4095 == 0 && visit == nil {
+			r.progress(i)
 		}
 		if p.pos >= 0 {
 			if g.posNode[p.pos] != 0 {
@@ -221,8 +244,8 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			buf = ps
 			g.posNode[p.pos] = int32(i + 1)
 			h := cg.Hash(p.pos)
-			n := Node{Hash: h, When: when, Shallow: r.Shallow[h]}
-			g.Nodes = append(g.Nodes, n)
+			n := Node{Hash: h, When: when, Shallow: r.shallow[h]}
+			g.nodes = append(g.nodes, n)
 			if visit != nil {
 				unread = append(unread, i)
 			}
@@ -235,16 +258,16 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			}
 			continue
 		}
-		if r.Progress != nil && i&4095 == 0 && visit != nil {
-			r.Progress(i)
+		if r.progress != nil && i&4095 == 0 && visit != nil {
+			r.progress(i)
 		}
 		hdr, err := r.readHeader(pr, p.hash, p.from)
 		if err != nil {
 			return nil, err
 		}
 		g.index[p.hash] = int32(i)
-		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.Shallow[p.hash]}
-		g.Nodes = append(g.Nodes, n)
+		n := Node{Hash: p.hash, When: hdr.When, Shallow: r.shallow[p.hash]}
+		g.nodes = append(g.nodes, n)
 		if visit != nil {
 			c := &WalkCommit{Node: i, Hash: p.hash, Parents: hdr.Parents, Message: string(hdr.Message)}
 			if prep != nil {
@@ -265,12 +288,12 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	for i, ps := range parentHashes {
 		for _, h := range ps {
 			j, _ := g.Index(h)
-			g.Nodes[i].Parents = append(g.Nodes[i].Parents, j)
+			g.nodes[i].Parents = append(g.nodes[i].Parents, j)
 		}
 	}
 	for i, ps := range parentPos {
 		for _, pos := range ps {
-			g.Nodes[i].Parents = append(g.Nodes[i].Parents, int(g.posNode[pos])-1)
+			g.nodes[i].Parents = append(g.nodes[i].Parents, int(g.posNode[pos])-1)
 		}
 	}
 	if len(unread) > 0 {
@@ -288,7 +311,7 @@ func (r *Repo) readMessages(pr *odb.Packs, g *Graph, nodes []int, prep func(*Wal
 		err error
 	}
 	read := func(i int) result {
-		h := g.Nodes[i].Hash
+		h := g.nodes[i].Hash
 		hdr, err := r.readHeader(pr, h, "listed in the commit-graph")
 		if err != nil {
 			return result{err: err}
@@ -300,19 +323,19 @@ func (r *Repo) readMessages(pr *odb.Packs, g *Graph, nodes []int, prep func(*Wal
 		return result{c: c}
 	}
 	done := 0
-	return onWorkers(nodes, 256, read, func(res result) error {
+	return parallel.Stream(nodes, 256, read, func(res result) error {
 		if res.err != nil {
 			return res.err
 		}
-		if done++; r.Progress != nil && done&4095 == 0 {
-			r.Progress(done)
+		if done++; r.progress != nil && done&4095 == 0 {
+			r.progress(done)
 		}
 		return visit(res.c)
 	})
 }
 
 // rawCommit reads commit h; from says who pointed at it, for the error message.
-func (r *Repo) rawCommit(pr *odb.Packs, h plumbing.Hash, from string) ([]byte, error) {
+func (r *Repo) rawCommit(pr *odb.Packs, h Hash, from string) ([]byte, error) {
 	raw, err := pr.RawCommit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return nil, fmt.Errorf("commit %s (%s): %w: the repository is incomplete; run `git fsck` or fetch it again",
@@ -325,7 +348,7 @@ func (r *Repo) rawCommit(pr *odb.Packs, h plumbing.Hash, from string) ([]byte, e
 }
 
 // readHeader reads and parses one commit through the fast pack reader.
-func (r *Repo) readHeader(pr *odb.Packs, h plumbing.Hash, from string) (odb.CommitHeader, error) {
+func (r *Repo) readHeader(pr *odb.Packs, h Hash, from string) (odb.CommitHeader, error) {
 	raw, err := r.rawCommit(pr, h, from)
 	if err != nil {
 		return odb.CommitHeader{}, err
@@ -340,7 +363,7 @@ func (r *Repo) readHeader(pr *odb.Packs, h plumbing.Hash, from string) (odb.Comm
 // ReadWalkCommit reads commit h's parents and message as a walk would hand them to its visitor, for node number
 // node of a graph the caller holds; from says who pointed at it. A commit the repository lacks is an error
 // wrapping ErrMissingObject.
-func (r *Repo) ReadWalkCommit(node int, h plumbing.Hash, from string) (*WalkCommit, error) {
+func (r *Repo) ReadWalkCommit(node int, h Hash, from string) (*WalkCommit, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
@@ -353,26 +376,26 @@ func (r *Repo) ReadWalkCommit(node int, h plumbing.Hash, from string) (*WalkComm
 }
 
 // NewGraph is a graph kept elsewhere (a cache of a walk): nodes in topological order, each node's parents
-// before it, and byHash the node numbers sorted by hash. Rank is each node's number and Gen is computed. It
+// before it, and byHash the node numbers sorted by hash. Its rank is each node's number and gen is computed. It
 // returns false when the nodes are not in that order or byHash is not a permutation sorted by hash.
 func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 	n := len(nodes)
 	if len(byHash) != n {
 		return nil, false
 	}
-	g := &Graph{Nodes: nodes, byHash: byHash, Rank: make([]uint32, n), Gen: make([]uint32, n)}
+	g := &Graph{nodes: nodes, byHash: byHash, rank: make([]uint32, n), gen: make([]uint32, n)}
 	for i, nd := range nodes {
-		g.Rank[i] = uint32(i)
+		g.rank[i] = uint32(i)
 		gen := uint32(1)
 		for _, p := range nd.Parents {
 			if p < 0 || p >= i {
 				return nil, false
 			}
-			if g.Gen[p]+1 > gen {
-				gen = g.Gen[p] + 1
+			if g.gen[p]+1 > gen {
+				gen = g.gen[p] + 1
 			}
 		}
-		g.Gen[i] = gen
+		g.gen[i] = gen
 	}
 	seen := make([]bool, n)
 	for k, x := range byHash {
@@ -388,7 +411,7 @@ func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 }
 
 // Index returns the node index of h.
-func (g *Graph) Index(h plumbing.Hash) (int, bool) {
+func (g *Graph) Index(h Hash) (int, bool) {
 	if g.index != nil {
 		if i, ok := g.index[h]; ok {
 			return int(i), ok
@@ -403,7 +426,7 @@ func (g *Graph) Index(h plumbing.Hash) (int, bool) {
 	lo, hi := 0, len(g.byHash)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		switch c := bytes.Compare(g.Nodes[g.byHash[mid]].Hash[:], h[:]); {
+		switch c := bytes.Compare(g.nodes[g.byHash[mid]].Hash[:], h[:]); {
 		case c == 0:
 			return int(g.byHash[mid]), true
 		case c < 0:
@@ -417,7 +440,7 @@ func (g *Graph) Index(h plumbing.Hash) (int, bool) {
 
 // Reachable marks every commit reachable from the starts, not going into commits already marked in stop.
 func (g *Graph) Reachable(starts []int, stop []bool) []bool {
-	seen := make([]bool, len(g.Nodes))
+	seen := make([]bool, len(g.nodes))
 	stack := append([]int(nil), starts...)
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
@@ -426,7 +449,7 @@ func (g *Graph) Reachable(starts []int, stop []bool) []bool {
 			continue
 		}
 		seen[i] = true
-		stack = append(stack, g.Nodes[i].Parents...)
+		stack = append(stack, g.nodes[i].Parents...)
 	}
 	return seen
 }
@@ -434,28 +457,28 @@ func (g *Graph) Reachable(starts []int, stop []bool) []bool {
 // TopoOrder lists every node, parents before children; among commits that are ready at once, the oldest
 // committer date first, then the smallest sha, so the order is total and the same on every machine.
 func (g *Graph) TopoOrder() []int {
-	pendingParents := make([]int, len(g.Nodes))
-	children := make([][]int, len(g.Nodes))
-	for i, n := range g.Nodes {
+	pendingParents := make([]int, len(g.nodes))
+	children := make([][]int, len(g.nodes))
+	for i, n := range g.nodes {
 		pendingParents[i] = len(n.Parents)
 		for _, p := range n.Parents {
 			children[p] = append(children[p], i)
 		}
 	}
 	h := &nodeHeap{less: func(a, b int) bool { // oldest committer date first, then smallest sha
-		na, nb := &g.Nodes[a], &g.Nodes[b]
+		na, nb := &g.nodes[a], &g.nodes[b]
 		if na.When != nb.When {
 			return na.When < nb.When
 		}
 		return bytes.Compare(na.Hash[:], nb.Hash[:]) < 0
 	}}
-	for i := range g.Nodes {
+	for i := range g.nodes {
 		if pendingParents[i] == 0 {
 			h.items = append(h.items, i)
 		}
 	}
 	heap.Init(h)
-	order := make([]int, 0, len(g.Nodes))
+	order := make([]int, 0, len(g.nodes))
 	for h.Len() > 0 {
 		i := heap.Pop(h).(int)
 		order = append(order, i)
@@ -471,7 +494,7 @@ func (g *Graph) TopoOrder() []int {
 
 // ReadCommit reads one whole commit, for the few commits whose details are reported; from says who pointed at
 // it, for the error message. A commit ReadWalkCommits just read is not read again.
-func (r *Repo) ReadCommit(h plumbing.Hash, from string) (*object.Commit, error) {
+func (r *Repo) ReadCommit(h Hash, from string) (*Commit, error) {
 	raw, ok := r.takeRaw(h)
 	if !ok {
 		pr, err := r.packs()
@@ -485,9 +508,9 @@ func (r *Repo) ReadCommit(h plumbing.Hash, from string) (*object.Commit, error) 
 	obj := &plumbing.MemoryObject{}
 	obj.SetType(plumbing.CommitObject)
 	obj.Write(raw)
-	c, err := object.DecodeCommit(r.Storer, obj)
+	c, err := object.DecodeCommit(r.git.Storer, obj)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
 	}
-	return c, nil
+	return commitOf(c), nil
 }

@@ -25,13 +25,13 @@ import (
 
 // NoteRef is one note of a notes tree: the annotated object and the blob holding the note's text.
 type NoteRef struct {
-	Target plumbing.Hash
-	Blob   plumbing.Hash
+	Target Hash
+	Blob   Hash
 }
 
 // notesTree returns the tree of the notes commit ref points to; zero when the ref does not exist yet.
-func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash, err error) {
-	cur, err := r.Storer.Reference(ref)
+func (r *Repo) notesTree(ref RefName) (commit, tree Hash, err error) {
+	cur, err := r.git.Storer.Reference(ref)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, plumbing.ZeroHash, nil
 	}
@@ -41,7 +41,7 @@ func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash
 	if cur.Type() != plumbing.HashReference {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s is symbolic: point it at a notes commit or remove it", ref)
 	}
-	c, err := object.GetCommit(r.Storer, cur.Hash())
+	c, err := object.GetCommit(r.git.Storer, cur.Hash())
 	if err != nil {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s names commit %s: %w; run `git fsck`", ref, cur.Hash(), err)
 	}
@@ -49,7 +49,7 @@ func (r *Repo) notesTree(ref plumbing.ReferenceName) (commit, tree plumbing.Hash
 }
 
 // Note returns the text of target's note on ref; ok is false when it has none.
-func (r *Repo) Note(ref plumbing.ReferenceName, target plumbing.Hash) (text []byte, ok bool, err error) {
+func (r *Repo) Note(ref RefName, target Hash) (text []byte, ok bool, err error) {
 	_, tree, err := r.notesTree(ref)
 	if err != nil || tree.IsZero() {
 		return nil, false, err
@@ -64,7 +64,7 @@ func (r *Repo) Note(ref plumbing.ReferenceName, target plumbing.Hash) (text []by
 
 // Notes lists every note on ref, whatever its fan-out, sorted by target. Tree entries that are not notes
 // (git allows other files in a notes tree) are skipped.
-func (r *Repo) Notes(ref plumbing.ReferenceName) ([]NoteRef, error) {
+func (r *Repo) Notes(ref RefName) ([]NoteRef, error) {
 	_, tree, err := r.notesTree(ref)
 	if err != nil || tree.IsZero() {
 		return nil, err
@@ -73,11 +73,11 @@ func (r *Repo) Notes(ref plumbing.ReferenceName) ([]NoteRef, error) {
 }
 
 // notesIn lists the notes of a notes tree, whatever its fan-out, sorted by target; where names it in errors.
-func (r *Repo) notesIn(tree plumbing.Hash, where string) ([]NoteRef, error) {
+func (r *Repo) notesIn(tree Hash, where string) ([]NoteRef, error) {
 	var out []NoteRef
 	var walk func(tree plumbing.Hash, prefix string) error
 	walk = func(tree plumbing.Hash, prefix string) error {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return fmt.Errorf("notes tree %s of %s: %w", tree, where, err)
 		}
@@ -108,8 +108,8 @@ func (r *Repo) notesIn(tree plumbing.Hash, where string) ([]NoteRef, error) {
 func (r *Repo) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
 
 // findNote looks hex up in a notes tree: a file named with the rest of the id, or a two-digit fan-out folder.
-func (r *Repo) findNote(tree plumbing.Hash, hex string) (plumbing.Hash, bool, error) {
-	t, err := object.GetTree(r.Storer, tree)
+func (r *Repo) findNote(tree Hash, hex string) (Hash, bool, error) {
+	t, err := object.GetTree(r.git.Storer, tree)
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("notes tree %s: %w", tree, err)
 	}
@@ -145,7 +145,7 @@ const maxNoteAttempts = 200
 // EditNote changes target's note on ref and commits the new notes tree with sig as author and committer,
 // whose parent is the ref's old commit; then it moves the ref only if nobody else moved it meanwhile, and redoes
 // the edit on the new state when somebody did. changed is false when edit left the note as it was.
-func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, message string, edit NoteEdit) (changed bool, err error) {
+func (r *Repo) EditNote(ref RefName, target Hash, sig Signature, message string, edit NoteEdit) (changed bool, err error) {
 	return r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		var cur []byte
 		var exists bool
@@ -176,15 +176,15 @@ func (r *Repo) EditNote(ref plumbing.ReferenceName, target plumbing.Hash, sig ob
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+		commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree}
 		if !oldCommit.IsZero() {
 			commit.ParentHashes = []plumbing.Hash{oldCommit}
 		}
-		obj := r.Storer.NewEncodedObject()
+		obj := r.git.Storer.NewEncodedObject()
 		if err := commit.Encode(obj); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("encode notes commit: %w", err)
 		}
-		newCommit, err := r.Storer.SetEncodedObject(obj)
+		newCommit, err := r.git.Storer.SetEncodedObject(obj)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("write notes commit: %w", err)
 		}
@@ -206,7 +206,7 @@ func backoff(attempt int) {
 	time.Sleep(time.Duration(1+rand.IntN(limit)) * time.Millisecond)
 }
 
-func (r *Repo) refPath(ref plumbing.ReferenceName) string {
+func (r *Repo) refPath(ref RefName) string {
 	return filepath.Join(r.CommonDir, filepath.FromSlash(ref.String()))
 }
 
@@ -215,7 +215,7 @@ func (r *Repo) refPath(ref plumbing.ReferenceName) string {
 // each other. Within it the swap itself is go-git's CheckAndSetReference, which also flocks the ref file against
 // other go-git writers that do not know git's lock protocol. A ref that does not exist yet is created by
 // renaming the lock file into place, as git does, since CheckAndSetReference cannot check "absent".
-func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error {
+func (r *Repo) swapRef(ref RefName, old, new Hash) error {
 	path := r.refPath(ref)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
@@ -236,7 +236,7 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 	}()
 	newRef := plumbing.NewHashReference(ref, new)
 	if old.IsZero() {
-		if _, err := r.Storer.Reference(ref); err == nil {
+		if _, err := r.git.Storer.Reference(ref); err == nil {
 			return errLostRace
 		} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return fmt.Errorf("read notes ref %s: %w", ref, err)
@@ -253,7 +253,7 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 		locked = false
 		return nil
 	}
-	err = r.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
+	err = r.git.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		return errLostRace
 	}
@@ -266,10 +266,10 @@ func (r *Repo) swapRef(ref plumbing.ReferenceName, old, new plumbing.Hash) error
 // putNote returns a copy of tree (zero: empty) with hex's note set to blob. It descends into a fan-out folder
 // when one exists for the next two digits, as git keeps notes at the fan-out depth their subtree already uses,
 // and drops a flat copy of the same note met on the way so the object never has two notes.
-func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plumbing.Hash, error) {
+func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}
@@ -299,19 +299,19 @@ func (r *Repo) putNote(tree plumbing.Hash, hex string, blob plumbing.Hash) (plum
 	}
 	sort.Sort(object.TreeEntrySorter(out))
 	t := &object.Tree{Entries: out}
-	obj := r.Storer.NewEncodedObject()
+	obj := r.git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode notes tree: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write notes tree: %w", err)
 	}
 	return h, nil
 }
 
-func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	obj := r.Storer.NewEncodedObject()
+func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
+	obj := r.git.Storer.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))
 	w, err := obj.Writer()
@@ -324,15 +324,15 @@ func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
 	}
 	return h, nil
 }
 
-func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+func (r *Repo) readBlob(h Hash) ([]byte, error) {
+	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("note blob %s: %w", h, err)
 	}

@@ -70,10 +70,10 @@ func (r *Repo) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) Tree
 
 // putNotes is putNote for many notes at once: one rewrite of each tree touched, at the fan-out each subtree
 // already uses.
-func (r *Repo) putNotes(tree plumbing.Hash, put map[string]plumbing.Hash) (plumbing.Hash, error) {
+func (r *Repo) putNotes(tree Hash, put map[string]Hash) (Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}

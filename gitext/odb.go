@@ -14,7 +14,7 @@ import (
 func (r *Repo) packs() (*odb.Packs, error) {
 	r.packOnce.Do(func() {
 		r.pack, r.packErr = odb.OpenPacks(filepath.Join(r.CommonDir, "objects", "pack"), func(h plumbing.Hash) (plumbing.EncodedObject, error) {
-			return r.Storer.EncodedObject(plumbing.AnyObject, h)
+			return r.git.Storer.EncodedObject(plumbing.AnyObject, h)
 		})
 	})
 	return r.pack, r.packErr
@@ -34,7 +34,7 @@ func (r *Repo) openGraph() *odb.CommitGraph {
 
 // ReadObject returns the type and whole content of any object, from the mapped packs where it can (deltas
 // resolved), else through go-git. Other packages use it where go-git's object decoding is the bottleneck.
-func (r *Repo) ReadObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (r *Repo) ReadObject(h Hash) (ObjectType, []byte, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return 0, nil, err

@@ -53,14 +53,14 @@ func newPromisor(r *Repo, format repoFormat) *promisor {
 
 // fetch returns the type and content of h, fetched by git from the promisor remote. Its errors wrap
 // plumbing.ErrObjectNotFound, name the object and say what to run.
-func (p *promisor) fetch(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (p *promisor) fetch(h Hash) (ObjectType, []byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.start(); err != nil {
 		return 0, nil, err
 	}
-	if p.fetched == 0 && p.repo.Notice != nil {
-		p.repo.Notice(fmt.Sprintf("this is a partial clone: fetching the objects it lacks from its promisor remote %q "+
+	if p.fetched == 0 && p.repo.notice != nil {
+		p.repo.notice(fmt.Sprintf("this is a partial clone: fetching the objects it lacks from its promisor remote %q "+
 			"with `git cat-file --batch`", p.remote))
 	}
 	mark, _ := p.stderr.Seek(0, io.SeekEnd)
@@ -130,14 +130,14 @@ func (p *promisor) start() error {
 }
 
 // unavailable is the error for an object git could not fetch: it names the object and says what to run.
-func (p *promisor) unavailable(h plumbing.Hash, mark int64) error {
+func (p *promisor) unavailable(h Hash, mark int64) error {
 	return fmt.Errorf("object %s is not in this partial clone and git could not fetch it from its promisor "+
 		"remote %q%s; when the remote is reachable, run the command again (git fetches what it lacks), or fetch this "+
 		"object first with `git cat-file -e %s`: %w", h, p.remote, p.gitSaid(mark), h, plumbing.ErrObjectNotFound)
 }
 
 // broken stops the cat-file process after a failure and returns the error for h.
-func (p *promisor) broken(h plumbing.Hash, err error) error {
+func (p *promisor) broken(h Hash, err error) error {
 	p.err = fmt.Errorf("fetch object %s from promisor remote %q with git cat-file: %v%s: %w", h, p.remote, err,
 		p.gitSaid(0), plumbing.ErrObjectNotFound)
 	p.close()

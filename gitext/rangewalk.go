@@ -49,7 +49,7 @@ func (q *rangeQueue) Pop() any {
 // stop rule exact for histories whose commits are never older than their parents; with clock skew a commit the
 // stops reach can be listed too (as git's walk can), never one of the range left out: exclusion only ever comes
 // from what the stops reach.
-func (r *Repo) rangeCommits(tip plumbing.Hash, stops []plumbing.Hash) ([]plumbing.Hash, error) {
+func (r *Repo) rangeCommits(tip Hash, stops []Hash) ([]Hash, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (r *Repo) rangeCommits(tip plumbing.Hash, stops []plumbing.Hash) ([]plumbin
 			return nil, err
 		}
 		c := &rangeCommit{hash: h, when: hdr.When, parents: hdr.Parents}
-		if r.Shallow[h] {
+		if r.shallow[h] {
 			c.parents = nil // its parents are beyond the shallow boundary
 		}
 		seen[h] = c
@@ -164,7 +164,7 @@ func (r *Repo) rangeCommits(tip plumbing.Hash, stops []plumbing.Hash) ([]plumbin
 
 // topoOrder orders commits parents before children, the oldest committer date first among commits ready at
 // once, then the smallest sha (Graph.TopoOrder's rule); parents outside the set are ignored.
-func topoOrder(cs []*rangeCommit) []plumbing.Hash {
+func topoOrder(cs []*rangeCommit) []Hash {
 	idx := make(map[plumbing.Hash]int, len(cs))
 	for i, c := range cs {
 		idx[c.hash] = i

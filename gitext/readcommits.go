@@ -32,7 +32,7 @@ func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommi
 			return
 		}
 		i := nodes[k]
-		h := g.Nodes[i].Hash
+		h := g.nodes[i].Hash
 		raw, err := r.rawCommit(pr, h, from)
 		if err != nil {
 			errs[k] = err
@@ -66,7 +66,7 @@ type rawKept struct {
 	bytes int
 }
 
-func (r *Repo) keepRaw(h plumbing.Hash, raw []byte) {
+func (r *Repo) keepRaw(h Hash, raw []byte) {
 	k := &r.kept
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -83,7 +83,7 @@ func (r *Repo) keepRaw(h plumbing.Hash, raw []byte) {
 }
 
 // takeRaw returns and forgets a raw commit ReadWalkCommits kept.
-func (r *Repo) takeRaw(h plumbing.Hash) ([]byte, bool) {
+func (r *Repo) takeRaw(h Hash) ([]byte, bool) {
 	k := &r.kept
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
@@ -30,7 +28,7 @@ func TestReadWalkCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nodes []int
-	for i := len(g.Nodes) - 1; i >= 0; i -= 2 { // not in node order
+	for i := g.Len() - 1; i >= 0; i -= 2 { // not in node order
 		nodes = append(nodes, i)
 	}
 	got, err := repo.ReadWalkCommits(g, nodes, "test")
@@ -38,25 +36,28 @@ func TestReadWalkCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, i := range nodes {
-		want, err := repo.ReadWalkCommit(i, g.Nodes[i].Hash, "test")
+		want, err := repo.ReadWalkCommit(i, g.Node(i).Hash, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got[k], want) {
 			t.Fatalf("commit %d: got %+v, want %+v", k, got[k], want)
 		}
-		kept, err := repo.ReadCommit(g.Nodes[i].Hash, "test")
+		kept, err := repo.ReadCommit(g.Node(i).Hash, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if kept.Hash != g.Nodes[i].Hash || kept.Message != want.Message {
-			t.Fatalf("ReadCommit after ReadWalkCommits: %s %q, want %s %q", kept.Hash, kept.Message, g.Nodes[i].Hash, want.Message)
+		if kept.Hash != g.Node(i).Hash || kept.Message != want.Message {
+			t.Fatalf("ReadCommit after ReadWalkCommits: %s %q, want %s %q", kept.Hash, kept.Message, g.Node(i).Hash, want.Message)
 		}
 	}
 
-	missing := &gitext.Graph{Nodes: append(append([]gitext.Node(nil), g.Nodes...),
-		gitext.Node{Hash: plumbing.NewHash("1234567890123456789012345678901234567890")})}
-	if _, err := repo.ReadWalkCommits(missing, []int{0, len(g.Nodes), 1}, "test"); !errors.Is(err, gitext.ErrMissingObject) {
+	all := make([]gitext.Node, 0, g.Len()+1)
+	for i := range g.Len() {
+		all = append(all, g.Node(i))
+	}
+	missing := gitext.GraphOfNodes(append(all, gitext.Node{Hash: gitext.NewHash("1234567890123456789012345678901234567890")}))
+	if _, err := repo.ReadWalkCommits(missing, []int{0, g.Len(), 1}, "test"); !errors.Is(err, gitext.ErrMissingObject) {
 		t.Errorf("missing commit: %v, want ErrMissingObject", err)
 	}
 }

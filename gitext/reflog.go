@@ -14,14 +14,14 @@ import (
 // ReflogEntry is one line of a ref's reflog (<common dir>/logs/<ref>): where the ref was, where it went, and
 // git's message for the move ("merge KAFKA-1: Fast-forward", "commit: Fix it", "branch: Created from trunk").
 type ReflogEntry struct {
-	Old, New plumbing.Hash
+	Old, New Hash
 	Message  string
 }
 
 // Reflog reads ref's reflog, oldest entry first, as git writes it (refs.c: "<old> <new> <ident> <time>
 // <tz>\t<message>"). ok is false when the ref has none (core.logAllRefUpdates off, a bare repository, a ref
 // created by a fetch that kept no log); a line that does not parse is skipped, as git's own readers do.
-func (r *Repo) Reflog(ref plumbing.ReferenceName) ([]ReflogEntry, bool, error) {
+func (r *Repo) Reflog(ref RefName) ([]ReflogEntry, bool, error) {
 	f, err := os.Open(filepath.Join(r.CommonDir, "logs", filepath.FromSlash(ref.String())))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil

@@ -15,8 +15,8 @@ import (
 
 // Tip is a ref that history starts from, resolved to a commit.
 type Tip struct {
-	Name   plumbing.ReferenceName
-	Commit plumbing.Hash
+	Name   RefName
+	Commit Hash
 }
 
 // HistoryTips returns the refs whose history counts as the repository's history: HEAD, local and
@@ -28,12 +28,12 @@ type Tip struct {
 // learn that they are commits. Those that must be read are read on every core.
 func (r *Repo) HistoryTips() ([]Tip, error) {
 	var tips, refs []Tip
-	if head, err := r.Head(); err == nil {
+	if head, err := r.git.Head(); err == nil {
 		tips = append(tips, Tip{Name: plumbing.HEAD, Commit: head.Hash()})
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	iter, err := r.References()
+	iter, err := r.git.References()
 	if err != nil {
 		return nil, fmt.Errorf("list refs: %w", err)
 	}
@@ -82,7 +82,7 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 }
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.
-func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
+func (r *Repo) peelToCommit(h Hash) (Hash, bool, error) {
 	pr, err := r.packs()
 	if err != nil {
 		return h, false, err
@@ -107,7 +107,7 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 			obj := &plumbing.MemoryObject{}
 			obj.SetType(plumbing.TagObject)
 			obj.Write(data)
-			tag, err := object.DecodeTag(r.Storer, obj)
+			tag, err := object.DecodeTag(r.git.Storer, obj)
 			if err != nil {
 				return h, false, fmt.Errorf("tag object %s is corrupt: %w", h, err)
 			}
@@ -120,7 +120,7 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, bool, error) {
 }
 
 // ResolveBranch finds a branch by short name: a local branch, else a remote-tracking one (origin/main).
-func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash, bool) {
+func (r *Repo) ResolveBranch(name string) (RefName, Hash, bool) {
 	for _, full := range []plumbing.ReferenceName{
 		plumbing.ReferenceName(name),
 		plumbing.NewBranchReferenceName(name),
@@ -129,7 +129,7 @@ func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash
 		if !strings.HasPrefix(full.String(), "refs/") {
 			continue
 		}
-		ref, err := r.Reference(full, true)
+		ref, err := r.git.Reference(full, true)
 		if err != nil {
 			continue
 		}
@@ -142,11 +142,11 @@ func (r *Repo) ResolveBranch(name string) (plumbing.ReferenceName, plumbing.Hash
 
 // BaseBranch picks the branch that ticket branches are compared against: configured, else what origin/HEAD
 // points to, else main, else master. ok is false when none exists.
-func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.Hash, bool) {
+func (r *Repo) BaseBranch(configured string) (RefName, Hash, bool) {
 	if configured != "" {
 		return r.ResolveBranch(configured)
 	}
-	if ref, err := r.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
+	if ref, err := r.git.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
 		if name, h, ok := r.ResolveBranch(ref.Target().String()); ok {
 			return name, h, true
 		}
@@ -160,11 +160,20 @@ func (r *Repo) BaseBranch(configured string) (plumbing.ReferenceName, plumbing.H
 }
 
 // parseHexID reads a full hexadecimal object id.
-func parseHexID(b []byte) (plumbing.Hash, bool) {
+func parseHexID(b []byte) (Hash, bool) {
 	var h plumbing.Hash
 	if len(b) != 2*len(h) {
 		return h, false
 	}
 	_, err := hex.Decode(h[:], b)
 	return h, err == nil
+}
+
+// CurrentBranch is the local branch HEAD points to; ok is false when HEAD is detached or unreadable.
+func (r *Repo) CurrentBranch() (branch RefName, ok bool) {
+	head, err := r.git.Storer.Reference(plumbing.HEAD)
+	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
+		return "", false
+	}
+	return head.Target(), true
 }

@@ -3,8 +3,6 @@ package gitext
 import (
 	"errors"
 	"fmt"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // updateRef moves ref by compare-and-swap, the one way notes and the archives ref are written: step gets ref's
@@ -12,7 +10,7 @@ import (
 // to, or the old commit (or zero) to leave it. When another writer moved the ref between the read and the swap,
 // the step runs again on the new state, after a short random wait, at most maxNoteAttempts times. A read that
 // catches a ref file half-written by a writer is retried the same way. moved says whether the ref moved.
-func (r *Repo) updateRef(ref plumbing.ReferenceName, step func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error)) (moved bool, err error) {
+func (r *Repo) updateRef(ref RefName, step func(oldCommit, oldTree Hash) (Hash, error)) (moved bool, err error) {
 	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
 		oldCommit, oldTree, err := r.notesTree(ref)
 		if err != nil {

@@ -1,12 +1,12 @@
-// Package gitext holds everything that reads or writes git: finding the repository the way git does, reading
-// configuration, walking history, trailers, notes and patches.
 package gitext
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,20 +25,18 @@ var ErrNotRepository = errors.New("not a git repository")
 
 // Repo is an opened repository and the folders git would use for it.
 type Repo struct {
-	*git.Repository
 	// GitDir is this worktree's git folder (.git, or .git/worktrees/<name> for a linked worktree).
 	GitDir string
 	// CommonDir holds what all worktrees share: objects, refs, config, hooks, our bundles and index.
 	CommonDir string
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
-	// Shallow lists the commits whose parents this clone lacks; history walks stop there.
-	Shallow map[plumbing.Hash]bool
-	// Progress, when set, is told how many commits a history walk has read so far (every few thousand).
-	Progress func(commits int)
-	// Notice, when set, is told once when the repository does something the user should know of: fetching the
-	// objects a partial clone lacks from its promisor remote.
-	Notice func(string)
+
+	git *git.Repository // only gitext reads git through it (and gitext/patch, through Backend)
+	// shallow lists the commits whose parents this clone lacks; history walks stop there.
+	shallow  map[Hash]bool
+	progress func(commits int) // WithProgress
+	notice   func(string)      // WithNotice
 
 	format repoFormat
 
@@ -50,10 +48,20 @@ type Repo struct {
 	kept     rawKept // commits ReadWalkCommits read, for ReadCommit
 }
 
+// Option tells Discover something about how the caller uses the repository.
+type Option func(*Repo)
+
+// WithProgress has history walks tell progress how many commits they have read so far (every few thousand).
+func WithProgress(progress func(commits int)) Option { return func(r *Repo) { r.progress = progress } }
+
+// WithNotice has the repository tell notice, once, when it does something the user should know of: fetching
+// the objects a partial clone lacks from its promisor remote.
+func WithNotice(notice func(string)) Option { return func(r *Repo) { r.notice = notice } }
+
 // Discover finds and opens the repository that holds start, as git does: GIT_DIR and GIT_WORK_TREE when set
 // (git sets them for hooks), else the nearest enclosing folder with a .git folder or .git file (linked worktrees
 // and submodules), else a bare repository. go-git reads no GIT_* variable itself, so we resolve them here.
-func Discover(start string, getenv func(string) string) (*Repo, error) {
+func Discover(start string, getenv func(string) string, opts ...Option) (*Repo, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -82,7 +90,14 @@ func Discover(start string, getenv func(string) string) (*Repo, error) {
 			workTree = absFrom(start, wt)
 		}
 	}
-	return open(gitDir, workTree)
+	repo, err := open(gitDir, workTree)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		o(repo)
+	}
+	return repo, nil
 }
 
 func open(gitDir, workTree string) (*Repo, error) {
@@ -105,7 +120,7 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
-	repo := &Repo{Repository: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Shallow: map[plumbing.Hash]bool{}, format: format}
+	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{}, format: format}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()
@@ -119,9 +134,23 @@ func open(gitDir, workTree string) (*Repo, error) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)
 	}
 	for _, h := range shallow {
-		repo.Shallow[h] = true
+		repo.shallow[h] = true
 	}
 	return repo, nil
+}
+
+// IsShallow says whether commit h is at a shallow clone's boundary: listed in the shallow file, its parents
+// not in the clone. History walks stop there.
+func (r *Repo) IsShallow(h Hash) bool { return r.shallow[h] }
+
+// ShallowCommits lists the commits of the shallow file, sorted; none for a whole clone.
+func (r *Repo) ShallowCommits() []Hash {
+	out := make([]Hash, 0, len(r.shallow))
+	for h := range r.shallow {
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b Hash) int { return bytes.Compare(a[:], b[:]) })
+	return out
 }
 
 // findUp walks from start to the root looking for .git, the way git's setup_git_directory does.

@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Range is a resolved REV-RANGE: its tip and its commits, parents before children.
 type Range struct {
 	Spec    string
-	Tip     plumbing.Hash
-	Commits []*object.Commit
+	Tip     Hash
+	Commits []*Commit
 	// Exact is the same range with full commit ids ("<A>..<B>", or "<B>" alone), for a command run later, when
 	// ORIG_HEAD or a branch name may mean something else.
 	Exact string
@@ -39,13 +38,13 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	}
 	var stop []plumbing.Hash
 	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
-		c, err := repo.CommitObject(tip)
+		c, err := repo.git.CommitObject(tip)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read %s: %w", spec, to, err)
 		}
 		// A commit at a shallow clone's boundary has parents the clone lacks: the range is the commit alone,
 		// as for a root commit.
-		if len(c.ParentHashes) > 0 && !repo.Shallow[tip] {
+		if len(c.ParentHashes) > 0 && !repo.shallow[tip] {
 			stop = append(stop, c.ParentHashes[0])
 		}
 	} else {
@@ -64,18 +63,18 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 		r.Exact = stop[0].String() + ".." + tip.String()
 	}
 	for _, h := range hashes {
-		c, err := repo.CommitObject(h)
+		c, err := repo.git.CommitObject(h)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, h, err)
 		}
-		r.Commits = append(r.Commits, c)
+		r.Commits = append(r.Commits, commitOf(c))
 	}
 	return r, nil
 }
 
 // resolveCommit resolves rev as git rev-parse would, with a hint for ORIG_HEAD.
-func (repo *Repo) resolveCommit(rev string) (plumbing.Hash, error) {
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+func (repo *Repo) resolveCommit(rev string) (Hash, error) {
+	h, err := repo.git.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		hint := ""
 		if rev == "ORIG_HEAD" {

@@ -20,7 +20,7 @@ import (
 // TreeFile is one file to add to a union tree: its slash-separated path and the blob holding it.
 type TreeFile struct {
 	Path string
-	Blob plumbing.Hash
+	Blob Hash
 }
 
 // ErrTreeConflict says one path holds two different blobs (or a file and a folder) in trees being merged.
@@ -34,14 +34,14 @@ type TreeLimits struct {
 }
 
 // WriteBlob stores data as a blob and returns its id.
-func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
+func (r *Repo) WriteBlob(data []byte) (Hash, error) {
 	return r.writeObject(plumbing.BlobObject, data)
 }
 
 // BlobSize is the size of blob h, read from its header without inflating it, so a caller can refuse a blob that
 // is too large before reading it.
-func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
-	obj, err := r.Storer.EncodedObject(plumbing.BlobObject, h)
+func (r *Repo) BlobSize(h Hash) (int64, error) {
+	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return 0, fmt.Errorf("blob %s: %w", h, err)
 	}
@@ -49,7 +49,7 @@ func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
 }
 
 // ReadBlobMax reads blob h when it is at most max bytes.
-func (r *Repo) ReadBlobMax(h plumbing.Hash, max int64) ([]byte, error) {
+func (r *Repo) ReadBlobMax(h Hash, max int64) ([]byte, error) {
 	n, err := r.BlobSize(h)
 	if err != nil {
 		return nil, err
@@ -61,18 +61,18 @@ func (r *Repo) ReadBlobMax(h plumbing.Hash, max int64) ([]byte, error) {
 }
 
 // RefCommit is the commit ref names and that commit's tree; zeros when the ref does not exist.
-func (r *Repo) RefCommit(ref plumbing.ReferenceName) (commit, tree plumbing.Hash, err error) {
+func (r *Repo) RefCommit(ref RefName) (commit, tree Hash, err error) {
 	return r.notesTree(ref)
 }
 
 // TreeEntryAt finds the file at slash-separated path in tree: its blob and mode; ok is false when there is none.
-func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mode filemode.FileMode, ok bool, err error) {
+func (r *Repo) TreeEntryAt(tree Hash, p string) (blob Hash, mode FileMode, ok bool, err error) {
 	if tree.IsZero() {
 		return plumbing.ZeroHash, 0, false, nil
 	}
 	parts := strings.Split(p, "/")
 	for i, name := range parts {
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return plumbing.ZeroHash, 0, false, fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -87,7 +87,7 @@ func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mo
 			return plumbing.ZeroHash, 0, false, nil
 		}
 		if i == len(parts)-1 {
-			return found.Hash, found.Mode, true, nil
+			return found.Hash, FileMode(found.Mode), true, nil
 		}
 		if found.Mode != filemode.Dir {
 			return plumbing.ZeroHash, 0, false, nil
@@ -98,14 +98,14 @@ func (r *Repo) TreeEntryAt(tree plumbing.Hash, p string) (blob plumbing.Hash, mo
 }
 
 // TreeFiles lists the files of tree by path (zero: none) with their modes. Only for trees already checked.
-func (r *Repo) TreeFiles(tree plumbing.Hash) (map[string]filemode.FileMode, map[string]plumbing.Hash, error) {
-	modes, blobs := map[string]filemode.FileMode{}, map[string]plumbing.Hash{}
+func (r *Repo) TreeFiles(tree Hash) (map[string]FileMode, map[string]Hash, error) {
+	modes, blobs := map[string]FileMode{}, map[string]plumbing.Hash{}
 	if tree.IsZero() {
 		return modes, blobs, nil
 	}
 	err := r.walkTree(tree, "", 0, TreeLimits{}, func(p string, e object.TreeEntry) error {
 		if e.Mode != filemode.Dir {
-			modes[p], blobs[p] = e.Mode, e.Hash
+			modes[p], blobs[p] = FileMode(e.Mode), e.Hash
 		}
 		return nil
 	})
@@ -119,18 +119,18 @@ var SkipTree = errors.New("skip this tree")
 // CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
 // caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before
 // any of it is merged.
-func (r *Repo) CheckTree(tree plumbing.Hash, lim TreeLimits, check func(path string, e object.TreeEntry) error) error {
-	return r.walkTree(tree, "", 0, lim, check)
+func (r *Repo) CheckTree(tree Hash, lim TreeLimits, check func(path string, e TreeEntry) error) error {
+	return r.walkTree(tree, "", 0, lim, func(p string, e object.TreeEntry) error { return check(p, treeEntryOf(e)) })
 }
 
-func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
+func (r *Repo) walkTree(tree Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
 	count := 0
 	var walk func(tree plumbing.Hash, prefix string, depth int) error
 	walk = func(tree plumbing.Hash, prefix string, depth int) error {
 		if lim.MaxDepth > 0 && depth >= lim.MaxDepth {
 			return fmt.Errorf("tree %s: folders nested deeper than %d", tree, lim.MaxDepth)
 		}
-		t, err := object.GetTree(r.Storer, tree)
+		t, err := object.GetTree(r.git.Storer, tree)
 		if err != nil {
 			return fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -162,7 +162,7 @@ func (r *Repo) walkTree(tree plumbing.Hash, prefix string, depth int, lim TreeLi
 // compare-and-swap, redoing the work when another writer moved it meanwhile. A file already there with the same
 // blob is left as it is; with another blob it is ErrTreeConflict and nothing is written. added is how many files
 // were new.
-func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig object.Signature, message string, files []TreeFile) (added int, err error) {
+func (r *Repo) AddFiles(ref RefName, sig Signature, message string, files []TreeFile) (added int, err error) {
 	if len(files) == 0 {
 		return 0, nil
 	}
@@ -201,11 +201,11 @@ func (r *Repo) AddFiles(ref plumbing.ReferenceName, sig object.Signature, messag
 
 // TreeMerge makes the tree of a merge from the tree of ref's commit (zero when the ref does not exist) and the
 // tree of the other commit.
-type TreeMerge func(local, other plumbing.Hash) (plumbing.Hash, error)
+type TreeMerge func(local, other Hash) (Hash, error)
 
 // UnionTrees is the TreeMerge of write-once trees: every file of both; a path with two different blobs is
 // ErrTreeConflict.
-func (r *Repo) UnionTrees(local, other plumbing.Hash) (plumbing.Hash, error) {
+func (r *Repo) UnionTrees(local, other Hash) (Hash, error) {
 	return r.unionTrees(local, other, "")
 }
 
@@ -213,8 +213,8 @@ func (r *Repo) UnionTrees(local, other plumbing.Hash) (plumbing.Hash, error) {
 // other is ref's commit or one of its ancestors; a fast-forward to other when ref is absent, or is an ancestor of
 // other and the merged tree is other's; else a merge commit with parents ref's commit and other, whose tree is
 // merge's. The ref moves by compare-and-swap, with retries, as AddFiles. moved says whether it moved.
-func (r *Repo) MergeRef(ref plumbing.ReferenceName, other plumbing.Hash, sig object.Signature, message string, merge TreeMerge) (moved bool, err error) {
-	oc, err := object.GetCommit(r.Storer, other)
+func (r *Repo) MergeRef(ref RefName, other Hash, sig Signature, message string, merge TreeMerge) (moved bool, err error) {
+	oc, err := object.GetCommit(r.git.Storer, other)
 	if err != nil {
 		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
 	}
@@ -251,7 +251,7 @@ const maxAncestorWalk = 1 << 20
 
 // hasAncestor says whether want is start or one of its ancestors. Parents that are missing (a shallow fetch)
 // end that line of the walk.
-func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
+func (r *Repo) hasAncestor(start, want Hash) (bool, error) {
 	seen := map[plumbing.Hash]bool{start: true}
 	queue := []plumbing.Hash{start}
 	for len(queue) > 0 {
@@ -263,7 +263,7 @@ func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
 		if len(seen) > maxAncestorWalk {
 			return false, fmt.Errorf("history of %s is longer than %d commits", start, maxAncestorWalk)
 		}
-		c, err := object.GetCommit(r.Storer, h)
+		c, err := object.GetCommit(r.git.Storer, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue
 		}
@@ -280,33 +280,33 @@ func (r *Repo) hasAncestor(start, want plumbing.Hash) (bool, error) {
 	return false, nil
 }
 
-func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, sig object.Signature, message string) (plumbing.Hash, error) {
+func (r *Repo) writeCommit(tree Hash, parents []Hash, sig Signature, message string) (Hash, error) {
 	var ps []plumbing.Hash
 	for _, p := range parents {
 		if !p.IsZero() {
 			ps = append(ps, p)
 		}
 	}
-	commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: ps}
-	obj := r.Storer.NewEncodedObject()
+	commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree, ParentHashes: ps}
+	obj := r.git.Storer.NewEncodedObject()
 	if err := commit.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
 	}
 	return h, nil
 }
 
-func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+func (r *Repo) writeTree(entries []object.TreeEntry) (Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
 	t := &object.Tree{Entries: entries}
-	obj := r.Storer.NewEncodedObject()
+	obj := r.git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
 	}
-	h, err := r.Storer.SetEncodedObject(obj)
+	h, err := r.git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
 	}
@@ -315,7 +315,7 @@ func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 
 // buildTree writes the tree holding exactly files (regular, 0644). Two files under one path are a conflict
 // unless they are the same blob.
-func (r *Repo) buildTree(files []TreeFile) (plumbing.Hash, error) {
+func (r *Repo) buildTree(files []TreeFile) (Hash, error) {
 	type node struct {
 		blob plumbing.Hash
 		dirs map[string]*node
@@ -369,18 +369,18 @@ func (r *Repo) buildTree(files []TreeFile) (plumbing.Hash, error) {
 }
 
 // unionTrees merges two trees entry by entry; identical subtrees are taken whole without being read.
-func (r *Repo) unionTrees(a, b plumbing.Hash, prefix string) (plumbing.Hash, error) {
+func (r *Repo) unionTrees(a, b Hash, prefix string) (Hash, error) {
 	switch {
 	case a == b || b.IsZero():
 		return a, nil
 	case a.IsZero():
 		return b, nil
 	}
-	ta, err := object.GetTree(r.Storer, a)
+	ta, err := object.GetTree(r.git.Storer, a)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", a, err)
 	}
-	tb, err := object.GetTree(r.Storer, b)
+	tb, err := object.GetTree(r.git.Storer, b)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", b, err)
 	}

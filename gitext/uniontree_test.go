@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -18,7 +17,7 @@ import (
 
 const archivesRef = plumbing.ReferenceName("refs/bernstein/archives")
 
-var sig = object.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
+var sig = gitext.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
 
 func openRepo(t *testing.T, g *gittest.Repo) *gitext.Repo {
 	t.Helper()

@@ -153,7 +153,7 @@ func TestMergeCommitIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err = WriteSeries(&out, repo, []plumbing.Hash{plumbing.NewHash(r.Rev("HEAD^")), plumbing.NewHash(merge)})
+	err = writeSeries(&out, repo, []plumbing.Hash{plumbing.NewHash(r.Rev("HEAD^")), plumbing.NewHash(merge)})
 	if err == nil || !strings.Contains(err.Error(), merge) || !strings.Contains(err.Error(), "merge") {
 		t.Fatalf("err = %v, want one naming merge commit %s", err, merge)
 	}
@@ -189,7 +189,7 @@ func TestWriteErrorIsReturned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = WriteSeries(failingWriter{}, repo, []plumbing.Hash{plumbing.NewHash(c)})
+	err = writeSeries(failingWriter{}, repo, []plumbing.Hash{plumbing.NewHash(c)})
 	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), c) {
 		t.Fatalf("err = %v, want the write error naming commit %s", err, c)
 	}
@@ -227,7 +227,7 @@ func BenchmarkWriteSeries(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var out countingWriter
-		if err := WriteSeries(&out, repo, hashes); err != nil {
+		if err := writeSeries(&out, repo, hashes); err != nil {
 			b.Fatal(err)
 		}
 		size = int64(out)

@@ -8,6 +8,9 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 )
 
 // Differ writes the diffs of single commits, reading the repository's diff settings once.
@@ -15,8 +18,15 @@ type Differ struct {
 	src objectSource
 }
 
-// NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow.
-func NewDiffer(repo *git.Repository, opts ...Option) *Differ {
+// NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow. Trees and blobs are
+// read through repo's mapped packs (gitext.Repo.ReadObject).
+func NewDiffer(repo *gitext.Repo, opts ...Option) *Differ {
+	return newDiffer(repo.Backend(backend.Key{}), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+}
+
+// newDiffer is NewDiffer on a go-git repository, reading through go-git unless an option says otherwise: the
+// tests hold the two readers against each other.
+func newDiffer(repo *git.Repository, opts ...Option) *Differ {
 	src := objectSource{s: repo.Storer, cfg: repoSettings(repo)}
 	for _, o := range opts {
 		o(&src)

@@ -79,6 +79,9 @@
 // Checking a part. Differ.Part writes one commit's part, cut after its "---" line, without the signature:
 // `verify --repo` (internal/repocheck) holds a bundle's part to it byte for byte, binary hunks by their data.
 //
+// Patch ids. PatchID (patchid.go) is `git patch-id --stable` of a Differ's diff, as `commits --json` reports it
+// (internal/discover); its doc comment lists git's rules.
+//
 // Not done: break detection (-B, off in format-patch), textconv (off in format-patch), whitespace options,
 // `diff.algorithm` other than myers, core.quotePath=false (names are always quoted as by default), attributes
 // from the index when the worktree lacks a .gitattributes, and `[attr]` macros other than `binary`.

@@ -41,7 +41,7 @@ func parity(t testing.TB, dir string, env []string, revs ...string) (patchcmp.Re
 	differing := map[string][2]string{}
 	res, err := patchcmp.Compare(ids, theirs, func(id string) (string, error) {
 		var b bytes.Buffer
-		err := WriteSeries(&b, repo.Repository, []plumbing.Hash{plumbing.NewHash(id)}, WithObjectReader(repo.ReadObject))
+		err := WriteSeries(&b, repo, []plumbing.Hash{plumbing.NewHash(id)})
 		return b.String(), err
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func parity(t testing.TB, dir string, env []string, revs ...string) (patchcmp.Re
 	}
 	for _, id := range res.Differing {
 		var b bytes.Buffer
-		WriteSeries(&b, repo.Repository, []plumbing.Hash{plumbing.NewHash(id)}, WithObjectReader(repo.ReadObject))
+		WriteSeries(&b, repo, []plumbing.Hash{plumbing.NewHash(id)})
 		differing[id] = [2]string{patchcmp.Normalize(b.String()), patchcmp.Normalize(theirs[id])}
 	}
 	return res, differing

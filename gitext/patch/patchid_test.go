@@ -13,7 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
-// TestPatchIDLikeGit holds gitext.PatchID of our diff (Differ.WriteDiff) against `git show C | git patch-id
+// TestPatchIDLikeGit holds PatchID of our diff (Differ.WriteDiff) against `git show C | git patch-id
 // --stable` on every commit of the generated history TestByteIdenticalShare uses (edits with diff drivers,
 // renames and copies, binaries edited in place, mode changes, deletions), with its objects loose and again
 // after `git gc` packed them (binary files hash their ids as git show shortens them, which then depends on
@@ -39,7 +39,7 @@ func TestPatchIDLikeGit(t *testing.T) {
 		}
 		ab := repo.NewAbbrev("")
 		defer ab.Close()
-		d := NewDiffer(repo.Repository, WithObjectReader(repo.ReadObject))
+		d := NewDiffer(repo)
 		binaries := 0
 		revs := strings.Fields(r.Git("rev-list", "HEAD"))
 		for _, c := range revs {
@@ -50,7 +50,7 @@ func TestPatchIDLikeGit(t *testing.T) {
 			if bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch\n")) {
 				binaries++
 			}
-			ours, _ := gitext.PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
+			ours, _ := PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
 			if theirs := gitPatchID(t, r, c); ours != theirs {
 				t.Errorf("%s: commit %s: patch id %q, git patch-id --stable says %q", stage, c, ours, theirs)
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 )
 
@@ -20,8 +22,14 @@ import (
 // Like format-patch, commits that change nothing (tree equal to the first parent's) get no part, since neither
 // `git apply` nor `git am` accepts an empty patch; [PATCH i/n] numbers the parts that are written. Diffs are
 // against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
-// memory at a time.
-func WriteSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
+// memory at a time. Trees and blobs are read through repo's mapped packs (gitext.Repo.ReadObject).
+func WriteSeries(w io.Writer, repo *gitext.Repo, commits []plumbing.Hash, opts ...Option) error {
+	return writeSeries(w, repo.Backend(backend.Key{}), commits,
+		append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+}
+
+// writeSeries is WriteSeries on a go-git repository, reading through go-git unless an option says otherwise.
+func writeSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
 	src := objectSource{s: repo.Storer, cfg: repoSettings(repo)}
 	for _, o := range opts {
 		o(&src)
@@ -140,9 +148,9 @@ func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *object.
 // Option tunes WriteSeries.
 type Option func(*objectSource)
 
-// WithObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
+// withObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
 // object store; objects it cannot read still go through go-git.
-func WithObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
+func withObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
 	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
 }
 

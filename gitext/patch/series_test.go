@@ -84,7 +84,7 @@ func series(t testing.TB, r *gittest.Repo, shas ...string) []byte {
 		hashes[i] = plumbing.NewHash(s)
 	}
 	var out bytes.Buffer
-	if err := WriteSeries(&out, repo, hashes); err != nil {
+	if err := writeSeries(&out, repo, hashes); err != nil {
 		t.Fatalf("WriteSeries: %v", err)
 	}
 	// gitext's pack reader must give the same bytes as go-git, from loose objects and from a (delta) pack.
@@ -97,7 +97,7 @@ func series(t testing.TB, r *gittest.Repo, shas ...string) []byte {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := WriteSeries(&got, fast.Repository, hashes, WithObjectReader(fast.ReadObject)); err != nil {
+		if err := WriteSeries(&got, fast, hashes); err != nil {
 			t.Fatalf("WriteSeries with the pack reader (%s): %v", stage, err)
 		}
 		if !bytes.Equal(got.Bytes(), out.Bytes()) {

@@ -29,17 +29,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // Ref is where the archives are kept.
-const Ref plumbing.ReferenceName = "refs/bernstein/archives"
+const Ref gitext.RefName = "refs/bernstein/archives"
 
 // Sidecar kinds, by the suffix a bundle's sidecar file has beside its archive.
 const (
@@ -102,7 +98,7 @@ type Bundle struct {
 
 // Store adds bundles to the ref in one commit. Each archive is read again and must still have its noted digest
 // (a file changed since it was noted is refused, not kept). added counts the new files.
-func Store(r *gitext.Repo, sig object.Signature, bundles []Bundle) (added int, err error) {
+func Store(r *gitext.Repo, sig gitext.Signature, bundles []Bundle) (added int, err error) {
 	var files []gitext.TreeFile
 	for _, b := range bundles {
 		data, err := regularfile.ReadFile(b.Archive, "bundle", MaxArchive)
@@ -145,7 +141,7 @@ func sum(data []byte) string {
 // exactly; at most maxEntries entries; every file within its size limit. Folders that the local ref holds under
 // the same hash (already checked when they came in, or written here) are not read again, so a fetch that brings
 // little costs little.
-func Check(r *gitext.Repo, tree plumbing.Hash) error {
+func Check(r *gitext.Repo, tree gitext.Hash) error {
 	_, local, err := r.RefCommit(Ref)
 	if err != nil {
 		return err
@@ -153,12 +149,12 @@ func Check(r *gitext.Repo, tree plumbing.Hash) error {
 	// A folder is known at its level only: a ticket folder's hash is no warrant for a tracker folder's contents.
 	type level struct {
 		depth int
-		hash  plumbing.Hash
+		hash  gitext.Hash
 	}
 	known := map[level]bool{}
 	if !local.IsZero() {
-		if err := r.CheckTree(local, gitext.TreeLimits{}, func(p string, e object.TreeEntry) error {
-			if e.Mode != filemode.Dir {
+		if err := r.CheckTree(local, gitext.TreeLimits{}, func(p string, e gitext.TreeEntry) error {
+			if e.Mode != gitext.ModeDir {
 				return nil
 			}
 			depth := strings.Count(p, "/")
@@ -172,10 +168,10 @@ func Check(r *gitext.Repo, tree plumbing.Hash) error {
 		}
 	}
 	lim := gitext.TreeLimits{MaxEntries: maxEntries, MaxDepth: 3}
-	return r.CheckTree(tree, lim, func(p string, e object.TreeEntry) error {
+	return r.CheckTree(tree, lim, func(p string, e gitext.TreeEntry) error {
 		parts := strings.Split(p, "/")
 		if len(parts) < 3 {
-			if e.Mode != filemode.Dir {
+			if e.Mode != gitext.ModeDir {
 				return fmt.Errorf("%s: %s is not a folder (mode %s); only <tracker>/<ticket>/ folders belong there", Ref, p, e.Mode)
 			}
 			if !safePart(e.Name) {
@@ -186,7 +182,7 @@ func Check(r *gitext.Repo, tree plumbing.Hash) error {
 			}
 			return nil
 		}
-		if e.Mode != filemode.Regular {
+		if e.Mode != gitext.ModeRegular {
 			return fmt.Errorf("%s: %s has mode %s; only regular files (100644) are kept", Ref, p, e.Mode)
 		}
 		kind, ok := fileKind(e.Name)
@@ -255,16 +251,16 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 		return nil, false, fmt.Errorf("noted digest %q is not a sha256", digest)
 	}
 	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
-	if err != nil || !ok || mode != filemode.Dir {
+	if err != nil || !ok || mode != gitext.ModeDir {
 		return nil, false, err
 	}
-	dir, err := object.GetTree(r.Storer, dirHash)
+	entries, err := r.TreeEntries(dirHash)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", Ref, err)
 	}
 	h, ok = &Held{}, false
-	for _, e := range dir.Entries {
-		if !strings.HasPrefix(e.Name, digest+".") || e.Mode != filemode.Regular {
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name, digest+".") || e.Mode != gitext.ModeRegular {
 			continue
 		}
 		kind, known := fileKind(e.Name)

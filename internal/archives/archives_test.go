@@ -11,16 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
-var sig = object.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
+var sig = gitext.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
 
 func hexsum(b []byte) string {
 	s := sha256.Sum256(b)
@@ -144,22 +141,22 @@ func TestCheckRefusesHostileTrees(t *testing.T) {
 	data := "archive"
 	good := hexsum([]byte(data)) + ".tar.gz"
 	b := blob(data)
-	nest := func(tracker, ticket, entry string) plumbing.Hash {
+	nest := func(tracker, ticket, entry string) gitext.Hash {
 		t2 := mktree(entry)
 		t1 := mktree("040000 tree " + t2 + "\t" + ticket)
-		return plumbing.NewHash(mktree("040000 tree " + t1 + "\t" + tracker))
+		return gitext.NewHash(mktree("040000 tree " + t1 + "\t" + tracker))
 	}
 	if err := archives.Check(r, nest("github", "ENG-1", "100644 blob "+b+"\t"+good)); err != nil {
 		t.Fatalf("good tree refused: %v", err)
 	}
-	for name, tree := range map[string]plumbing.Hash{
+	for name, tree := range map[string]gitext.Hash{
 		"symlink":      nest("github", "ENG-1", "120000 blob "+b+"\t"+good),
 		"executable":   nest("github", "ENG-1", "100755 blob "+b+"\t"+good),
 		"gitlink":      nest("github", "ENG-1", "160000 commit 0123456789012345678901234567890123456789\t"+good),
 		"not a digest": nest("github", "ENG-1", "100644 blob "+b+"\tevil.tar.gz"),
 		"dot dot":      nest("..", "ENG-1", "100644 blob "+b+"\t"+good),
 		"too deep":     nest("github", "ENG-1", "040000 tree "+mktree("100644 blob "+b+"\t"+good)+"\tdeeper"),
-		"file on top":  plumbing.NewHash(mktree("100644 blob " + b + "\t" + good)),
+		"file on top":  gitext.NewHash(mktree("100644 blob " + b + "\t" + good)),
 		"odd folder":   nest("git hub", "ENG-1", "100644 blob "+b+"\t"+good),
 	} {
 		if err := archives.Check(r, tree); err == nil {
@@ -169,10 +166,13 @@ func TestCheckRefusesHostileTrees(t *testing.T) {
 	// A name promising another digest passes Check (the name is well formed) but Find refuses the file.
 	other := hexsum([]byte("something else"))
 	lying := nest("github", "ENG-1", "100644 blob "+b+"\t"+other+".tar.gz")
-	c := object.Commit{Author: sig, Committer: sig, TreeHash: lying, Message: "x\n"}
-	obj := r.Storer.NewEncodedObject()
-	c.Encode(obj)
-	h, _ := r.Storer.SetEncodedObject(obj)
+	cmd := exec.Command("git", "commit-tree", "-m", "x", lying.String())
+	cmd.Dir, cmd.Env = g.Dir, g.Env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := gitext.NewHash(strings.TrimSpace(string(out)))
 	if _, err := r.MergeRef(archives.Ref, h, sig, "m\n", r.UnionTrees); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestCheckSkipsKnownFoldersAtTheirLevelOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	tracker := g.Rev(string(archives.Ref) + ":github")
-	if err := archives.Check(r, plumbing.NewHash(g.Rev(string(archives.Ref)+"^{tree}"))); err != nil {
+	if err := archives.Check(r, gitext.NewHash(g.Rev(string(archives.Ref)+"^{tree}"))); err != nil {
 		t.Fatalf("the local tree itself: %v", err)
 	}
 	mk := func(line string) string {
@@ -205,7 +205,7 @@ func TestCheckSkipsKnownFoldersAtTheirLevelOnly(t *testing.T) {
 	}
 	ticket := mk("040000 tree " + tracker + "\tENG-9")
 	top := mk("040000 tree " + ticket + "\tjira")
-	if err := archives.Check(r, plumbing.NewHash(top)); err == nil {
+	if err := archives.Check(r, gitext.NewHash(top)); err == nil {
 		t.Fatal("a tracker folder one level down was accepted")
 	}
 }

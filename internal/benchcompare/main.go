@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 )
@@ -284,12 +282,12 @@ func measurePatch(repo string, runs int, rows *[]row) error {
 	if err != nil {
 		return err
 	}
-	var hashes []plumbing.Hash
+	var hashes []gitext.Hash
 	for _, l := range strings.Fields(string(revs)) {
-		hashes = append(hashes, plumbing.NewHash(l))
+		hashes = append(hashes, gitext.NewHash(l))
 	}
 	ours, err := timeFunc(runs, func() error {
-		return patch.WriteSeries(io.Discard, r.Repository, hashes, patch.WithObjectReader(r.ReadObject))
+		return patch.WriteSeries(io.Discard, r, hashes)
 	})
 	if err != nil {
 		return err

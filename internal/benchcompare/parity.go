@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/patchcmp"
@@ -83,7 +81,7 @@ func parity(dir string, revs ...string) (patchcmp.Result, error) {
 	}
 	return patchcmp.Compare(ids, theirs, func(id string) (string, error) {
 		var b bytes.Buffer
-		err := patch.WriteSeries(&b, r.Repository, []plumbing.Hash{plumbing.NewHash(id)}, patch.WithObjectReader(r.ReadObject))
+		err := patch.WriteSeries(&b, r, []gitext.Hash{gitext.NewHash(id)})
 		return b.String(), err
 	})
 }

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
@@ -171,7 +169,7 @@ func Build(opts Options) (*Result, error) {
 	res.Warnings = append(res.Warnings, skipped...)
 	if len(patchable) > 0 {
 		dp, err := workMember(work, "git/diff.patch", manifest.SectionGit, func(w io.Writer) error {
-			return patch.WriteSeries(w, opts.Repo.Repository, patchable, patch.WithObjectReader(opts.Repo.ReadObject))
+			return patch.WriteSeries(w, opts.Repo, patchable)
 		})
 		if err != nil {
 			return nil, fmt.Errorf("write git/diff.patch: %w", err)
@@ -404,15 +402,15 @@ func Build(opts Options) (*Result, error) {
 }
 
 // patchableCommits are the tied non-merge commits, oldest first, whose first parent is in the repository.
-func patchableCommits(repo *gitext.Repo, commits *discover.Commits) ([]plumbing.Hash, []string) {
-	var out []plumbing.Hash
+func patchableCommits(repo *gitext.Repo, commits *discover.Commits) ([]gitext.Hash, []string) {
+	var out []gitext.Hash
 	var warnings []string
 	for _, d := range commits.Details {
-		h := plumbing.NewHash(d.SHA)
+		h := gitext.NewHash(d.SHA)
 		if len(d.Parents) > 1 {
 			continue // merges are in commits.json, not in the patch
 		}
-		if repo.Shallow[h] && len(d.Parents) == 1 {
+		if repo.IsShallow(h) && len(d.Parents) == 1 {
 			warnings = append(warnings, fmt.Sprintf("commit %s is at the shallow boundary: its parent is missing, so it is not in git/diff.patch", d.SHA[:12]))
 			continue
 		}

@@ -8,10 +8,6 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
@@ -28,7 +24,7 @@ const LineageV1Dir = "lineage/v1"
 // original lines, byte for byte, in log order), their signature sidecars under lineage/v1/signatures/ as they are
 // named, and lineage/v1/commit-files.json, the file versions the verifier joins them to. With no log nothing is
 // packed. Everything is read beneath sdd without following a symlink.
-func selectLineageV1(sdd *nofollow.Dir, repo *gitext.Repo, commits []plumbing.Hash, work string) ([]member, []string, error) {
+func selectLineageV1(sdd *nofollow.Dir, repo *gitext.Repo, commits []gitext.Hash, work string) ([]member, []string, error) {
 	dir, err := sdd.OpenDir(manifest.SectionLineage)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, nofollow.ErrSymlink), errors.Is(err, nofollow.ErrNotDir):
@@ -119,48 +115,42 @@ func selectLineageV1(sdd *nofollow.Dir, repo *gitext.Repo, commits []plumbing.Ha
 
 // commitFiles lists, for each commit (tied, non-merge, oldest first), the regular files and symlinks it added or
 // changed against its first parent, with the SHA-256 of their bytes.
-func commitFiles(repo *gitext.Repo, commits []plumbing.Hash) (*logv1.CommitFiles, error) {
+func commitFiles(repo *gitext.Repo, commits []gitext.Hash) (*logv1.CommitFiles, error) {
 	out := &logv1.CommitFiles{V: 1, Commits: []logv1.Commit{}}
 	for _, h := range commits {
-		c, err := repo.CommitObject(h)
+		c, err := repo.Commit(h)
 		if err != nil {
 			return nil, fmt.Errorf("lineage v1: read commit %s: %w", h, err)
 		}
-		tree, err := c.Tree()
-		if err != nil {
-			return nil, fmt.Errorf("lineage v1: tree of %s: %w", h, err)
-		}
-		var parent *object.Tree
-		if c.NumParents() > 0 {
-			p, err := c.Parent(0)
+		var parent gitext.Hash // zero: the empty tree
+		if len(c.ParentHashes) > 0 {
+			p, err := repo.Commit(c.ParentHashes[0])
 			if err != nil {
 				return nil, fmt.Errorf("lineage v1: parent of %s: %w", h, err)
 			}
-			if parent, err = p.Tree(); err != nil {
-				return nil, fmt.Errorf("lineage v1: tree of %s: %w", p.Hash, err)
-			}
+			parent = p.TreeHash
 		}
-		changes, err := object.DiffTree(parent, tree)
+		changes, err := repo.DiffTree(parent, c.TreeHash)
 		if err != nil {
 			return nil, fmt.Errorf("lineage v1: diff %s: %w", h, err)
 		}
 		cf := logv1.Commit{SHA: h.String(), Files: []logv1.File{}}
 		for _, ch := range changes {
 			to := ch.To
-			if to.Name == "" {
+			if to.Path == "" {
 				continue // deleted: no content written
 			}
-			switch to.TreeEntry.Mode {
-			case filemode.Regular, filemode.Executable, filemode.Deprecated, filemode.Symlink:
+			switch to.Mode {
+			case gitext.ModeRegular, gitext.ModeExecutable, gitext.ModeDeprecated, gitext.ModeSymlink:
 			default:
 				continue // a submodule or tree
 			}
-			_, data, err := repo.ReadObject(to.TreeEntry.Hash)
+			_, data, err := repo.ReadObject(to.Hash)
 			if err != nil {
-				return nil, fmt.Errorf("lineage v1: read %s of %s: %w", to.Name, h, err)
+				return nil, fmt.Errorf("lineage v1: read %s of %s: %w", to.Path, h, err)
 			}
 			sum := sha256.Sum256(data)
-			cf.Files = append(cf.Files, logv1.File{Path: to.Name, SHA256: hex.EncodeToString(sum[:]), Blob: to.TreeEntry.Hash.String()})
+			cf.Files = append(cf.Files, logv1.File{Path: to.Path, SHA256: hex.EncodeToString(sum[:]), Blob: to.Hash.String()})
 		}
 		out.Commits = append(out.Commits, cf)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
@@ -16,7 +15,7 @@ import (
 // The note names the archive's file name only; show looks for it in the bundle folder, and verify --rev checks
 // any copy against the noted digest.
 func (s *session) noteBundle(c *ucli.Command, res *bundle.Result, kid, rev string) error {
-	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := s.repo.Resolve(rev)
 	if err != nil {
 		return fmt.Errorf("--note %s: cannot resolve it: %w (the bundle was written but not noted)", rev, err)
 	}
@@ -25,7 +24,7 @@ func (s *session) noteBundle(c *ucli.Command, res *bundle.Result, kid, rev strin
 		return err
 	}
 	ref := notes.RefFrom(s.cfg)
-	if _, err := notes.Add(s.repo, ref, *h, record.Identity(s.cfg, s.env.getenv), entry); err != nil {
+	if _, err := notes.Add(s.repo, ref, h, record.Identity(s.cfg, s.env.getenv), entry); err != nil {
 		return fmt.Errorf("--note %s: %w (the bundle was written but not noted)", rev, err)
 	}
 	fmt.Fprintf(c.Root().Writer, "Noted on %s in %s (bundle sha256 %s).\n", h.String()[:7], ref, entry.BundleSHA256)

@@ -3,10 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
@@ -46,29 +42,27 @@ func codeOwnersMembers(repo *gitext.Repo, prs []github.PR) ([]bundle.PRMember, [
 }
 
 func codeOwnersAt(repo *gitext.Repo, sha string) (*controls.CodeOwnersDoc, error) {
-	c, err := repo.CommitObject(plumbing.NewHash(sha))
+	c, err := repo.Commit(gitext.NewHash(sha))
 	if err != nil {
 		return nil, fmt.Errorf("the commit is not in this clone (git fetch it): %v", err)
 	}
-	tree, err := c.Tree()
-	if err != nil {
+	if _, err := repo.TreeEntries(c.TreeHash); err != nil {
 		return nil, err
 	}
 	doc := &controls.CodeOwnersDoc{V: 1, Commit: sha}
 	for _, path := range controls.CodeOwnersPaths {
-		f, err := tree.File(path)
-		if err != nil || f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+		blob, mode, ok, err := repo.TreeEntryAt(c.TreeHash, path)
+		if err != nil || !ok || mode != gitext.ModeRegular && mode != gitext.ModeExecutable {
 			continue
 		}
-		if f.Size > maxCodeOwners {
-			return nil, fmt.Errorf("%s is larger than GitHub reads (%d bytes)", path, f.Size)
-		}
-		r, err := f.Reader()
+		size, err := repo.BlobSize(blob)
 		if err != nil {
-			return nil, err
+			continue // as a path with no file: the blob is not in this clone
 		}
-		b, err := io.ReadAll(io.LimitReader(r, maxCodeOwners))
-		r.Close()
+		if size > maxCodeOwners {
+			return nil, fmt.Errorf("%s is larger than GitHub reads (%d bytes)", path, size)
+		}
+		b, err := repo.ReadBlobMax(blob, maxCodeOwners)
 		if err != nil {
 			return nil, err
 		}

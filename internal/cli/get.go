@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
@@ -41,8 +40,8 @@ existing file with other bytes. Exit 1 when an archive is noted but no copy with
 // notedEntries are the note entries on rev, or, when rev does not resolve, those for the ticket it names.
 func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, err error) {
 	ref := notes.RefFrom(s.cfg)
-	if h, rerr := s.repo.ResolveRevision(plumbing.Revision(arg)); rerr == nil {
-		text, ok, err := s.repo.Note(ref, *h)
+	if h, rerr := s.repo.Resolve(arg); rerr == nil {
+		text, ok, err := s.repo.Note(ref, h)
 		if err != nil {
 			return "", nil, err
 		}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
@@ -304,11 +303,11 @@ func notedCheckpoints(c *ucli.Command, rev string, given map[string][]byte) ([]n
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := s.repo.Resolve(rev)
 	if err != nil {
 		return nil, exitWith(ExitUsage, "--since %s: %v", rev, err)
 	}
-	tip, err := s.repo.CommitObject(*h)
+	tip, err := s.repo.Commit(h)
 	if err != nil {
 		return nil, err
 	}
@@ -330,12 +329,12 @@ func notedCheckpoints(c *ucli.Command, rev string, given map[string][]byte) ([]n
 	}
 	var onHistory []found
 	for _, n := range all {
-		commit, err := s.repo.CommitObject(n.Target)
+		commit, err := s.repo.Commit(n.Target)
 		if err != nil {
 			continue // a note on a blob or a commit not here
 		}
 		if commit.Hash != tip.Hash {
-			if ok, err := commit.IsAncestor(tip); err != nil || !ok {
+			if ok, err := s.repo.IsAncestor(commit.Hash, tip.Hash); err != nil || !ok {
 				continue
 			}
 		}

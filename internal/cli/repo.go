@@ -19,6 +19,8 @@ type session struct {
 	repo *gitext.Repo
 	cfg  *gitext.Config
 	env  *Env
+	// progress is told how many commits a history walk has read, when showProgress set it.
+	progress func(commits int)
 }
 
 func openSession(env *Env) (*session, error) {
@@ -26,20 +28,27 @@ func openSession(env *Env) (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working folder: %w", err)
 	}
-	repo, err := gitext.Discover(wd, env.getenv)
+	s := &session{env: env}
+	// gitext says when it runs git (fetching the objects a partial clone lacks): one line on stderr. Walks
+	// report to the meter showProgress sets, if any.
+	repo, err := gitext.Discover(wd, env.getenv, gitext.WithNotice(env.notice),
+		gitext.WithProgress(func(commits int) {
+			if s.progress != nil {
+				s.progress(commits)
+			}
+		}))
 	if err != nil {
 		if errors.Is(err, gitext.ErrNotRepository) {
 			return nil, exitWith(ExitError, "%v", err)
 		}
 		return nil, err
 	}
-	// gitext says when it runs git (fetching the objects a partial clone lacks): one line on stderr.
-	repo.Notice = env.notice
 	cfg, err := repo.Config(env.getenv)
 	if err != nil {
 		return nil, err
 	}
-	return &session{repo: repo, cfg: cfg, env: env}, nil
+	s.repo, s.cfg = repo, cfg
+	return s, nil
 }
 
 // showProgress reports history walks on stderr while they run, when stderr is a terminal. The returned
@@ -49,7 +58,7 @@ func (s *session) showProgress(c *ucli.Command) func() {
 	if m == nil {
 		return func() {}
 	}
-	s.repo.Progress = m.Set
+	s.progress = m.Set
 	return m.Done
 }
 

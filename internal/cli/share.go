@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
@@ -114,7 +114,7 @@ func runFetch(_ context.Context, c *ucli.Command) error {
 	return nil
 }
 
-func shareState(ref plumbing.ReferenceName, remoteHas, moved bool) string {
+func shareState(ref gitext.RefName, remoteHas, moved bool) string {
 	switch {
 	case !remoteHas:
 		return ref.String() + " not there"

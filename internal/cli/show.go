@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
@@ -63,12 +62,12 @@ func runShow(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := s.repo.Resolve(rev)
 	if err != nil {
 		return fmt.Errorf("cannot resolve %s: %w", rev, err)
 	}
 	ref := notes.RefFrom(s.cfg)
-	text, ok, err := s.repo.Note(ref, *h)
+	text, ok, err := s.repo.Note(ref, h)
 	if err != nil {
 		return err
 	}
@@ -110,7 +109,7 @@ func runShow(_ context.Context, c *ucli.Command) error {
 	}
 	w := c.Root().Writer
 	subject := ""
-	if cm, err := s.repo.CommitObject(*h); err == nil {
+	if cm, err := s.repo.Commit(h); err == nil {
 		subject, _, _ = strings.Cut(strings.TrimSpace(cm.Message), "\n")
 	}
 	fmt.Fprintf(w, "commit %s %s\n", h.String()[:12], termtext.Clean(subject))

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -25,13 +23,13 @@ func noteCheck(env *Env, archivePath, rev string) *verify.NoteCheck {
 		n.Err = fmt.Errorf("--rev needs a repository: %v", err)
 		return n
 	}
-	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := s.repo.Resolve(rev)
 	if err != nil {
 		n.Err = fmt.Errorf("cannot resolve %s: %v", rev, err)
 		return n
 	}
 	ref := notes.RefFrom(s.cfg)
-	text, ok, err := s.repo.Note(ref, *h)
+	text, ok, err := s.repo.Note(ref, h)
 	if err != nil {
 		n.Err = err
 		return n

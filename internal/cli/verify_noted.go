@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
@@ -102,7 +101,7 @@ func sep(i int) string {
 
 // notedEntriesOnRev is notedEntries for a revision only: verify --rev names a commit, never a ticket.
 func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
-	if _, err := s.repo.ResolveRevision(plumbing.Revision(rev)); err != nil {
+	if _, err := s.repo.Resolve(rev); err != nil {
 		return "", nil, exitWith(ExitUsage, "--rev %s: cannot resolve it: %v", rev, err)
 	}
 	return s.notedEntries(rev)

@@ -102,7 +102,7 @@ func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
 	}
 	rc := &verify.RepoCheck{Dir: v.dir}
 	start := inDir(wd, v.dir)
-	repo, err := gitext.Discover(start, env.getenv)
+	repo, err := gitext.Discover(start, env.getenv, gitext.WithNotice(env.notice))
 	if err != nil {
 		rc.Dir = start
 		if v.dir != "" {
@@ -114,7 +114,6 @@ func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
 	if rc.Dir == "" {
 		rc.Dir = shownRepo(wd, repo)
 	}
-	repo.Notice = env.notice
 	rc.Check = func(commitsJSON, diffPatch []byte) verify.RepoResult {
 		return repocheck.Check(repo, commitsJSON, diffPatch)
 	}

@@ -7,10 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/mergesubject"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -64,17 +62,17 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	for _, k := range opts.TrailerKeys {
 		keys[strings.ToLower(k)] = true
 	}
-	if len(r.Shallow) > 0 {
+	if shallow := r.ShallowCommits(); len(shallow) > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("this is a shallow clone: history stops at %s, "+
-			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(r.Shallow), "shallow commit")))
+			"so older commits of the ticket are not found; run `git fetch --unshallow` for all of it", plural.Count(len(shallow), "shallow commit")))
 	}
 	tips, err := historyTips(r, opts)
 	if err != nil {
 		return nil, err
 	}
 	out.Discovery = discoveryOf(r, opts, tips)
-	reasons := map[plumbing.Hash][]string{}
-	addReason := func(h plumbing.Hash, reason string) {
+	reasons := map[gitext.Hash][]string{}
+	addReason := func(h gitext.Hash, reason string) {
 		for _, have := range reasons[h] {
 			if have == reason {
 				return
@@ -83,7 +81,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		reasons[h] = append(reasons[h], reason)
 	}
 	type tiedMerge struct {
-		hash   plumbing.Hash
+		hash   gitext.Hash
 		branch string
 	}
 	var merges []tiedMerge
@@ -105,14 +103,14 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 			}
 			if use[SourceMerge] && len(c.Parents) > 1 {
 				subject := subjectOf(c.Message)
-				for _, b := range gitext.MergedBranches(subject) {
+				for _, b := range mergesubject.Branches(subject) {
 					if opts.Ticket.NamedInRef(b) {
 						merges = append(merges, tiedMerge{c.Hash, b})
 					}
 				}
 				// GitHub's merge of pull request #N ties what it brought in, like a merged ticket branch: the
 				// pull request is the ticket even when its branch name carries no number.
-				if opts.Ticket.Numeric() && gitext.PullRequestNumber(subject) == opts.Ticket.ID {
+				if opts.Ticket.Numeric() && mergesubject.PullRequestNumber(subject) == opts.Ticket.ID {
 					merges = append(merges, tiedMerge{c.Hash, "pull request #" + opts.Ticket.ID})
 				}
 			}
@@ -139,13 +137,13 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	}
 	for _, m := range merges {
 		i, _ := graph.Index(m.hash)
-		node := graph.Nodes[i]
+		node := graph.Node(i)
 		addReason(m.hash, SourceMerge+":"+m.branch)
 		if len(node.Parents) < 2 {
 			continue // the other side lies beyond a shallow boundary
 		}
 		for _, j := range graph.Exclusive(node.Parents[1:], node.Parents[:1]) {
-			addReason(graph.Nodes[j].Hash, SourceMerge+":"+m.branch)
+			addReason(graph.Node(j).Hash, SourceMerge+":"+m.branch)
 		}
 	}
 
@@ -154,16 +152,16 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		i, _ := graph.Index(h)
 		tied = append(tied, i)
 	}
-	sort.Slice(tied, func(a, b int) bool { return graph.Rank[tied[a]] < graph.Rank[tied[b]] })
-	hashes := make([]plumbing.Hash, len(tied))
+	sort.Slice(tied, func(a, b int) bool { return graph.Rank(tied[a]) < graph.Rank(tied[b]) })
+	hashes := make([]gitext.Hash, len(tied))
 	merge := make([]bool, len(tied)) // or at a shallow boundary: no diff to make
 	for k, i := range tied {
-		h := graph.Nodes[i].Hash
+		h := graph.Node(i).Hash
 		c, err := r.ReadCommit(h, "tied commit")
 		if err != nil {
 			return nil, err
 		}
-		hashes[k], merge[k] = h, c.NumParents() > 1 || graph.Nodes[i].Shallow
+		hashes[k], merge[k] = h, len(c.ParentHashes) > 1 || graph.Node(i).Shallow
 		out.Commits = append(out.Commits, h.String())
 		d := detail(c, sortReasons(reasons[h]))
 		d.CherryPickedFrom = cherryPickedFrom(c.Message)
@@ -190,7 +188,6 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 		if err != nil {
 			return nil, nil, err
 		}
-		g.Finish()
 		return g, nil, nil
 	}
 	ix, err := loadIndex(r)
@@ -219,7 +216,6 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	if err != nil {
 		return nil, nil, err
 	}
-	g.Finish()
 	return g, saveInBackground(r, g, tips, postings), nil
 }
 
@@ -227,7 +223,7 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string, visit func(*gitext.WalkCommit) error) (*gitext.Graph, []string, bool, error) {
 	g := ix.g
 	var fresh []gitext.Tip
-	current := map[plumbing.Hash]bool{}
+	current := map[gitext.Hash]bool{}
 	for _, t := range tips {
 		current[t.Commit] = true
 		if _, ok := g.Index(t.Commit); !ok {
@@ -244,7 +240,6 @@ func useIndex(r *gitext.Repo, ix *ticketIndex, tips []gitext.Tip, words []string
 		if err != nil {
 			return nil, nil, false, err
 		}
-		grown.Finish()
 		g = grown
 	}
 	var gone []int
@@ -374,7 +369,7 @@ func intersectSorted(a, b []int) []int {
 
 // tieBranches ties the commits of every branch that names the ticket and that it adds over where it forked from
 // the base branch, local or remote-tracking (forkStops).
-func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(plumbing.Hash, string)) ([]string, error) {
+func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(gitext.Hash, string)) ([]string, error) {
 	var named []gitext.Tip
 	for _, t := range tips {
 		if (t.Name.IsBranch() || t.Name.IsRemote()) && opts.Ticket.NamedInRef(t.Name.Short()) {
@@ -398,12 +393,12 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 		bi, _ := g.Index(baseHash)
 		copies = []baseCopy{{baseName, bi}}
 	}
-	reflog := func(ref plumbing.ReferenceName) ([]gitext.ReflogEntry, bool) {
+	reflog := func(ref gitext.RefName) ([]gitext.ReflogEntry, bool) {
 		entries, ok, err := r.Reflog(ref)
 		return entries, ok && err == nil // an unreadable reflog is none: the copy is left out
 	}
 	var warnings []string
-	isBase := map[plumbing.ReferenceName]bool{baseName: true}
+	isBase := map[gitext.RefName]bool{baseName: true}
 	for _, c := range copies {
 		isBase[c.ref] = true // origin/KAFKA-1 is the base too when the base is a local KAFKA-1
 	}
@@ -415,7 +410,7 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 		}
 		ti, _ := g.Index(t.Commit)
 		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, t.Name, copies, reflog)) {
-			addReason(g.Nodes[j].Hash, SourceBranch+":"+t.Name.Short())
+			addReason(g.Node(j).Hash, SourceBranch+":"+t.Name.Short())
 		}
 	}
 	return warnings, nil
@@ -436,7 +431,7 @@ func sortReasons(rs []string) []string {
 	return out
 }
 
-func detail(c *object.Commit, reasons []string) CommitDetail {
+func detail(c *gitext.Commit, reasons []string) CommitDetail {
 	parents := make([]string, 0, len(c.ParentHashes))
 	for _, p := range c.ParentHashes {
 		parents = append(parents, p.String())
@@ -451,7 +446,7 @@ func detail(c *object.Commit, reasons []string) CommitDetail {
 	}
 }
 
-func person(s object.Signature) Person {
+func person(s gitext.Signature) Person {
 	return Person{Name: s.Name, Email: s.Email, Date: s.When.Format(time.RFC3339)}
 }
 

@@ -297,25 +297,6 @@ func TestNotesAndStashAreNotHistory(t *testing.T) {
 	}
 }
 
-func TestMergedBranches(t *testing.T) {
-	t.Parallel()
-	for subject, want := range map[string][]string{
-		"Merge branch 'feature/ENG-42-x'":                       {"feature/ENG-42-x"},
-		"Merge branch 'feature/ENG-42-x' into main":             {"feature/ENG-42-x"},
-		"Merge branch 'ENG-42' of github.com:acme/app into dev": {"ENG-42"},
-		"Merge branches 'a' and 'ENG-42-b'":                     {"a", "ENG-42-b"},
-		"Merge remote-tracking branch 'origin/ENG-42'":          {"origin/ENG-42"},
-		"Merge pull request #17 from acme/ENG-42-x":             {"acme/ENG-42-x"},
-		"Merge branch 'main' into 'ENG-42'":                     {"main"},
-		"Merged in feature/ENG-42 (pull request #5)":            {"feature/ENG-42"},
-		"Add ENG-42": nil,
-	} {
-		if got := gitext.MergedBranches(subject); !reflect.DeepEqual(got, want) {
-			t.Errorf("gitext.MergedBranches(%q) = %v, want %v", subject, got, want)
-		}
-	}
-}
-
 // The fast paths (pack files read in place, parents from the commit-graph) must give exactly what loose objects
 // give.
 func TestFindCommitsSameFromPacksAndCommitGraph(t *testing.T) {

@@ -3,14 +3,12 @@ package discover
 import (
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // baseCopy is one copy of the base branch: its ref and its tip's node.
 type baseCopy struct {
-	ref  plumbing.ReferenceName
+	ref  gitext.RefName
 	node int
 }
 
@@ -18,10 +16,10 @@ type baseCopy struct {
 // the same name (trunk, origin/trunk, upstream/trunk), whichever of them base names. A clone's local trunk may be
 // commits ahead of origin/trunk, and a ticket branch made from it forked there: compared with origin/trunk
 // alone, those unpushed commits would join the ticket.
-func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbing.ReferenceName) []baseCopy {
+func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base gitext.RefName) []baseCopy {
 	remotes := map[string]bool{}
-	if cfg, err := r.Repository.Config(); err == nil {
-		for name := range cfg.Remotes {
+	if names, err := r.Remotes(); err == nil {
+		for _, name := range names {
 			remotes[name] = true
 		}
 	}
@@ -42,7 +40,7 @@ func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbin
 	}
 	var out []baseCopy
 	for _, t := range tips {
-		same := t.Name == base || t.Name == plumbing.NewBranchReferenceName(short)
+		same := t.Name == base || t.Name == gitext.BranchRef(short)
 		if !same && t.Name.IsRemote() {
 			rest := strings.TrimPrefix(t.Name.String(), "refs/remotes/")
 			for rm := range remotes {
@@ -59,7 +57,7 @@ func baseCopies(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, base plumbin
 }
 
 // reflogFunc reads a ref's reflog (gitext.Repo.Reflog); ok is false when it has none.
-type reflogFunc func(plumbing.ReferenceName) (entries []gitext.ReflogEntry, ok bool)
+type reflogFunc func(gitext.RefName) (entries []gitext.ReflogEntry, ok bool)
 
 // forkStops returns where the ticket branch (tip node t, ref name) forked from the base, one node per copy of
 // the base (baseCopies):
@@ -74,7 +72,7 @@ type reflogFunc func(plumbing.ReferenceName) (entries []gitext.ReflogEntry, ok b
 //     adds nothing.
 //
 // The base merged into the ticket branch is no trouble: its commits are reachable from the stops.
-func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []baseCopy, reflog reflogFunc) []int {
+func forkStops(g *gitext.Graph, t int, name gitext.RefName, copies []baseCopy, reflog reflogFunc) []int {
 	// Each copy's first-parent line down to the first commit older (by generation) than t, which cannot hold t.
 	var line []int
 	starts := make([]int, len(copies)+1)
@@ -82,10 +80,10 @@ func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []bas
 		starts[k] = len(line)
 		for i := b.node; ; {
 			line = append(line, i)
-			if g.Gen[i] < g.Gen[t] || len(g.Nodes[i].Parents) == 0 {
+			if g.Gen(i) < g.Gen(t) || len(g.Node(i).Parents) == 0 {
 				break
 			}
-			i = g.Nodes[i].Parents[0]
+			i = g.Node(i).Parents[0]
 		}
 	}
 	starts[len(copies)] = len(line)
@@ -136,7 +134,7 @@ func forkStops(g *gitext.Graph, t int, name plumbing.ReferenceName, copies []bas
 // merge of more work, a reset) are not t's, so finding the ticket again at a recorded state gives the same answer
 // while the entry lasts (gc.reflogExpire). -1 when the reflog has no such entry; ok is false when base keeps no
 // reflog.
-func beforeMerging(g *gitext.Graph, t int, base, name plumbing.ReferenceName, reflog reflogFunc) (int, bool) {
+func beforeMerging(g *gitext.Graph, t int, base, name gitext.RefName, reflog reflogFunc) (int, bool) {
 	if !base.IsBranch() || reflog == nil {
 		return 0, false
 	}

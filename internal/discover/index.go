@@ -15,8 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
@@ -40,7 +38,7 @@ func IndexPath(r *gitext.Repo) string { return filepath.Join(r.CommonDir, "berns
 // ticketIndex is a loaded index: the graph (node i has rank i) and the word postings, decoded on demand.
 type ticketIndex struct {
 	g     *gitext.Graph
-	tips  []plumbing.Hash
+	tips  []gitext.Hash
 	words []byte // the encoded word section
 }
 
@@ -192,11 +190,11 @@ var passOver = func() (t [256]bool) {
 const maxIndexWord = 32
 
 // encodeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g).
-func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings *postingLists) []byte {
-	n := len(g.Nodes)
+func encodeIndex(g *gitext.Graph, tips []gitext.Hash, postings *postingLists) []byte {
+	n := g.Len()
 	order := make([]int, n) // rank → old node
-	for i, r := range g.Rank {
-		order[r] = i
+	for i := range n {
+		order[g.Rank(i)] = i
 	}
 	var b bytes.Buffer
 	b.WriteString(indexMagic)
@@ -205,7 +203,7 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings *postingLists) 
 	sv := func(x int64) { b.Write(tmp[:binary.PutVarint(tmp[:], x)]) }
 	uv(uint64(n))
 	for rank, old := range order {
-		nd := g.Nodes[old]
+		nd := g.Node(old)
 		b.Write(nd.Hash[:])
 		sv(nd.When)
 		flags := uint64(len(nd.Parents)) << 1
@@ -214,7 +212,7 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings *postingLists) 
 		}
 		uv(flags)
 		for _, p := range nd.Parents {
-			uv(uint64(rank) - uint64(g.Rank[p])) // parents come first, so the distance is positive
+			uv(uint64(rank) - uint64(g.Rank(p))) // parents come first, so the distance is positive
 		}
 	}
 	for _, x := range ranksByHash(g, order) {
@@ -252,7 +250,7 @@ func encodeIndex(g *gitext.Graph, tips []plumbing.Hash, postings *postingLists) 
 		for _, p := range words[lo:hi] {
 			ranks = ranks[:0]
 			for _, old := range p.nodes {
-				ranks = append(ranks, g.Rank[old])
+				ranks = append(ranks, g.Rank(int(old)))
 			}
 			slices.Sort(ranks)
 			ranks = slices.Compact(ranks)
@@ -297,13 +295,15 @@ func ranksByHash(g *gitext.Graph, order []int) []uint32 {
 	}
 	keys := make([]keyed, len(order))
 	for rank, old := range order {
-		keys[rank] = keyed{binary.BigEndian.Uint64(g.Nodes[old].Hash[:8]), uint32(rank)}
+		h := g.Node(old).Hash
+		keys[rank] = keyed{binary.BigEndian.Uint64(h[:8]), uint32(rank)}
 	}
 	slices.SortFunc(keys, func(a, c keyed) int {
 		if a.prefix != c.prefix {
 			return cmp.Compare(a.prefix, c.prefix)
 		}
-		return bytes.Compare(g.Nodes[order[a.rank]].Hash[8:], g.Nodes[order[c.rank]].Hash[8:])
+		ha, hc := g.Node(order[a.rank]).Hash, g.Node(order[c.rank]).Hash
+		return bytes.Compare(ha[8:], hc[8:])
 	})
 	out := make([]uint32, len(keys))
 	for i, k := range keys {
@@ -432,7 +432,7 @@ func decodeIndexBody(b []byte) (*ticketIndex, bool) {
 	if !ok || nt > uint64(len(b)-pos)/20 {
 		return nil, false
 	}
-	tips := make([]plumbing.Hash, nt)
+	tips := make([]gitext.Hash, nt)
 	for i := range tips {
 		copy(tips[i][:], b[pos:pos+20])
 		pos += 20
@@ -477,7 +477,7 @@ func (ix *ticketIndex) postings(words ...string) ([][]int, bool) {
 		p := uint64(0)
 		for c := uint64(0); c < count; c++ {
 			p += ld.uv()
-			if ld.err != nil || p >= uint64(len(ix.g.Nodes)) {
+			if ld.err != nil || p >= uint64(ix.g.Len()) {
 				return nil, false
 			}
 			ns = append(ns, int(p))
@@ -560,8 +560,8 @@ func saveIndex(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, postings *pos
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	seen := map[plumbing.Hash]bool{}
-	var hs []plumbing.Hash
+	seen := map[gitext.Hash]bool{}
+	var hs []gitext.Hash
 	for _, t := range tips {
 		if !seen[t.Commit] {
 			seen[t.Commit] = true
@@ -601,7 +601,7 @@ func (ix *ticketIndex) allPostings() (*postingLists, bool) {
 		prev := uint64(0)
 		for c := uint64(0); c < count; c++ {
 			prev += ld.uv()
-			if ld.err != nil || prev >= uint64(len(ix.g.Nodes)) {
+			if ld.err != nil || prev >= uint64(ix.g.Len()) {
 				return nil, false
 			}
 			list = append(list, uint32(prev))

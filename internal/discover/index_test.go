@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
@@ -214,7 +212,7 @@ func TestIndexPairWordNarrows(t *testing.T) {
 	for _, list := range lists[1:] {
 		cand = intersectSorted(cand, list)
 	}
-	if len(cand) != 1 || ix.g.Nodes[cand[0]].Hash.String() != named {
+	if len(cand) != 1 || ix.g.Node(cand[0]).Hash.String() != named {
 		t.Errorf("the index names %v for LAND-7, want only %s", cand, named)
 	}
 }
@@ -256,9 +254,8 @@ func TestExclusiveMatchesReachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Finish()
-	for a := range g.Nodes {
-		for b := range g.Nodes {
+	for a := range g.Len() {
+		for b := range g.Len() {
 			want := map[int]bool{}
 			stop := g.Reachable([]int{b}, nil)
 			for i, in := range g.Reachable([]int{a}, stop) {
@@ -280,10 +277,9 @@ func TestExclusiveMatchesReachable(t *testing.T) {
 // FuzzDecodeIndex: the index file is read from disk and may be anything (a crash mid-write on an old file
 // system, another tool's file); decoding must never panic, and what it accepts must be self-consistent.
 func FuzzDecodeIndex(f *testing.F) {
-	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
-		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
-	g.Finish()
-	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, postingsOf(map[string][]uint32{"42": {1}, "7": {0, 1}}))
+	g := graphOf([]gitext.Node{{Hash: gitext.NewHash("1111111111111111111111111111111111111111")},
+		{Hash: gitext.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}})
+	good := encodeIndex(g, []gitext.Hash{g.Node(1).Hash}, postingsOf(map[string][]uint32{"42": {1}, "7": {0, 1}}))
 	f.Add(good)
 	f.Add([]byte(indexMagic))
 	f.Add([]byte{})
@@ -302,8 +298,8 @@ func checkDecoded(t *testing.T, data []byte) {
 		if err != nil {
 			return
 		}
-		for i, n := range ix.g.Nodes {
-			for _, p := range n.Parents {
+		for i := range ix.g.Len() {
+			for _, p := range ix.g.Node(i).Parents {
 				if p < 0 || p >= i {
 					t.Fatalf("node %d has parent %d", i, p)
 				}
@@ -312,7 +308,7 @@ func checkDecoded(t *testing.T, data []byte) {
 		if lists, ok := ix.postings("42", "7", "x"); ok {
 			for _, list := range lists {
 				for _, n := range list {
-					if n < 0 || n >= len(ix.g.Nodes) {
+					if n < 0 || n >= ix.g.Len() {
 						t.Fatalf("posting %d out of range", n)
 					}
 				}
@@ -327,9 +323,8 @@ func checkDecoded(t *testing.T, data []byte) {
 
 func TestPostings(t *testing.T) {
 	t.Parallel()
-	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
-		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
-	g.Finish()
+	g := graphOf([]gitext.Node{{Hash: gitext.NewHash("1111111111111111111111111111111111111111")},
+		{Hash: gitext.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}})
 	ix, err := decodeIndex(encodeIndex(g, nil, postingsOf(map[string][]uint32{"42": {1}, "7": {0, 1}, "eng-42": {1}})))
 	if err != nil {
 		t.Fatal(err)
@@ -417,10 +412,9 @@ func postingsOf(m map[string][]uint32) *postingLists {
 // Any damaged byte or cut is caught by the checksum: the file is rebuilt, never decoded as if it were right.
 func TestIndexDamageCaught(t *testing.T) {
 	t.Parallel()
-	g := &gitext.Graph{Nodes: []gitext.Node{{Hash: plumbing.NewHash("1111111111111111111111111111111111111111")},
-		{Hash: plumbing.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}}}
-	g.Finish()
-	good := encodeIndex(g, []plumbing.Hash{g.Nodes[1].Hash}, postingsOf(map[string][]uint32{"42": {1}, "eng-42": {1}, "7": {0, 1}}))
+	g := graphOf([]gitext.Node{{Hash: gitext.NewHash("1111111111111111111111111111111111111111")},
+		{Hash: gitext.NewHash("2222222222222222222222222222222222222222"), Parents: []int{0}, When: 5}})
+	good := encodeIndex(g, []gitext.Hash{g.Node(1).Hash}, postingsOf(map[string][]uint32{"42": {1}, "eng-42": {1}, "7": {0, 1}}))
 	if _, err := decodeIndex(good); err != nil {
 		t.Fatalf("a whole index does not decode: %v", err)
 	}

@@ -1,15 +1,15 @@
 package discover
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 )
@@ -17,20 +17,19 @@ import (
 // bigIndex is the index file of a linear history of n commits, each with a few words: megabytes, as a real
 // repository's is.
 func bigIndex(n int) []byte {
-	g := &gitext.Graph{Nodes: make([]gitext.Node, n)}
+	nodes := make([]gitext.Node, n)
 	words := map[string][]uint32{}
-	for i := range g.Nodes {
+	for i := range nodes {
 		sum := sha256.Sum256(fmt.Appendf(nil, "commit %d", i))
-		g.Nodes[i].Hash = plumbing.NewHash(fmt.Sprintf("%x", sum[:20]))
-		g.Nodes[i].When = int64(1700000000 + i)
+		nodes[i].Hash = gitext.NewHash(fmt.Sprintf("%x", sum[:20]))
+		nodes[i].When = int64(1700000000 + i)
 		if i > 0 {
-			g.Nodes[i].Parents = []int{i - 1}
+			nodes[i].Parents = []int{i - 1}
 		}
 		w := fmt.Sprintf("eng-%d", i%977)
 		words[w] = append(words[w], uint32(i))
 	}
-	g.Finish()
-	return encodeIndex(g, []plumbing.Hash{g.Nodes[n-1].Hash}, postingsOf(words))
+	return encodeIndex(graphOf(nodes), []gitext.Hash{nodes[n-1].Hash}, postingsOf(words))
 }
 
 // A ticket index truncated in place while a command reads it (another tool, a full disk, a user's `: >`) must
@@ -108,4 +107,19 @@ func indexTruncationRace(t *testing.T, dir string) {
 	close(stop)
 	<-done
 	t.Logf("%d reads, %d of them a whole index", reads, whole)
+}
+
+// graphOf is the graph of nodes given in topological order (each node's parents before it), as a loaded index's
+// graph is: node i has rank i.
+func graphOf(nodes []gitext.Node) *gitext.Graph {
+	byHash := make([]uint32, len(nodes))
+	for i := range byHash {
+		byHash[i] = uint32(i)
+	}
+	slices.SortFunc(byHash, func(a, b uint32) int { return bytes.Compare(nodes[a].Hash[:], nodes[b].Hash[:]) })
+	g, ok := gitext.NewGraph(nodes, byHash)
+	if !ok {
+		panic("graphOf: nodes not in topological order")
+	}
+	return g
 }

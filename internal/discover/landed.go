@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
@@ -43,7 +41,7 @@ func cherryPickedFrom(msg string) []string {
 func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 	type ref struct {
 		name string // as git branch -a / git tag print it
-		full plumbing.ReferenceName
+		full gitext.RefName
 		node int
 		tag  bool
 	}
@@ -167,7 +165,7 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
+func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
 	out := make([]*string, len(hashes))
 	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
@@ -199,7 +197,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		if abbrev == nil {
 			abbrev = r.NewAbbrev(coreAbbrev)
 		}
-		return abbrev.Short(plumbing.NewHash(hexID))
+		return abbrev.Short(gitext.NewHash(hexID))
 	}
 	errs := make([]error, len(hashes))
 	binary := make([]bool, len(hashes))
@@ -210,7 +208,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	bufs := make([]bytes.Buffer, workers)
 	parallel.Each(len(todo), workers, func(w, k int) {
 		if differs[w] == nil {
-			differs[w] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+			differs[w] = patch.NewDiffer(r)
 		}
 		i := todo[k]
 		buf := &bufs[w]
@@ -221,7 +219,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		}
 		// Such ids depend on how many objects the repository has, so they are not cached.
 		binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
-		if id, ok := gitext.PatchID(buf.Bytes(), short); ok {
+		if id, ok := patch.PatchID(buf.Bytes(), short); ok {
 			out[i] = &id
 		}
 	})

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
@@ -38,10 +36,10 @@ const (
 type patchIDCache struct {
 	path     string
 	settings string
-	ids      map[plumbing.Hash]*string
+	ids      map[gitext.Hash]*string
 	dirty    bool
 	mode     patchIDCacheMode
-	replaced []plumbing.Hash // with RecomputePatchIDs: commits whose cached id was not the one computed
+	replaced []gitext.Hash // with RecomputePatchIDs: commits whose cached id was not the one computed
 }
 
 func patchIDCachePath(r *gitext.Repo) string {
@@ -50,17 +48,13 @@ func patchIDCachePath(r *gitext.Repo) string {
 
 // diffSettings names what patch ids depend on beyond the commits themselves.
 func diffSettings(r *gitext.Repo, coreAbbrev string) string {
-	renames, limit := "", ""
-	if cfg, err := r.Repository.Config(); err == nil && cfg.Raw != nil {
-		renames = cfg.Raw.Section("diff").Option("renames")
-		limit = cfg.Raw.Section("diff").Option("renameLimit")
-	}
+	renames, limit := r.RepoOption("diff", "renames"), r.RepoOption("diff", "renameLimit")
 	return "diff.renames=" + renames + " diff.renameLimit=" + limit + " core.abbrev=" + coreAbbrev + "\n"
 }
 
 // loadPatchIDCache reads the cache; any problem gives an empty one.
 func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
-	c := &patchIDCache{path: patchIDCachePath(r), settings: diffSettings(r, coreAbbrev), ids: map[plumbing.Hash]*string{}}
+	c := &patchIDCache{path: patchIDCachePath(r), settings: diffSettings(r, coreAbbrev), ids: map[gitext.Hash]*string{}}
 	data, err := regularfile.ReadFile(c.path, "patch-id cache", int64(len(patchIDCacheMagic)+len(c.settings)+maxPatchIDCache*patchIDRecord))
 	if err != nil {
 		return c
@@ -75,10 +69,10 @@ func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
 		rec := recs[:patchIDRecord]
 		recs = recs[patchIDRecord:]
 		if prev != nil && bytes.Compare(prev, rec[:20]) >= 0 {
-			return &patchIDCache{path: c.path, settings: c.settings, ids: map[plumbing.Hash]*string{}}
+			return &patchIDCache{path: c.path, settings: c.settings, ids: map[gitext.Hash]*string{}}
 		}
 		prev = rec[:20]
-		var h plumbing.Hash
+		var h gitext.Hash
 		copy(h[:], rec[:20])
 		var id *string
 		if !bytes.Equal(rec[20:], make([]byte, 20)) {
@@ -90,7 +84,7 @@ func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
 	return c
 }
 
-func (c *patchIDCache) get(h plumbing.Hash) (*string, bool) {
+func (c *patchIDCache) get(h gitext.Hash) (*string, bool) {
 	if c.mode != cacheUse {
 		return nil, false
 	}
@@ -98,7 +92,7 @@ func (c *patchIDCache) get(h plumbing.Hash) (*string, bool) {
 	return id, ok
 }
 
-func (c *patchIDCache) put(h plumbing.Hash, id *string) {
+func (c *patchIDCache) put(h gitext.Hash, id *string) {
 	if old, ok := c.ids[h]; ok {
 		if samePatchID(old, id) {
 			return
@@ -117,7 +111,7 @@ func (c *patchIDCache) save() {
 	if !c.dirty || c.mode == cacheOff {
 		return
 	}
-	hashes := make([]plumbing.Hash, 0, len(c.ids))
+	hashes := make([]gitext.Hash, 0, len(c.ids))
 	for h := range c.ids {
 		hashes = append(hashes, h)
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
@@ -33,7 +31,7 @@ func patchIDCacheModeOf(opts Options) patchIDCacheMode {
 func openPatchIDCache(r *gitext.Repo, coreAbbrev string, mode patchIDCacheMode) *patchIDCache {
 	var c *patchIDCache
 	if mode == cacheOff {
-		c = &patchIDCache{ids: map[plumbing.Hash]*string{}}
+		c = &patchIDCache{ids: map[gitext.Hash]*string{}}
 	} else {
 		c = loadPatchIDCache(r, coreAbbrev)
 	}

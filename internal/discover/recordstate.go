@@ -3,8 +3,6 @@ package discover
 import (
 	"sort"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 )
@@ -30,7 +28,7 @@ func historyTips(r *gitext.Repo, opts Options) ([]gitext.Tip, error) {
 
 // baseBranch is the branch ticket branches are compared with: opts.Base when given (as recorded; an empty name
 // means there was none), else bernstein.baseBranch or the default, resolved in r.
-func baseBranch(r *gitext.Repo, opts Options) (plumbing.ReferenceName, plumbing.Hash, bool) {
+func baseBranch(r *gitext.Repo, opts Options) (gitext.RefName, gitext.Hash, bool) {
 	if opts.Base != nil {
 		return opts.Base.Name, opts.Base.Commit, opts.Base.Name != ""
 	}
@@ -58,7 +56,7 @@ func discoveryOf(r *gitext.Repo, opts Options, tips []gitext.Tip) *commitsjson.D
 	for _, t := range tips {
 		d.Tips[t.Name.String()] = t.Commit.String()
 	}
-	for h := range r.Shallow {
+	for _, h := range r.ShallowCommits() {
 		d.Shallow = append(d.Shallow, h.String())
 	}
 	sort.Strings(d.Shallow)

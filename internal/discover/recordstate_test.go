@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -32,7 +30,7 @@ func TestIndexForgedPostingRebuilt(t *testing.T) {
 	if !ok {
 		t.Fatal("postings do not decode")
 	}
-	other, _ := ix.g.Index(plumbing.NewHash(s.sha["other"]))
+	other, _ := ix.g.Index(gitext.NewHash(s.sha["other"]))
 	for _, w := range ticketWords("ENG-42") {
 		all.add(w, uint32(other))
 	}
@@ -79,9 +77,9 @@ func TestFindAtRecordedState(t *testing.T) {
 	at := opts
 	at.NoCaches = true
 	for name, sha := range d.Tips {
-		at.Tips = append(at.Tips, gitext.Tip{Name: plumbing.ReferenceName(name), Commit: plumbing.NewHash(sha)})
+		at.Tips = append(at.Tips, gitext.Tip{Name: gitext.RefName(name), Commit: gitext.NewHash(sha)})
 	}
-	at.Base = &gitext.Tip{Name: plumbing.ReferenceName(d.BaseBranch.Ref), Commit: plumbing.NewHash(d.BaseBranch.SHA)}
+	at.Base = &gitext.Tip{Name: gitext.RefName(d.BaseBranch.Ref), Commit: gitext.NewHash(d.BaseBranch.SHA)}
 	again, err := Find(repo, at)
 	if err != nil {
 		t.Fatal(err)

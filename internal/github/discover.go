@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/mergesubject"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -31,7 +31,7 @@ func NumbersFromCommits(commits *discover.Commits) []int {
 	var out []int
 	for _, d := range commits.Details {
 		if len(d.Parents) > 1 {
-			if n, err := strconv.Atoi(gitext.PullRequestNumber(d.Subject)); err == nil && n > 0 {
+			if n, err := strconv.Atoi(mergesubject.PullRequestNumber(d.Subject)); err == nil && n > 0 {
 				out = append(out, n)
 			}
 			continue

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -23,7 +21,7 @@ type Noted struct {
 // Log lists the commits of ref's notes that carry at least one entry, newest first (ties by sha); with want set,
 // only those with an entry for that ticket (ticket.Same). Notes on objects that are not commits of this clone are
 // left out: they are not part of this history.
-func Log(r *gitext.Repo, ref plumbing.ReferenceName, want string) ([]Noted, error) {
+func Log(r *gitext.Repo, ref gitext.RefName, want string) ([]Noted, error) {
 	refs, err := r.Notes(ref)
 	if err != nil {
 		return nil, err
@@ -51,7 +49,7 @@ func Log(r *gitext.Repo, ref plumbing.ReferenceName, want string) ([]Noted, erro
 		if !hit {
 			continue
 		}
-		cm, err := r.CommitObject(n.Target)
+		cm, err := r.Commit(n.Target)
 		if err != nil {
 			continue
 		}

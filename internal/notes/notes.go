@@ -7,32 +7,29 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
 // DefaultRef is where git-bernstein keeps its notes unless `git config bernstein.notesRef` says otherwise.
-const DefaultRef plumbing.ReferenceName = "refs/notes/bernstein"
+const DefaultRef gitext.RefName = "refs/notes/bernstein"
 
 // ExpandRef turns a notes ref as users write it into a full ref name, as git's expand_notes_ref does:
 // "bernstein" and "notes/bernstein" both mean refs/notes/bernstein.
-func ExpandRef(name string) plumbing.ReferenceName {
+func ExpandRef(name string) gitext.RefName {
 	switch {
 	case name == "":
 		return DefaultRef
 	case strings.HasPrefix(name, "refs/"):
-		return plumbing.ReferenceName(name)
+		return gitext.RefName(name)
 	case strings.HasPrefix(name, "notes/"):
-		return plumbing.ReferenceName("refs/" + name)
+		return gitext.RefName("refs/" + name)
 	}
-	return plumbing.ReferenceName("refs/notes/" + name)
+	return gitext.RefName("refs/notes/" + name)
 }
 
 // RefFrom reads bernstein.notesRef from cfg (nil means none), defaulting to DefaultRef.
-func RefFrom(cfg *gitext.Config) plumbing.ReferenceName {
+func RefFrom(cfg *gitext.Config) gitext.RefName {
 	if cfg != nil {
 		if v, ok := cfg.Get("bernstein.notesRef"); ok && strings.TrimSpace(v) != "" {
 			return ExpandRef(strings.TrimSpace(v))
@@ -126,7 +123,7 @@ func MergeLines(old []byte, add []string, replace func(line string) bool) []byte
 
 // Add adds entries to target's note on ref, replacing any line for the same tracker, ticket and
 // bundle file name (that file has just been rewritten, so the old digest no longer describes it).
-func Add(r *gitext.Repo, ref plumbing.ReferenceName, target plumbing.Hash, sig object.Signature, entries ...Entry) (bool, error) {
+func Add(r *gitext.Repo, ref gitext.RefName, target gitext.Hash, sig gitext.Signature, entries ...Entry) (bool, error) {
 	var add []string
 	type key struct{ tracker, ticket, bundle string }
 	replaced := map[key]bool{}

@@ -11,14 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
-var testSig = object.Signature{Name: "Nora Notes", Email: "nora@example.com", When: time.Unix(1767225600, 0).UTC()}
+var testSig = gitext.Signature{Name: "Nora Notes", Email: "nora@example.com", When: time.Unix(1767225600, 0).UTC()}
 
 func entry(ticket, bundle string) Entry {
 	return Entry{V: 1, Tracker: "github", Ticket: ticket, Bundle: bundle, BundleSHA256: strings.Repeat("a", 64),
@@ -56,7 +53,7 @@ func TestEntryLine(t *testing.T) {
 
 func TestExpandRef(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]plumbing.ReferenceName{
+	for in, want := range map[string]gitext.RefName{
 		"": DefaultRef, "bernstein": DefaultRef, "notes/bernstein": DefaultRef,
 		"refs/notes/bernstein": DefaultRef, "refs/notes/x/y": "refs/notes/x/y", "team": "refs/notes/team",
 	} {
@@ -97,7 +94,7 @@ func TestNotesReadByGit(t *testing.T) {
 		target string
 		e      Entry
 	}{{c2, e1}, {c2, e2}, {c1, e1}, {c2, e1}} {
-		if _, err := Add(repo, DefaultRef, plumbing.NewHash(step.target), testSig, step.e); err != nil {
+		if _, err := Add(repo, DefaultRef, gitext.NewHash(step.target), testSig, step.e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -123,11 +120,11 @@ func TestNotesReadByGit(t *testing.T) {
 		t.Fatal("fsck complained")
 	}
 	// Reading back with our own reader.
-	text, ok, err := repo.Note(DefaultRef, plumbing.NewHash(c2))
+	text, ok, err := repo.Note(DefaultRef, gitext.NewHash(c2))
 	if err != nil || !ok || string(text) != strings.Join(want, "\n")+"\n" {
 		t.Fatalf("Note: %q %v %v", text, ok, err)
 	}
-	if _, ok, _ := repo.Note(DefaultRef, plumbing.NewHash(strings.Repeat("0", 39)+"1")); ok {
+	if _, ok, _ := repo.Note(DefaultRef, gitext.NewHash(strings.Repeat("0", 39)+"1")); ok {
 		t.Fatal("note for an object without one")
 	}
 	// After `git pack-refs` the ref lives only in packed-refs: the swap still checks and moves it.
@@ -136,7 +133,7 @@ func TestNotesReadByGit(t *testing.T) {
 		t.Fatal("pack-refs left the loose ref")
 	}
 	e3 := entry("ENG-3", "y.tar.gz")
-	if _, err := Add(repo, DefaultRef, plumbing.NewHash(c1), testSig, e3); err != nil {
+	if _, err := Add(repo, DefaultRef, gitext.NewHash(c1), testSig, e3); err != nil {
 		t.Fatal(err)
 	}
 	l3, _ := e3.Line()
@@ -180,10 +177,10 @@ func TestNotesFanOut(t *testing.T) {
 		t.Fatalf("Notes: %d notes, %v", len(notes), err)
 	}
 	target := r.Rev("main~7")
-	if text, ok, err := repo.Note(DefaultRef, plumbing.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
+	if text, ok, err := repo.Note(DefaultRef, gitext.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
 		t.Fatalf("fanned-out note: %q %v %v", text, ok, err)
 	}
-	if _, err := Add(repo, DefaultRef, plumbing.NewHash(target), testSig, entry("ENG-1", "b.tar.gz")); err != nil {
+	if _, err := Add(repo, DefaultRef, gitext.NewHash(target), testSig, entry("ENG-1", "b.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.Git("notes", "--ref=bernstein", "list"); len(strings.Split(got, "\n")) != n {
@@ -235,7 +232,7 @@ func TestNotesHandMadeFanOut(t *testing.T) {
 
 	repo := openRepo(t, r)
 	for _, c := range []string{c1, c3} {
-		if _, err := Add(repo, DefaultRef, plumbing.NewHash(c), testSig, entry("ENG-9", "n.tar.gz")); err != nil {
+		if _, err := Add(repo, DefaultRef, gitext.NewHash(c), testSig, entry("ENG-9", "n.tar.gz")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -280,7 +277,7 @@ func TestNotesConcurrentWriters(t *testing.T) {
 				if i%2 == 1 {
 					target = c2
 				}
-				if _, err := Add(repo, DefaultRef, plumbing.NewHash(target), testSig,
+				if _, err := Add(repo, DefaultRef, gitext.NewHash(target), testSig,
 					entry(fmt.Sprintf("ENG-%d", w*100+i), "c.tar.gz")); err != nil {
 					errs <- err
 				}
@@ -347,7 +344,7 @@ func TestNoteWriterProcess(t *testing.T) {
 	fmt.Sscan(os.Getenv("NOTE_WRITER_COUNT"), &n)
 	for i := 0; i < n; i++ {
 		e := entry(fmt.Sprintf("%s-%d", os.Getenv("NOTE_WRITER_PREFIX"), i), "p.tar.gz")
-		if _, err := Add(repo, DefaultRef, plumbing.NewHash(os.Getenv("NOTE_WRITER_TARGET")), testSig, e); err != nil {
+		if _, err := Add(repo, DefaultRef, gitext.NewHash(os.Getenv("NOTE_WRITER_TARGET")), testSig, e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -359,7 +356,7 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 	t.Parallel()
 	common, onlyA, onlyB := entry("ENG-1", "s.tar.gz"), entry("ENG-2", "a.tar.gz"), entry("ENG-3", "b.tar.gz")
 	b, c, _ := mergeByGit(t, []Entry{common, onlyA}, []Entry{onlyB, common})
-	text, ok, err := openRepo(t, b).Note(DefaultRef, plumbing.NewHash(c))
+	text, ok, err := openRepo(t, b).Note(DefaultRef, gitext.NewHash(c))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
@@ -367,7 +364,7 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 		t.Fatalf("parsed %d entries, %q", len(es), other)
 	}
 	// A merge commit on the notes ref (two parents) is an ordinary notes commit to us: adding still works.
-	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, entry("ENG-4", "d.tar.gz")); err != nil {
+	if _, err := Add(openRepo(t, b), DefaultRef, gitext.NewHash(c), testSig, entry("ENG-4", "d.tar.gz")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(strings.Split(b.Git("notes", "--ref=bernstein", "show", c), "\n")); got != 4 {
@@ -388,10 +385,10 @@ func mergeByGit(t *testing.T, aEntries, bEntries []Entry) (*gittest.Repo, string
 		return origin.Open(dir)
 	}
 	a, b := clone("a"), clone("b")
-	if _, err := Add(openRepo(t, a), DefaultRef, plumbing.NewHash(c), testSig, aEntries...); err != nil {
+	if _, err := Add(openRepo(t, a), DefaultRef, gitext.NewHash(c), testSig, aEntries...); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Add(openRepo(t, b), DefaultRef, plumbing.NewHash(c), testSig, bEntries...); err != nil {
+	if _, err := Add(openRepo(t, b), DefaultRef, gitext.NewHash(c), testSig, bEntries...); err != nil {
 		t.Fatal(err)
 	}
 	b.Git("fetch", "-q", a.Dir, "refs/notes/bernstein:refs/notes/remotes/a/bernstein")

@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"errors"
 	"sync/atomic"
 	"testing"
 )
@@ -32,5 +33,54 @@ func TestEachCallsEveryIndexOnce(t *testing.T) {
 		if tc.workers > 0 && int(most.Load()) > tc.workers {
 			t.Errorf("n=%d workers=%d: %d calls at once", tc.n, tc.workers, most.Load())
 		}
+	}
+}
+
+func TestStreamUsesEveryResultOnOneGoroutine(t *testing.T) {
+	t.Parallel()
+	jobs := make([]int, 1000)
+	for i := range jobs {
+		jobs[i] = i
+	}
+	seen := make([]bool, len(jobs))
+	var using atomic.Int32
+	err := Stream(jobs, 8, func(j int) int { return j * 2 }, func(r int) error {
+		if using.Add(1) != 1 {
+			t.Error("use called concurrently")
+		}
+		defer using.Add(-1)
+		if r%2 != 0 || seen[r/2] {
+			t.Errorf("result %d: odd or seen twice", r)
+		}
+		seen[r/2] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ok := range seen {
+		if !ok {
+			t.Fatalf("job %d: no result used", i)
+		}
+	}
+}
+
+func TestStreamStopsAtUsesError(t *testing.T) {
+	t.Parallel()
+	stop := errors.New("stop")
+	var worked atomic.Int32
+	jobs := make([]int, 100000)
+	used := 0
+	err := Stream(jobs, 1, func(int) int { worked.Add(1); return 0 }, func(int) error {
+		if used++; used == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || used != 3 {
+		t.Fatalf("Stream = %v after %d uses, want the stop error after 3", err, used)
+	}
+	if n := worked.Load(); n == int32(len(jobs)) {
+		t.Errorf("all %d jobs ran after use stopped at the third", n)
 	}
 }

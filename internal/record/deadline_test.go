@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -37,7 +35,7 @@ func TestDeadlineInsideATicketDefersIt(t *testing.T) {
 	bundles := filepath.Join(t.TempDir(), "bundles")
 	rep, err := Record(Options{
 		Repo: repo, Range: base + "..HEAD", Finder: finder, BundleDir: bundles, NotesRef: notes.DefaultRef,
-		Author: object.Signature{Name: "T", Email: "t@example.com", When: deadline},
+		Author: gitext.Signature{Name: "T", Email: "t@example.com", When: deadline},
 		Discovery: func(id string) (discover.Options, error) {
 			tk, err := ticket.Parse("jira", id)
 			return discover.Options{Ticket: tk, Sources: discover.AllSources, TrailerKeys: discover.DefaultTrailerKeys}, err

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -45,8 +42,8 @@ type Options struct {
 	SignKid   string
 	SSHSig    bool // also <archive>.sig (package bundle, Options)
 	Attest    bool // also <archive>.intoto.jsonl
-	NotesRef  plumbing.ReferenceName
-	Author    object.Signature
+	NotesRef  gitext.RefName
+	Author    gitext.Signature
 	// Only, when set, records just these tickets of the range (ids compared ignoring case): what a command that
 	// finishes an interrupted job names.
 	Only []string
@@ -109,7 +106,7 @@ func Record(opts Options) (*Report, error) {
 	}
 	createdAt := opts.CreatedAt
 	if createdAt.IsZero() {
-		tip, err := opts.Repo.CommitObject(rg.Tip)
+		tip, err := opts.Repo.Commit(rg.Tip)
 		if err != nil {
 			return nil, fmt.Errorf("read tip %s: %w", rg.Tip, err)
 		}
@@ -182,7 +179,7 @@ func notNamed(tickets []Found, ids []string) []string {
 	return out
 }
 
-func recordOne(opts Options, fd Found, short string, tip plumbing.Hash, createdAt time.Time, cp lineageCheckpoint) (*Recorded, error) {
+func recordOne(opts Options, fd Found, short string, tip gitext.Hash, createdAt time.Time, cp lineageCheckpoint) (*Recorded, error) {
 	find, err := opts.Discovery(fd.ID)
 	if err != nil {
 		return nil, err
@@ -238,7 +235,7 @@ func PathPart(s string) string {
 
 // Identity is who notes commits are by, as git notes picks it: GIT_COMMITTER_NAME/EMAIL, else user.name and
 // user.email, else git-bernstein itself; time is now.
-func Identity(cfg *gitext.Config, getenv func(string) string) object.Signature {
+func Identity(cfg *gitext.Config, getenv func(string) string) gitext.Signature {
 	pick := func(env, key, def string) string {
 		if v := getenv(env); v != "" {
 			return v
@@ -250,7 +247,7 @@ func Identity(cfg *gitext.Config, getenv func(string) string) object.Signature {
 		}
 		return def
 	}
-	return object.Signature{
+	return gitext.Signature{
 		Name:  pick("GIT_COMMITTER_NAME", "user.name", "git-bernstein"),
 		Email: pick("GIT_COMMITTER_EMAIL", "user.email", "git-bernstein@localhost"),
 		When:  time.Now().Truncate(time.Second),

@@ -5,17 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 )
 
-func commit(msg string, parents int) *object.Commit {
-	c := &object.Commit{Message: msg, Hash: plumbing.NewHash(strings.Repeat("ab", 20))}
+func commit(msg string, parents int) *gitext.Commit {
+	c := &gitext.Commit{Message: msg, Hash: gitext.NewHash(strings.Repeat("ab", 20))}
 	for i := 0; i < parents; i++ {
-		c.ParentHashes = append(c.ParentHashes, plumbing.ZeroHash)
+		c.ParentHashes = append(c.ParentHashes, gitext.Hash{})
 	}
 	return c
 }
@@ -33,26 +30,26 @@ func TestTickets(t *testing.T) {
 	keys := append(append([]string{}, discover.DefaultTrailerKeys...), "Closes-Bug", "Related-Bug") // as with git config bernstein.trailer
 	cases := []struct {
 		name, pattern, tracker string
-		commits                []*object.Commit
+		commits                []*gitext.Commit
 		want                   []string
 	}{
-		{"trailer and body", "", "github", []*object.Commit{commit("Add login\n\nFix for LIN-7 too.\n\nRefs: ENG-42", 1)}, []string{"ENG-42", "LIN-7"}},
-		{"near misses", "", "github", []*object.Commit{commit("ENG-42a xENG-42 eng-42 ENG-", 1)}, []string{}},
-		{"prose that looks like keys", "", "github", []*object.Commit{commit("Use UTF-8 and SHA-256 (RFC-8785, ISO-8601, CVE-2024-1)", 1)}, []string{}},
-		{"lower-case branch upper-cased", "", "github", []*object.Commit{commit("Merge branch 'bugfix/eng-42-crash'", 2)}, []string{"ENG-42"}},
-		{"message spelling wins over branch", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 2), commit("ENG-42 work", 1)}, []string{"ENG-42"}},
-		{"branch only for merges", "", "github", []*object.Commit{commit("Merge branch 'eng-42-x'", 1)}, []string{}},
-		{"github numbers in ticket trailers", "", "github", []*object.Commit{commit("Fix (#17)\n\nFixes: #12, acme/app#13\nSigned-off-by: A <a@x>", 1)}, []string{"12", "13"}},
-		{"no letter before #", "", "github", []*object.Commit{commit("RSA (PKCS#1)\n\nRefs: PKCS#1, C#2, _#3, #4, acme/app#5", 1)}, []string{"4", "5"}},
-		{"github numbers not for jira", "", "jira", []*object.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
-		{"custom pattern", `PROJ_[0-9]+`, "jira", []*object.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
-		{"duplicates collapse", "", "github", []*object.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},
+		{"trailer and body", "", "github", []*gitext.Commit{commit("Add login\n\nFix for LIN-7 too.\n\nRefs: ENG-42", 1)}, []string{"ENG-42", "LIN-7"}},
+		{"near misses", "", "github", []*gitext.Commit{commit("ENG-42a xENG-42 eng-42 ENG-", 1)}, []string{}},
+		{"prose that looks like keys", "", "github", []*gitext.Commit{commit("Use UTF-8 and SHA-256 (RFC-8785, ISO-8601, CVE-2024-1)", 1)}, []string{}},
+		{"lower-case branch upper-cased", "", "github", []*gitext.Commit{commit("Merge branch 'bugfix/eng-42-crash'", 2)}, []string{"ENG-42"}},
+		{"message spelling wins over branch", "", "github", []*gitext.Commit{commit("Merge branch 'eng-42-x'", 2), commit("ENG-42 work", 1)}, []string{"ENG-42"}},
+		{"branch only for merges", "", "github", []*gitext.Commit{commit("Merge branch 'eng-42-x'", 1)}, []string{}},
+		{"github numbers in ticket trailers", "", "github", []*gitext.Commit{commit("Fix (#17)\n\nFixes: #12, acme/app#13\nSigned-off-by: A <a@x>", 1)}, []string{"12", "13"}},
+		{"no letter before #", "", "github", []*gitext.Commit{commit("RSA (PKCS#1)\n\nRefs: PKCS#1, C#2, _#3, #4, acme/app#5", 1)}, []string{"4", "5"}},
+		{"github numbers not for jira", "", "jira", []*gitext.Commit{commit("Fix\n\nFixes: #12", 1)}, []string{}},
+		{"custom pattern", `PROJ_[0-9]+`, "jira", []*gitext.Commit{commit("PROJ_9 and ENG-1", 1)}, []string{"PROJ_9"}},
+		{"duplicates collapse", "", "github", []*gitext.Commit{commit("ENG-1", 1), commit("Refs: ENG-1", 1)}, []string{"ENG-1"}},
 		// Issue 14's real cases: Nova's Launchpad trailers with bernstein.trailer Closes-Bug, commons-lang's
 		// version branches, go-git's pull request merges.
-		{"launchpad trailers", "", "launchpad", []*object.Commit{commit("Fix it\n\nCloses-Bug: #2161868\nRelated-Bug: 2059809\nChange-Id: I1234567\n", 1)}, []string{"2059809", "2161868"}},
-		{"launchpad ignores prose numbers", "", "launchpad", []*object.Commit{commit("Raise limit to 1048576 for UTF-8\n\nCloses-Bug: #12", 1)}, []string{}},
-		{"versions are not keys", "", "jira", []*object.Commit{commit("Merge branch 'lang-3.2-RC1'", 2), commit("Merge branch 'commons-lang-3.20.0'", 2), commit("Prepare LANG-3.1 release", 1)}, []string{}},
-		{"pull request merge", "", "github", []*object.Commit{commit("Merge pull request #2081 from pjbgf/worktree-fs", 2)}, []string{"2081"}},
+		{"launchpad trailers", "", "launchpad", []*gitext.Commit{commit("Fix it\n\nCloses-Bug: #2161868\nRelated-Bug: 2059809\nChange-Id: I1234567\n", 1)}, []string{"2059809", "2161868"}},
+		{"launchpad ignores prose numbers", "", "launchpad", []*gitext.Commit{commit("Raise limit to 1048576 for UTF-8\n\nCloses-Bug: #12", 1)}, []string{}},
+		{"versions are not keys", "", "jira", []*gitext.Commit{commit("Merge branch 'lang-3.2-RC1'", 2), commit("Merge branch 'commons-lang-3.20.0'", 2), commit("Prepare LANG-3.1 release", 1)}, []string{}},
+		{"pull request merge", "", "github", []*gitext.Commit{commit("Merge pull request #2081 from pjbgf/worktree-fs", 2)}, []string{"2081"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,7 +72,7 @@ func TestTickets(t *testing.T) {
 // in merged branch names, while the tracker's own shapes (#123 with github) are no key and stay.
 func TestProjects(t *testing.T) {
 	t.Parallel()
-	commits := []*object.Commit{
+	commits := []*gitext.Commit{
 		commit("KAFKA-17173: Implement KIP-848 heartbeats\n\nSee KIP-932 and KAKFA-17173.", 1),
 		commit("Merge branch 'kip-848-eng-5' into trunk", 2),
 		commit("Fix (#12)\n\nFixes: #12", 1),

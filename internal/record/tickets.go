@@ -9,9 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/mergesubject"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -73,7 +72,7 @@ type Found struct {
 // Tickets returns the tickets commits name, sorted by id. Ids that differ only in case are one ticket (ticket
 // matching ignores case), spelled as a message or trailer spelled it, else upper-cased: teams and Linear write
 // keys lower-case in branch names (bugfix/eng-42-crash), while the key itself is upper-case.
-func (f *Finder) Tickets(commits []*object.Commit) []Found {
+func (f *Finder) Tickets(commits []*gitext.Commit) []Found {
 	byKey := map[string]*Found{}
 	fromText := map[string]bool{}
 	add := func(id, where string, text bool) {
@@ -116,11 +115,11 @@ func (f *Finder) Tickets(commits []*object.Commit) []Found {
 		}
 		if len(c.ParentHashes) > 1 {
 			subject, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n")
-			if n := gitext.PullRequestNumber(subject); n != "" && f.Tracker == "github" {
+			if n := mergesubject.PullRequestNumber(subject); n != "" && f.Tracker == "github" {
 				add(n, "pull request merge "+short, true)
 			}
 			if f.fold != nil {
-				for _, b := range gitext.MergedBranches(subject) {
+				for _, b := range mergesubject.Branches(subject) {
 					for _, id := range f.matches(f.fold, b) {
 						add(id, "branch "+b, false)
 					}

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -58,7 +56,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 	if len(d.Shallow) > 0 {
 		soft = append(soft, fmt.Sprintf("the repository the bundle was made in was a shallow clone (%s), so history beyond it was never searched", plural.Count(len(d.Shallow), "shallow commit")))
 	}
-	if len(r.Shallow) > 0 {
+	if len(r.ShallowCommits()) > 0 {
 		soft = append(soft, "this clone is shallow, so its history stops at the shallow boundary")
 	}
 
@@ -76,7 +74,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 	var tips []gitext.Tip
 	var lacking []string
 	present := map[string]bool{} // ref name → its recorded tip is in the clone
-	tipCommits := map[plumbing.Hash]bool{}
+	tipCommits := map[gitext.Hash]bool{}
 	for _, name := range names {
 		h, ok, err := commitIn(r, d.Tips[name])
 		if err != nil {
@@ -89,7 +87,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		}
 		present[name] = true
 		tipCommits[h] = true
-		tips = append(tips, gitext.Tip{Name: plumbing.ReferenceName(name), Commit: h})
+		tips = append(tips, gitext.Tip{Name: gitext.RefName(name), Commit: h})
 	}
 	if len(lacking) > 0 {
 		notice("the bundle records %s that this clone does not have (%s): commits only they reach were not searched, and landed_on is checked only for the refs it has; fetch them (or give the repository the bundle was made in) to check all",
@@ -104,7 +102,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 			res.Err = err
 			return
 		case ok && tipCommits[h]:
-			base = &gitext.Tip{Name: plumbing.ReferenceName(d.BaseBranch.Ref), Commit: h}
+			base = &gitext.Tip{Name: gitext.RefName(d.BaseBranch.Ref), Commit: h}
 		default:
 			baseOK = false
 			notice("the base branch the bundle records (%s at %s) is not among the tips this clone has, so the branch source was not applied again",
@@ -212,7 +210,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		if rd.LandedOn == nil {
 			continue
 		}
-		if len(lacking) == 0 && len(r.Shallow) == 0 {
+		if len(lacking) == 0 && len(r.ShallowCommits()) == 0 {
 			if !slices.Equal(bd.LandedOn.Branches, rd.LandedOn.Branches) || !slices.Equal(bd.LandedOn.Tags, rd.LandedOn.Tags) {
 				judge("%s: git/commits.json says it landed on branches [%s] and first tags [%s], the recorded refs give [%s] and [%s]", short(sha),
 					strings.Join(bd.LandedOn.Branches, " "), strings.Join(bd.LandedOn.Tags, " "), strings.Join(rd.LandedOn.Branches, " "), strings.Join(rd.LandedOn.Tags, " "))
@@ -300,19 +298,19 @@ func laterTies(r *gitext.Repo, opts discover.Options, d *discover.Discovery) (*d
 var coreAbbrevSetting = regexp.MustCompile(`core\.abbrev=(\S*)`)
 
 // commitIn says whether the clone has sha as a commit. A malformed sha is not there.
-func commitIn(r *gitext.Repo, sha string) (plumbing.Hash, bool, error) {
-	if len(sha) != 40 || !plumbing.IsHash(sha) || strings.ToLower(sha) != sha {
-		return plumbing.ZeroHash, false, nil
+func commitIn(r *gitext.Repo, sha string) (gitext.Hash, bool, error) {
+	if len(sha) != 40 || !gitext.IsHash(sha) || strings.ToLower(sha) != sha {
+		return gitext.Hash{}, false, nil
 	}
-	h := plumbing.NewHash(sha)
+	h := gitext.NewHash(sha)
 	typ, _, err := r.ReadObject(h)
 	switch {
-	case errors.Is(err, plumbing.ErrObjectNotFound):
+	case errors.Is(err, gitext.ErrObjectNotFound):
 		return h, false, nil
 	case err != nil:
 		return h, false, err
 	}
-	return h, typ == plumbing.CommitObject, nil
+	return h, typ == gitext.CommitObject, nil
 }
 
 // branchRef is the ref of a branch as landed_on names it (main, remotes/origin/main).
@@ -337,7 +335,7 @@ func missingReasons(bundle, found []string) bool {
 // touchesBinary says whether the commit's diff has a binary file.
 func touchesBinary(r *gitext.Repo, sha string) bool {
 	var buf bytes.Buffer
-	if err := patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject)).WriteDiff(&buf, plumbing.NewHash(sha)); err != nil {
+	if err := patch.NewDiffer(r).WriteDiff(&buf, gitext.NewHash(sha)); err != nil {
 		return true // cannot tell: do not hold it against the bundle
 	}
 	return bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))

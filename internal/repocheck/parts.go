@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
@@ -26,14 +24,14 @@ import (
 // apply reads it as git am does and fails anything else) and applied in memory, and the check says so
 // (RepoResult.Inexact). Every part, exact or not, is also applied: it must turn the parent's tree into
 // exactly the commit's tree.
-func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found map[string]*object.Commit, res *verify.RepoResult, mismatch func(string, ...any)) (map[string]bool, error) {
+func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found map[string]*gitext.Commit, res *verify.RepoResult, mismatch func(string, ...any)) (map[string]bool, error) {
 	parted := map[string]bool{}
 	parts, err := apply.ParseSeries(diffPatch)
 	if err != nil {
 		mismatch("git/diff.patch: %v", err)
 		return parted, nil
 	}
-	differ := patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+	differ := patch.NewDiffer(r)
 	others := make([]*patch.Differ, len(renameSettings)) // made when a part needs them
 	for i, p := range parts {
 		name := fmt.Sprintf("git/diff.patch, part %d (line %d, for %s)", i+1, p.Line, short(p.Commit))
@@ -87,7 +85,7 @@ func checkParts(r *gitext.Repo, diffPatch []byte, listed map[string]bool, found 
 		// exactly what format-patch writes under that one.
 		for k := 0; k < len(renameSettings) && err == nil && !exact && unjudged == ""; k++ {
 			if others[k] == nil {
-				others[k] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject), patch.WithRenames(renameSettings[k]))
+				others[k] = patch.NewDiffer(r, patch.WithRenames(renameSettings[k]))
 			}
 			_, alt, _, werr := others[k].Part(c.Hash, i+1, len(parts))
 			if werr != nil {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/apply"
@@ -54,12 +52,12 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f.repo = repo
-	hashes := make([]plumbing.Hash, len(f.commits))
+	hashes := make([]gitext.Hash, len(f.commits))
 	for i, c := range f.commits {
-		hashes[i] = plumbing.NewHash(c)
+		hashes[i] = gitext.NewHash(c)
 	}
 	var buf bytes.Buffer
-	if err := patch.WriteSeries(&buf, repo.Repository, hashes, patch.WithObjectReader(repo.ReadObject)); err != nil {
+	if err := patch.WriteSeries(&buf, repo, hashes); err != nil {
 		t.Fatal(err)
 	}
 	f.series = buf.String()

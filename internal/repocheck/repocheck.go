@@ -12,9 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/commitsjson"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -49,7 +46,7 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 	}
 
 	listed := map[string]bool{}
-	found := map[string]*object.Commit{}
+	found := map[string]*gitext.Commit{}
 	for _, sha := range doc.Commits {
 		listed[sha] = true
 		if len(doc.Details) > 0 && details[sha] == nil {
@@ -60,7 +57,7 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 		case errors.Is(err, errNotCommit), errors.Is(err, errNotID):
 			mismatch("%s: %v", short(sha), err)
 			continue
-		case errors.Is(err, plumbing.ErrObjectNotFound):
+		case errors.Is(err, gitext.ErrObjectNotFound):
 			res.Missing = append(res.Missing, fmt.Sprintf("%s: not in the repository", sha))
 			continue
 		case err != nil:
@@ -106,19 +103,19 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 var (
 	errNotID     = errors.New("not a full commit id")
 	errNotCommit = errors.New("the repository has this object, but it is not a commit")
-	emptyTree    = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+	emptyTree    = gitext.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 )
 
-func readCommit(r *gitext.Repo, sha string) (*object.Commit, error) {
-	if len(sha) != 40 || !plumbing.IsHash(sha) || strings.ToLower(sha) != sha {
+func readCommit(r *gitext.Repo, sha string) (*gitext.Commit, error) {
+	if len(sha) != 40 || !gitext.IsHash(sha) || strings.ToLower(sha) != sha {
 		return nil, errNotID
 	}
-	h := plumbing.NewHash(sha)
+	h := gitext.NewHash(sha)
 	typ, _, err := r.ReadObject(h)
 	if err != nil {
 		return nil, err
 	}
-	if typ != plumbing.CommitObject {
+	if typ != gitext.CommitObject {
 		return nil, fmt.Errorf("%w (a %s)", errNotCommit, typ)
 	}
 	return r.ReadCommit(h, "git/commits.json")
@@ -126,16 +123,16 @@ func readCommit(r *gitext.Repo, sha string) (*object.Commit, error) {
 
 // parentTree is the tree a commit's part starts from: its first parent's, or the zero hash (the empty tree)
 // for a root commit. ok is false when the parent is not in the repository.
-func parentTree(r *gitext.Repo, c *object.Commit) (plumbing.Hash, bool, error) {
+func parentTree(r *gitext.Repo, c *gitext.Commit) (gitext.Hash, bool, error) {
 	if len(c.ParentHashes) == 0 {
-		return plumbing.ZeroHash, true, nil
+		return gitext.Hash{}, true, nil
 	}
 	p, err := r.ReadCommit(c.ParentHashes[0], "the parent of "+c.Hash.String())
-	if errors.Is(err, plumbing.ErrObjectNotFound) || r.Shallow[c.Hash] {
-		return plumbing.ZeroHash, false, nil
+	if errors.Is(err, gitext.ErrObjectNotFound) || r.IsShallow(c.Hash) {
+		return gitext.Hash{}, false, nil
 	}
 	if err != nil {
-		return plumbing.ZeroHash, false, err
+		return gitext.Hash{}, false, err
 	}
 	return p.TreeHash, true, nil
 }

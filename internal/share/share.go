@@ -21,9 +21,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -39,8 +36,8 @@ const (
 type Options struct {
 	Repo     *gitext.Repo
 	Remote   string // a remote's name or a URL
-	NotesRef plumbing.ReferenceName
-	Author   object.Signature // of merge commits
+	NotesRef gitext.RefName
+	Author   gitext.Signature // of merge commits
 	// Env is the environment git runs with (nil: this process's).
 	Env []string
 	// Attempts bounds push's fetch-merge-push rounds when others keep pushing in between (0: 10).
@@ -53,8 +50,8 @@ func DefaultRemote(r *gitext.Repo, cfg *gitext.Config) string {
 	if v, ok := cfg.Get("bernstein.remote"); ok && strings.TrimSpace(v) != "" {
 		return strings.TrimSpace(v)
 	}
-	if head, err := r.Storer.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference && head.Target().IsBranch() {
-		if v, ok := cfg.Get("branch." + head.Target().Short() + ".remote"); ok && v != "" && v != "." {
+	if branch, ok := r.CurrentBranch(); ok {
+		if v, ok := cfg.Get("branch." + branch.Short() + ".remote"); ok && v != "" && v != "." {
 			return v
 		}
 	}
@@ -74,11 +71,11 @@ func remoteName(remote string) string {
 }
 
 // trackingRefs are where a remote's refs are fetched to: beside ours, never over them.
-func trackingRefs(remote string, notesRef plumbing.ReferenceName) (notesTrack, archivesTrack plumbing.ReferenceName) {
+func trackingRefs(remote string, notesRef gitext.RefName) (notesTrack, archivesTrack gitext.RefName) {
 	name := remoteName(remote)
 	short := strings.TrimPrefix(notesRef.String(), "refs/notes/")
-	return plumbing.ReferenceName("refs/notes/remotes/" + name + "/" + short),
-		plumbing.ReferenceName("refs/bernstein/remotes/" + name + "/archives")
+	return gitext.RefName("refs/notes/remotes/" + name + "/" + short),
+		gitext.RefName("refs/bernstein/remotes/" + name + "/archives")
 }
 
 // git runs the user's git on the repository and returns stdout; the error carries stderr.
@@ -133,13 +130,13 @@ type Fetched struct {
 	RemoteNotes    bool // the remote has the ref at all
 	RemoteArchives bool
 	// remote ref → the commit ls-remote saw, to skip pushing what the remote already has
-	at map[plumbing.ReferenceName]plumbing.Hash
+	at map[gitext.RefName]gitext.Hash
 }
 
 // Fetch fetches the remote's notes and archives refs into tracking refs and merges them into ours: notes as `git
 // notes merge -s cat_sort_uniq` does, archives as a union after archives.Check has passed the whole tree.
 func Fetch(o Options) (*Fetched, error) {
-	f := &Fetched{Remote: o.Remote, at: map[plumbing.ReferenceName]plumbing.Hash{}}
+	f := &Fetched{Remote: o.Remote, at: map[gitext.RefName]gitext.Hash{}}
 	out, err := o.git("ls-remote", "--", o.Remote, o.NotesRef.String(), archives.Ref.String())
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach remote %q (name another, or set git config bernstein.remote): %w", o.Remote, err)
@@ -152,7 +149,7 @@ func Fetch(o Options) (*Fetched, error) {
 		if len(sha) != 40 && len(sha) != 64 {
 			return nil, fmt.Errorf("git ls-remote %s: unexpected line %q", o.Remote, line)
 		}
-		f.at[plumbing.ReferenceName(name)] = plumbing.NewHash(sha)
+		f.at[gitext.RefName(name)] = gitext.NewHash(sha)
 	}
 	notesTrack, archivesTrack := trackingRefs(o.Remote, o.NotesRef)
 	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", o.Remote}
@@ -183,7 +180,7 @@ func Fetch(o Options) (*Fetched, error) {
 	return f, nil
 }
 
-func fetchedCommit(o Options, track plumbing.ReferenceName) (plumbing.Hash, plumbing.Hash, error) {
+func fetchedCommit(o Options, track gitext.RefName) (gitext.Hash, gitext.Hash, error) {
 	c, tree, err := o.Repo.RefCommit(track)
 	if err != nil {
 		return c, tree, err
@@ -194,7 +191,7 @@ func fetchedCommit(o Options, track plumbing.ReferenceName) (plumbing.Hash, plum
 	return c, tree, nil
 }
 
-func mergeArchives(o Options, track plumbing.ReferenceName) (bool, error) {
+func mergeArchives(o Options, track gitext.RefName) (bool, error) {
 	c, tree, err := fetchedCommit(o, track)
 	if err != nil {
 		return false, err
@@ -210,7 +207,7 @@ func mergeArchives(o Options, track plumbing.ReferenceName) (bool, error) {
 	return moved, err
 }
 
-func mergeNotes(o Options, track plumbing.ReferenceName) (bool, error) {
+func mergeNotes(o Options, track gitext.RefName) (bool, error) {
 	c, _, err := fetchedCommit(o, track)
 	if err != nil {
 		return false, err
@@ -225,7 +222,7 @@ func mergeNotes(o Options, track plumbing.ReferenceName) (bool, error) {
 // Pushed is what Push did.
 type Pushed struct {
 	Fetched  *Fetched
-	Pushed   []plumbing.ReferenceName // refs the remote did not have as we have them
+	Pushed   []gitext.RefName // refs the remote did not have as we have them
 	Attempts int
 }
 
@@ -248,7 +245,7 @@ func Push(o Options) (*Pushed, error) {
 		p.Fetched, p.Pushed = f, nil
 		args := []string{"push", "--porcelain"}
 		var specs []string
-		for _, ref := range []plumbing.ReferenceName{o.NotesRef, archives.Ref} {
+		for _, ref := range []gitext.RefName{o.NotesRef, archives.Ref} {
 			local, _, err := o.Repo.RefCommit(ref)
 			if err != nil {
 				return nil, err

@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
@@ -21,7 +18,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/share"
 )
 
-var sig = object.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
+var sig = gitext.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1767225600, 0).UTC()}
 
 // team is a bare remote made by the git CLI and two clones of it, each with the one commit the remote has.
 func team(t *testing.T) (remote *gittest.Repo, one, two *gittest.Repo) {
@@ -55,7 +52,7 @@ func keep(t *testing.T, g *gittest.Repo, r *gitext.Repo, id string) {
 	if _, err := r.AddFiles(archives.Ref, sig, "add\n", []gitext.TreeFile{{Path: "github/" + id + "/" + sum + ".tar.gz", Blob: blob}}); err != nil {
 		t.Fatal(err)
 	}
-	head := plumbing.NewHash(g.Rev("HEAD"))
+	head := gitext.NewHash(g.Rev("HEAD"))
 	e := notes.Entry{V: 1, Tracker: "github", Ticket: id, Bundle: "b.tar.gz", BundleSHA256: sum}
 	if _, err := notes.Add(r, notes.DefaultRef, head, sig, e); err != nil {
 		t.Fatal(err)

@@ -151,7 +151,7 @@ func TestOursAndGitsApply(t *testing.T) {
 	for i, c := range commits {
 		hashes[i] = plumbing.NewHash(c)
 	}
-	if err := patch.WriteSeries(&ours, repo.Repository, hashes, patch.WithObjectReader(repo.ReadObject)); err != nil {
+	if err := patch.WriteSeries(&ours, repo, hashes); err != nil {
 		t.Fatal(err)
 	}
 	theirs := r.Git("format-patch", "--full-index", "--binary", "--stdout", "--root", "HEAD") + "\n"

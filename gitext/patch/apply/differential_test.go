@@ -51,7 +51,7 @@ func TestDifferentialWithGitApply(t *testing.T) {
 	for i, c := range commits {
 		hashes[i] = plumbing.NewHash(c)
 	}
-	if err := patch.WriteSeries(&ours, repo.Repository, hashes, patch.WithObjectReader(repo.ReadObject)); err != nil {
+	if err := patch.WriteSeries(&ours, repo, hashes); err != nil {
 		t.Fatal(err)
 	}
 	parts, err := ParseSeries(ours.Bytes())

@@ -1,4 +1,4 @@
-package gitext
+package patch
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 
 // PatchID is `git patch-id --stable` (builtin/patch-id.c, git 2.39) of one commit's diff as `git show` prints it
 // (the "diff --git" lines on). diff holds that diff, or the same file sections with full object ids on the
-// index lines; short shortens an id the way the `git show` being matched would (Abbrev.Short), since patch-id
-// hashes the ids of a binary file's index line as written. ok is false when git prints no id (an empty diff).
-// diff is overwritten (whitespace is removed from its lines in place).
+// index lines; short shortens an id the way the `git show` being matched would (gitext.Abbrev.Short), since
+// patch-id hashes the ids of a binary file's index line as written. ok is false when git prints no id (an empty
+// diff). diff is overwritten (whitespace is removed from its lines in place).
 //
 // The rules, all git's: lines before the first "diff " are not the patch; whitespace is removed from every
 // hashed line; index lines are not hashed, nor are hunk headers (only their line counts are read, to know where

@@ -1,4 +1,10 @@
-package gitext
+// Package mergesubject reads what a merge commit's subject says it merged, as git, GitHub, GitLab and
+// Bitbucket write it: the branch names (a ticket named in a merged branch ties the merge) and GitHub's pull
+// request number. It reads text only, no repository.
+//
+// It is not in internal/github, where a pull request number might be looked for: that package builds on
+// internal/discover (NumbersFromCommits reads discover.Commits), and discover needs these to tie merges.
+package mergesubject
 
 import (
 	"regexp"
@@ -16,9 +22,9 @@ var (
 	bitbucketMergeRe = regexp.MustCompile(`^Merged in (\S+)`)
 )
 
-// MergedBranches returns the names of the branches a merge commit's subject says it merged; never the branch
+// Branches returns the names of the branches a merge commit's subject says it merged; never the branch
 // merged into. A GitHub "from owner/branch" name is returned as written (owner/branch).
-func MergedBranches(subject string) []string {
+func Branches(subject string) []string {
 	subject = strings.TrimSpace(subject)
 	if m := githubMergeRe.FindStringSubmatch(subject); m != nil {
 		return []string{m[2]}
@@ -47,7 +53,7 @@ func MergedBranches(subject string) []string {
 	return names
 }
 
-// PullRequestNumber returns N from "Merge pull request #N from …", or 0.
+// PullRequestNumber returns N from GitHub's "Merge pull request #N from …", or "".
 func PullRequestNumber(subject string) string {
 	if m := githubMergeRe.FindStringSubmatch(strings.TrimSpace(subject)); m != nil {
 		return m[1]

@@ -1,0 +1,48 @@
+// Package gitext holds everything that reads or writes git: finding the repository the way git does, reading
+// configuration, walking history, refs, trailers, notes and write-once trees.
+//
+// # Public API
+//
+// gitext and hooks are the module's public API: the only packages outside internal/, so other Go programs may
+// import them, and their exported names change only on purpose (say so in the release notes). Inside the module
+// gitext is the one door to git: no package outside gitext/ imports go-git (TestOnlyGitextImportsGoGit), and
+// gitext's exported functions, methods and types are spelled in its own types (TestAPISpeaksGitext), so what
+// reads git underneath (go-git, our pack readers in gitext/internal/odb, the user's git for promisor fetches)
+// is gitext's business alone.
+//
+// # Types at the door
+//
+// Commit, Signature, TreeEntry, FileMode, TreeChange and the rest are gitext's own, copied out of go-git's
+// values where they are read. Hash (an object id, [20]byte), RefName (a full ref name, a string) and ObjectType
+// are aliases of go-git's value types, declared and justified in ids.go: every object read inside gitext keys
+// by them, and callers spell them gitext.Hash, gitext.RefName, gitext.ParseHash, gitext.BranchRef.
+//
+// # What a Repo offers
+//
+// Discover opens the repository around a folder as git finds it (GIT_DIR, GIT_WORK_TREE, .git files, bare
+// repositories); options (WithProgress, WithNotice) are given there, not set afterwards.
+//
+//   - revisions and objects: Resolve (as `git rev-parse`), Commit and ReadCommit, IsAncestor, TreeEntries,
+//     TreeEntryAt, TreeFiles, CheckTree (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax,
+//     ReadObject, NewAbbrev (ids shortened as git prints them);
+//   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, ResolveRange;
+//     a shallow clone's boundary: IsShallow, ShallowCommits;
+//   - configuration: Config (as `git config` sees it), UserConfig, RepoOption (the repository's own file),
+//     TrailerOptions, HooksFolder, ExcludeLocally;
+//   - history: Walk, WalkFrom and WalkWith read every commit reachable from some tips once, on every core, into
+//     a Graph that then answers ancestry without reading objects again: Index, Reachable, Exclusive,
+//     ContainedBy, TopoOrder, and Len, Node, Rank and Gen to read it; NewGraph rebuilds one kept elsewhere.
+//     ReadWalkCommit(s) read messages for nodes of a graph;
+//   - notes: Notes, Note, ReadNote, EditNote, NotesMerge;
+//   - writing: WriteBlob, AddFiles and MergeRef (a commit on a ref by compare-and-swap), UnionTrees.
+//
+// ParseTrailers reads a message's trailers as `git interpret-trailers --parse` does.
+//
+// # Sub-packages
+//
+// gitext/patch writes commits as a `git format-patch` series and computes `git patch-id --stable` (PatchID);
+// gitext/patch/apply reads a series as `git am` does and applies it in memory; gitext/patch/patchcmp compares
+// our parts with git's. gitext/internal/odb reads packs and the commit-graph; gitext/internal/backend hands the
+// go-git repository under a Repo to gitext's own sub-packages (Repo.Backend) and, Go's internal/ rule seeing
+// to it, to no one else.
+package gitext

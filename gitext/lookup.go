@@ -1,0 +1,123 @@
+package gitext
+
+import (
+	"sort"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
+)
+
+// Resolve reads rev as `git rev-parse` does (a full or abbreviated id, a ref or branch name, HEAD, rev~n,
+// rev^n) and returns the commit it names (an annotated tag is peeled; rev^{tree} and rev:path are not supported).
+func (r *Repo) Resolve(rev string) (Hash, error) {
+	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return Hash{}, err
+	}
+	return *h, nil
+}
+
+// Commit reads commit h through the object store (and, in a partial clone, its promisor remote).
+func (r *Repo) Commit(h Hash) (*Commit, error) {
+	c, err := r.git.CommitObject(h)
+	if err != nil {
+		return nil, err
+	}
+	return commitOf(c), nil
+}
+
+// IsAncestor says whether commit ancestor is reachable from commit of, as `git merge-base --is-ancestor` does
+// (a commit is its own ancestor).
+func (r *Repo) IsAncestor(ancestor, of Hash) (bool, error) {
+	a, err := r.git.CommitObject(ancestor)
+	if err != nil {
+		return false, err
+	}
+	b, err := r.git.CommitObject(of)
+	if err != nil {
+		return false, err
+	}
+	return a.IsAncestor(b)
+}
+
+// TreeEntries reads the entries of tree (one level, in the tree's order).
+func (r *Repo) TreeEntries(tree Hash) ([]TreeEntry, error) {
+	t, err := object.GetTree(r.git.Storer, tree)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TreeEntry, len(t.Entries))
+	for i, e := range t.Entries {
+		out[i] = treeEntryOf(e)
+	}
+	return out, nil
+}
+
+// TreeChange is one path whose file differs between two trees. From is what it was and To what it is; a side
+// with an empty Path has no file there (an addition or a deletion).
+type TreeChange struct{ From, To ChangeEntry }
+
+// ChangeEntry is one side of a TreeChange: the full slash-separated path, its mode and object.
+type ChangeEntry struct {
+	Path string
+	Mode FileMode
+	Hash Hash
+}
+
+// DiffTree lists the files that differ between trees from and to (a zero from is the empty tree, as for a root
+// commit), without rename detection, in path order.
+func (r *Repo) DiffTree(from, to Hash) ([]TreeChange, error) {
+	var a, b *object.Tree
+	var err error
+	if !from.IsZero() {
+		if a, err = object.GetTree(r.git.Storer, from); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = object.GetTree(r.git.Storer, to); err != nil {
+		return nil, err
+	}
+	changes, err := object.DiffTree(a, b)
+	if err != nil {
+		return nil, err
+	}
+	side := func(e object.ChangeEntry) ChangeEntry {
+		return ChangeEntry{Path: e.Name, Mode: FileMode(e.TreeEntry.Mode), Hash: e.TreeEntry.Hash}
+	}
+	out := make([]TreeChange, len(changes))
+	for i, ch := range changes {
+		out[i] = TreeChange{From: side(ch.From), To: side(ch.To)}
+	}
+	return out, nil
+}
+
+// Remotes lists the remotes the repository's own config file names ([remote "<name>"]), sorted.
+func (r *Repo) Remotes() ([]string, error) {
+	cfg, err := r.git.Config()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(cfg.Remotes))
+	for name := range cfg.Remotes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// RepoOption is the value of section.key in the repository's own config file only (not the user's or the
+// system's; "" when unset or unreadable), for settings that must name what this repository was set up with.
+func (r *Repo) RepoOption(section, key string) string {
+	cfg, err := r.git.Config()
+	if err != nil || cfg.Raw == nil {
+		return ""
+	}
+	return cfg.Raw.Section(section).Option(key)
+}
+
+// Backend hands gitext's own sub-packages (patch) the go-git repository underneath. Its key is of a type only
+// packages under gitext/ can name (gitext/internal/backend), so no other package can call it.
+func (r *Repo) Backend(backend.Key) *git.Repository { return r.git }
