@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
+	"github.com/git-bernstein/git-bernstein/internal/prpatch"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -73,6 +76,7 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 			var warnings []string
 			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
 			set.Warnings = append(set.Warnings, warnings...)
+			set.PatchIDs = patchIDMembers(s.repo, res.PRs, time.Time{}, s.env.now)
 		}
 		for _, pr := range res.PRs {
 			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
@@ -80,6 +84,21 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 		}
 		return set, nil
 	}
+}
+
+// patchIDMembers computes git/patchids/pr_<N>.json for each pull request (package prpatch); a deadline that
+// passes leaves the rest out, and approved-final-head then falls back to the trees GitHub gives.
+func patchIDMembers(repo *gitext.Repo, prs []github.PR, deadline time.Time, now func() time.Time) []bundle.PRMember {
+	in := make([]prpatch.PR, len(prs))
+	for i, pr := range prs {
+		in[i] = prpatch.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews}
+	}
+	ms, _ := prpatch.Members(repo, in, deadline, now)
+	out := make([]bundle.PRMember, len(ms))
+	for i, m := range ms {
+		out[i] = bundle.PRMember{Name: m.Name, Data: m.Data}
+	}
+	return out
 }
 
 // prMembers hands the change-control members over to the bundle.

@@ -29,10 +29,11 @@
 //     an exception of its own.
 //   - approved-final-head: the counted approvals were on the final head: commit_id is head.sha and no
 //     "committed" or "head_ref_force_pushed" event follows the review in the timeline (GitHub moves commit_id
-//     forward on some updates, so the timeline decides). An approval followed by a push is stale, unless the
-//     head's tree is the approved commit's (an empty commit, a reworded message: the tree ids GitHub gives for
-//     the pull request's commits and committed events); a later re-approval counts. A rebase onto a newer base
-//     changes the tree and is reported: telling that its diff is unchanged needs git.
+//     forward on some updates, so the timeline decides). An approval followed by a push is stale, unless what
+//     changed leaves the pull request as approved: the head's tree is the approved commit's (an empty commit, a
+//     reworded message: the tree ids GitHub gives for the pull request's commits and committed events), or the
+//     head's diff against the base is the approved commit's (a rebase onto a newer base, the base merged in):
+//     the same patch id in git/patchids/pr_<N>.json (below). A later re-approval counts.
 //   - checks-passed: every required check (policy, else the rules and protection) has a check run (or a status
 //     context) on the head, or on the merge commit after a merge queue, that concluded success, neutral or
 //     skipped and completed before merged_at.
@@ -51,6 +52,14 @@
 //
 // Unknown is not an exception (audit --strict makes it one).
 //
+// Limits of the patch-id comparison: it is only as good as the bundler's clone. An approved commit a force
+// push replaced is often in no clone but its pusher's; then it has no patch id and the approval stays
+// stale (the outcome says which commit was missing). The ids are of whole diffs, so a rebase that had to
+// resolve a conflict, or whose base changed the diff's context lines, gives a new id: reported, never
+// passed. Patch ids ignore whitespace and line numbers, as git's do: a whitespace-only change after the
+// approval is not seen. The member is what the bundler computed and signed; audit holds no clone, and
+// verify --repo does not compute it again.
+//
 // # git/codeowners/<base sha>.json
 //
 // bundle --controls reads the CODEOWNERS file at each pull request's base.sha from git (not the API: the
@@ -63,6 +72,21 @@
 //	content  the file's text, or null
 //
 // A base commit the clone lacks gives no member (a warning), and require_codeowners is then unknown.
+//
+// # git/patchids/pr_<N>.json
+//
+// bundle --controls computes from git, for each pull request, the commits it was reviewed on (the reviews'
+// commit_id) and its final head (head.sha), at most 50, and packs one JSON object in the git section
+// (PatchIDsDoc):
+//
+//	v      1
+//	pr     the pull request's number
+//	base   the payload's base.sha
+//	heads  [{"commit", "fork_point": git merge-base of commit and base, "patch_id": `git patch-id --stable` of
+//	       `git diff <fork_point> <commit>` (a binary file's index line with full ids), or null with "why"}]
+//
+// An entry that does not read (not hex, another pull request's number) is ignored, and the approval is judged
+// as if the member were missing.
 //
 // audit.schema.json beside this file is `audit --json`'s document (verify's report, these results, the exit
 // code) in JSON Schema (draft 2020-12); the audit transcripts hold their output to it.

@@ -79,6 +79,23 @@ func codeowners(_ int, text string) []byte {
 	return b
 }
 
+const (
+	pid1 = "1111111111111111111111111111111111111111"
+	pid2 = "2222222222222222222222222222222222222222"
+)
+
+// patchIDs is git/patchids/pr_<n>.json giving each commit its patch id against the base.
+func patchIDs(n int, ids map[string]string) []byte {
+	doc := PatchIDsDoc{V: 1, PR: n, Base: base}
+	for _, c := range []string{c1, c2} {
+		if id, ok := ids[c]; ok {
+			doc.Heads = append(doc.Heads, PatchIDHead{Commit: c, ForkPoint: base, PatchID: &id})
+		}
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
 func baseline() *scenario {
 	return &scenario{
 		pull: map[string]any{"number": 17, "state": "closed", "user": dev, "head": map[string]any{"sha": c1, "ref": "feature"},
@@ -186,6 +203,31 @@ func TestScenarios(t *testing.T) {
 				"committer": map[string]any{"name": "Dev", "email": "dev@example.com", "date": "2026-01-02T11:00:00Z"}}, s.timeline[2])
 			s.checkRuns[c2] = s.checkRuns[c1]
 		}},
+		{name: "rebase onto a newer base after the approval: the same diff by patch id", change: func(s *scenario) {
+			// The head was force-pushed to c2, c1 rebased: its tree differs, its diff against the base does not.
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(17, map[string]string{c1: pid1, c2: pid1})}
+		}, says: []string{"rita approved c1c1c1c1c1c1, whose diff against the base is the head's (patch id 1111"}},
+		{name: "rebase after the approval that changed the diff", change: func(s *scenario) {
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(17, map[string]string{c1: pid1, c2: pid2})}
+		}, want: want{"approved-final-head #17": Exception}, says: []string{"the diff against the base changed (patch id 111111111111, then 222222222222"}},
+		{name: "patch ids recorded for another pull request are not read", change: func(s *scenario) {
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(18, map[string]string{c1: pid1, c2: pid1})}
+		}, want: want{"approved-final-head #17": Exception}, says: []string{"the head was force-pushed by dev"}},
 		{name: "stale then re-approval", change: func(s *scenario) {
 			s.commits = append(s.commits, ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T11:00:00Z", "More", c1))
 			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}

@@ -37,6 +37,15 @@ def steps(sc):
         out.append(("cp ../f%d.txt f%d.txt" % (i, i), ("write", "f%d.txt" % i, c["file"])))
         out.append(("exec git add f%d.txt" % i, ["git", "add", "f%d.txt" % i]))
         out.append(("exec git commit -q -m '%s' -m 'Refs: #%d'" % (c["subject"], t), ["git", "commit", "-q", "-m", c["subject"], "-m", "Refs: #%d" % t]))
+    if sc.get("rebased"):
+        # The commits were reviewed, then main moved on and the topic was rebased onto it (a force push): the
+        # old commits stay in this clone, as they do in the clone of whoever pushed them.
+        out.append(("exec git checkout -q main", ["git", "checkout", "-q", "main"]))
+        out.append(("cp ../news.txt news.txt", ("write", "news.txt", sc["rebased"])))
+        out.append(("exec git add news.txt", ["git", "add", "news.txt"]))
+        out.append(("exec git commit -q -m 'Update news'", ["git", "commit", "-q", "-m", "Update news"]))
+        out.append(("exec git checkout -q topic", ["git", "checkout", "-q", "topic"]))
+        out.append(("exec git rebase -q main", ["git", "rebase", "-q", "main"]))
     out.append(("env 'GIT_AUTHOR_NAME=Ada Agent' GIT_AUTHOR_EMAIL=ada@agents.example 'GIT_COMMITTER_NAME=Rita Reviewer' GIT_COMMITTER_EMAIL=rita@example.com",
                 ("env", {"GIT_AUTHOR_NAME": "Ada Agent", "GIT_AUTHOR_EMAIL": "ada@agents.example", "GIT_COMMITTER_NAME": "Rita Reviewer", "GIT_COMMITTER_EMAIL": "rita@example.com"})))
     out.append(("exec git checkout -q main", ["git", "checkout", "-q", "main"]))
@@ -68,8 +77,14 @@ def build(sc):
         else:
             subprocess.run(act, cwd=d, env=env, check=True, capture_output=True)
     rev = lambda r: subprocess.run(["git", "rev-parse", r], cwd=d, env=env, check=True, capture_output=True, text=True).stdout.strip()
-    topic = subprocess.run(["git", "rev-list", "--reverse", "topic"], cwd=d, env=env, check=True, capture_output=True, text=True).stdout.split()
-    shas = {"init": topic[0], "main": rev("main"), "topic": topic[1:]}
+    lines = lambda *a: subprocess.run(["git"] + list(a), cwd=d, env=env, check=True, capture_output=True, text=True).stdout.split()
+    topic = lines("rev-list", "--reverse", "topic")
+    shas = {"init": topic[0], "main": rev("main"), "topic": topic[1:], "base": topic[0]}
+    if sc.get("rebased"):
+        # topic@{1} is the topic before the rebase: the commits that were reviewed.
+        shas["base"] = rev("main^1")
+        shas["topic"] = lines("rev-list", "--reverse", shas["base"] + "..topic")
+        shas["old"] = lines("rev-list", "--reverse", shas["init"] + "..topic@{1}")
     shutil.rmtree(d)
     return shas
 
@@ -80,7 +95,7 @@ def fixtures(sc, shas):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         open(p, "w").write(json.dumps(v, separators=(",", ":")))
     n, t = sc["pr"], sc["ticket"]
-    head, merge, init = shas["topic"][-1], shas["main"], shas["init"]
+    head, merge, init = shas["topic"][-1], shas["main"], shas["base"]
     at = lambda m: "2026-01-01T%02d:%02d:00Z" % (m // 60, m % 60)
     merged_at = at(sc.get("merged_at", 60))
     commits, tl = [], []
@@ -95,11 +110,15 @@ def fixtures(sc, shas):
         commits.append(gc)
     reviews = []
     events = []  # (minute, event) for the timeline, commits placed at their push minute
+    reviewed = shas.get("old", shas["topic"])
     for i, gc in enumerate(commits):
-        events.append((sc["commits"][i].get("pushed", 0), {"sha": gc["sha"], "author": gc["commit"]["author"], "committer": gc["commit"]["committer"],
-                       "message": gc["commit"]["message"], "parents": gc["parents"], "event": "committed"}))
+        pushed = dict(gc)
+        if "old" in shas:
+            pushed = dict(gc, sha=shas["old"][i], parents=[{"sha": shas["init"] if i == 0 else shas["old"][i - 1]}])
+        events.append((sc["commits"][i].get("pushed", 0), {"sha": pushed["sha"], "author": gc["commit"]["author"], "committer": gc["commit"]["committer"],
+                       "message": gc["commit"]["message"], "parents": pushed["parents"], "event": "committed"}))
     for j, r in enumerate(sc["reviews"]):
-        on = shas["topic"][r.get("on", len(sc["commits"]) - 1)]
+        on = reviewed[r.get("on", len(sc["commits"]) - 1)]
         rv = {"id": 100 + j, "node_id": "PRR_%d" % j, "user": USERS[r["by"]], "body": "", "state": r["state"], "commit_id": on,
               "submitted_at": at(r["at"]), "author_association": "MEMBER"}
         reviews.append(rv)
@@ -166,6 +185,8 @@ def script(sc, shas):
     files = []
     for i, c in enumerate(sc["commits"]):
         files += ["-- f%d.txt --" % i, c["file"].rstrip("\n")]
+    if sc.get("rebased"):
+        files += ["-- news.txt --", sc["rebased"].rstrip("\n")]
     return "\n".join(lines) + "\n" + "\n".join(files) + "\n"
 
 def esc(s):
@@ -181,5 +202,7 @@ for sc in SCENARIOS:
     txt = script(sc, shas).replace("{HEAD}", head[:12]).replace("{MERGE}", merge[:12]).replace("{HEADFULL}", head).replace("{MERGEFULL}", merge)
     for i, s in enumerate(shas["topic"]):
         txt = txt.replace("{C%d}" % i, s[:12])
+    for i, s in enumerate(shas.get("old", [])):
+        txt = txt.replace("{OLD%d}" % i, s[:12])
     open(os.path.join(ROOT, "testdata/script/audit_%s.txtar" % sc["name"]), "w").write(txt)
     print(sc["name"], head[:12], merge[:12])
