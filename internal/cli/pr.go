@@ -56,35 +56,75 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 				return nil, usageError("--pr %d is not a pull request number", n)
 			}
 		}
-		client, unavailable, err := s.githubClient(c)
-		if err != nil {
-			return nil, err
-		}
-		captureControls, err := s.captureControls(c)
-		if err != nil {
-			return nil, err
-		}
-		res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
-			SDD: sdd, Unavailable: unavailable, Controls: captureControls})
-		if c.Bool("require-pr") {
-			if err := requirePR(tk, res); err != nil {
-				return nil, err
-			}
-		}
-		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
-		if captureControls {
-			var warnings []string
-			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
-			set.Warnings = append(set.Warnings, warnings...)
-			set.PatchIDs = patchIDMembers(s.repo, res.PRs, time.Time{}, s.env.now)
-		}
-		for _, pr := range res.PRs {
-			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
-				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
-		}
-		return set, nil
+		return s.fetchPRs(ctx, c, tk, commits, prQuery{numbers: numbers, sdd: sdd, requirePR: c.Bool("require-pr")})
 	}
 }
+
+// prQuery is what one fetch of a ticket's pull requests needs beside the ticket and its commits.
+type prQuery struct {
+	numbers   []int
+	sdd       string
+	requirePR bool
+	// deadline, when set, is the post-merge hook's: the fetch may take at most half the time left, so that the
+	// bundle is still written with what came back.
+	deadline time.Time
+	// stopped, when set, hears that GitHub could not be asked in full (offline, no answer in time, rate limit,
+	// no time left): asking again later gives more.
+	stopped func()
+}
+
+// fetchPRs asks GitHub (and the offline copies) for a ticket's pull requests, and with --controls or
+// bernstein.controls for their change-control evidence, CODEOWNERS and patch ids: what bundle, record and the
+// hook pack.
+func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticket, commits *discover.Commits, q prQuery) (*bundle.PRSet, error) {
+	timeout := s.env.prTimeout()
+	if !q.deadline.IsZero() {
+		left := (q.deadline.Sub(s.env.now()) / 2).Truncate(100 * time.Millisecond)
+		if left < timeout {
+			timeout = left
+		}
+		if timeout < minPRTimeout {
+			if q.stopped != nil {
+				q.stopped()
+			}
+			return &bundle.PRSet{Warnings: []string{fmt.Sprintf("pull requests of %s: not asked, the time budget (bernstein.hookBudget) "+
+				"is used up", tk.ID)}}, nil
+		}
+	}
+	client, unavailable, err := s.githubClient(c, timeout)
+	if err != nil {
+		return nil, err
+	}
+	captureControls, err := s.captureControls(c)
+	if err != nil {
+		return nil, err
+	}
+	res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: q.numbers, Commits: commits,
+		SDD: q.sdd, Unavailable: unavailable, Controls: captureControls})
+	if res.Stopped && q.stopped != nil {
+		q.stopped()
+	}
+	if q.requirePR {
+		if err := requirePR(tk, res); err != nil {
+			return nil, err
+		}
+	}
+	set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
+	if captureControls {
+		var warnings []string
+		set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
+		set.Warnings = append(set.Warnings, warnings...)
+		set.PatchIDs = patchIDMembers(s.repo, res.PRs, q.deadline, s.env.now)
+	}
+	for _, pr := range res.PRs {
+		set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
+			PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
+	}
+	return set, nil
+}
+
+// minPRTimeout is the least time worth asking GitHub with: less gives a timeout warning and nothing else.
+const minPRTimeout = 200 * time.Millisecond
 
 // patchIDMembers computes git/patchids/pr_<N>.json for each pull request (package prpatch); a deadline that
 // passes leaves the rest out, and approved-final-head then falls back to the trees GitHub gives.
@@ -133,7 +173,7 @@ func requirePR(tk ticket.Ticket, res *github.Result) error {
 
 // githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
 // reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
-func (s *session) githubClient(c *ucli.Command) (client *github.Client, unavailable error, err error) {
+func (s *session) githubClient(c *ucli.Command, timeout time.Duration) (client *github.Client, unavailable error, err error) {
 	apiURL, from := c.String("github-api-url"), "--github-api-url"
 	if apiURL == "" {
 		apiURL, from = s.env.getenv("GITHUB_API_URL"), "GITHUB_API_URL"
@@ -162,7 +202,7 @@ func (s *session) githubClient(c *ucli.Command) (client *github.Client, unavaila
 	if token == "" {
 		token = s.env.getenv("GH_TOKEN")
 	}
-	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: s.env.prTimeout(),
+	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: timeout,
 		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")})
 	if err != nil {
 		return nil, nil, err
