@@ -35,9 +35,13 @@ func (a *audit) isAgent(name, email string, u *ghUser) bool {
 // agentWork is what says a pull request (or a tied commit) carries an agent's work.
 type agentWork struct {
 	evidence   []Evidence
-	initiators *people  // who put the agent's work there: no approver of it
-	paths      []string // files lineage v1 attributes to an agent
-	commits    []string // commits authored by or crediting an agent
+	initiators *people // who put the agent's work there: no approver of it
+	// initiatorFrom says where initiators came from (the bundle's records, or the approximation), and untied
+	// are recorded initiators no GitHub account could be found for.
+	initiatorFrom string
+	untied        []initiator
+	paths         []string // files lineage v1 attributes to an agent
+	commits       []string // commits authored by or crediting an agent
 }
 
 // agentWorkOf finds the agent work of one merged pull request: its commits' authors and trailers, and the
@@ -93,6 +97,9 @@ func (a *audit) agentWorkOf(p *pull) *agentWork {
 			Who: wb.AgentID, Commit: at.Commit, When: wb.Time, What: fmt.Sprintf("agent work: %s written by %s (tool call %s)", at.Path, wb.AgentID, wb.ToolCallID)})
 	}
 	sort.Strings(w.paths)
+	if w.initiatorFrom, w.untied = a.addRecordedInitiators(p, w); w.initiatorFrom == "" {
+		w.initiatorFrom = approximatedInitiator
+	}
 	return w
 }
 
@@ -120,9 +127,17 @@ func (a *audit) agentWorkReviewed() []Outcome {
 				}
 			}
 			switch {
+			case len(by) > 0 && len(w.untied) > 0:
+				var who []string
+				for _, in := range w.untied {
+					who = append(who, fmt.Sprintf("%s (%s line %d)", in, in.member, in.line))
+				}
+				o.Status = Unknown
+				o.Detail = fmt.Sprintf("the agent's initiator %s is tied to no GitHub account the bundle knows, so whether %s is "+
+					"the initiator is not known", strings.Join(who, ", "), strings.Join(by, ", "))
 			case len(by) == 0:
 				o.Status, o.Evidence = Exception, w.evidence
-				o.Detail = "agent work with no counted human approval by someone other than the agent's initiator"
+				o.Detail = "agent work with no counted human approval by someone other than the agent's initiator (" + w.initiatorFrom + ")"
 				for _, i := range s.counted {
 					u := p.reviews[i].User
 					o.Evidence = append(o.Evidence, Evidence{Member: fmt.Sprintf("pr/pr_%d.reviews.json", p.n), Pointer: pointer(i), Who: u.Login,
@@ -133,7 +148,8 @@ func (a *audit) agentWorkReviewed() []Outcome {
 				o.Status, o.Detail, o.Evidence = a.ownersApproved(p, w, by)
 			default:
 				o.Status = Pass
-				o.Detail = fmt.Sprintf("agent work (%d item(s)) approved by %s, not the agent's initiator", len(w.evidence), strings.Join(by, ", "))
+				o.Detail = fmt.Sprintf("agent work (%d item(s)) approved by %s, not the agent's initiator (%s)", len(w.evidence),
+					strings.Join(by, ", "), w.initiatorFrom)
 			}
 		}
 		out = append(out, o)

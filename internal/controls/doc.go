@@ -39,8 +39,9 @@
 //     skipped and completed before merged_at.
 //   - agent-work-reviewed: a pull request that carries agent work (a file the lineage v1 attribution says an
 //     agent wrote; a commit whose author is a bot or an agent, or whose Assisted-by or Co-authored-by trailer
-//     names one) has a counted human approval by someone other than the agent's initiator (the pull request's
-//     author, and the people who authored or committed the agent's commits); with require_codeowners, by an
+//     names one) has a counted human approval by someone other than the agent's initiator (below: whoever the
+//     bundle's records name, and always the pull request's author and the people who authored or committed
+//     the agent's commits); with require_codeowners, by an
 //     owner of each agent-written path (the attributed files and the agent commits' files in git/diff.patch)
 //     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team or e-mail
 //     owner cannot be resolved offline: unknown.
@@ -51,6 +52,21 @@
 //     else unknown.
 //
 // Unknown is not an exception (audit --strict makes it one).
+//
+// # The agent's initiator
+//
+// Who started an agent's run is read from the bundle's records, JSON lines in audit/, lineage/*.jsonl and the
+// lineage v2 child bodies (lineage/v2/children/*.jsonl, in the body's payload): the first of the members
+// "initiator", "initiated_by", "requested_by" and "started_by", whose value is a GitHub login ("carol",
+// "@carol"), an address ("Carol <carol@example.com>", "carol@example.com") or an object {"login", "id",
+// "email", "name"}. A record whose "ticket_id" names another ticket is not read; at most 100 initiators are
+// kept. An address is tied to a GitHub account when it is GitHub's noreply address or one the pull request's
+// commits were made with by a known account; an initiator tied to no account makes the control unknown when
+// someone else approved (whether the approver is the initiator cannot be told). These are .sdd files an agent
+// or a person wrote, signed by the bundler, not GitHub's answer, and the outcome says which member they came
+// from. Lineage v1 entries name only the agent (agent_id) and Bernstein's transcripts name no person, so with
+// no such record the initiator is taken to be the pull request's author and whoever authored or committed
+// the agent's commits, and the outcome says so. Either way, those people never count as independent approvers.
 //
 // Limits of the patch-id comparison: it is only as good as the bundler's clone. An approved commit a force
 // push replaced is often in no clone but its pusher's; then it has no patch id and the approval stays

@@ -322,6 +322,31 @@ func TestScenarios(t *testing.T) {
 		{name: "agent-written file approved by another human", change: func(s *scenario) {
 			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", ToolCallID: "t1", Time: "2026-01-02T08:59:00Z", Line: 1}}}}
 		}},
+		{name: "agent work approved by the initiator a lineage v2 record names", change: func(s *scenario) {
+			// Rita is no author of the pull request, but the lineage v2 record says she started the agent's run.
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"lineage/v2/children/" + strings.Repeat("ab", 32) + ".jsonl": []byte(
+				`{"child_run_id":"r1","kind":"subagent.started","payload":{"initiator":{"login":"rita","id":2}},"seq":0,"task_id":"T","ts_ns":1,"v":2}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Exception},
+			says: []string{"approval by rita, who is the agent's initiator (lineage/v2/children/abab", "the agent's initiator rita, per the records in lineage/v2/children/"}},
+		{name: "initiator recorded by GitHub's noreply address", change: func(s *scenario) {
+			s.reviews[0]["user"] = carol
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","ticket_id":"42","initiated_by":"Carol <3+Carol@users.noreply.github.com>"}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"approval by carol, who is the agent's initiator (audit/agents.jsonl line 1)"}},
+		{name: "initiator recorded by an address a commit ties to an account", change: func(s *scenario) {
+			// dev@example.com is dev's account in the pull request's commits: rita is known not to be the initiator.
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","initiator":"dev@example.com"}` + "\n")}
+		}, says: []string{"approved by rita, not the agent's initiator (the agent's initiator dev@example.com, per the records in audit/agents.jsonl"}},
+		{name: "initiator recorded by an address no account is known for", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","requested_by":"pat@example.com"}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Unknown}, says: []string{"the agent's initiator pat@example.com (audit/agents.jsonl line 1) is tied to no GitHub account"}},
+		{name: "an initiator record of another ticket is not read", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"lineage/tracker.jsonl": []byte(`{"ticket_id":"43","initiator":"rita"}` + "\n")}
+		}, says: []string{"approved by rita, not the agent's initiator (no record in the bundle names the initiator, taken to be"}},
 		{name: "agent work with require_codeowners", change: func(s *scenario) {
 			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
 			s.pol.RequireCodeowners = true

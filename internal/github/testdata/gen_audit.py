@@ -30,8 +30,9 @@ def steps(sc):
            ("exec git checkout -q -b topic", ["git", "checkout", "-q", "-b", "topic"])]
     for i, c in enumerate(sc["commits"]):
         name, email = PEOPLE[c["who"]]
-        # A person commits their own work; an agent's commit is committed by Rita, who ran it.
-        cname, cemail = (name, email) if c["who"] != "ada" else ("Rita Reviewer", "rita@example.com")
+        # A person commits their own work; an agent's commit is committed by Rita, who ran it, unless "by" names
+        # another committer.
+        cname, cemail = (name, email) if c["who"] != "ada" else PEOPLE.get(c.get("by"), ("Rita Reviewer", "rita@example.com"))
         out.append(("env 'GIT_AUTHOR_NAME=%s' GIT_AUTHOR_EMAIL=%s 'GIT_COMMITTER_NAME=%s' GIT_COMMITTER_EMAIL=%s" % (name, email, cname, cemail),
                     ("env", {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": cname, "GIT_COMMITTER_EMAIL": cemail})))
         out.append(("cp ../f%d.txt f%d.txt" % (i, i), ("write", "f%d.txt" % i, c["file"])))
@@ -104,6 +105,8 @@ def fixtures(sc, shas):
         u = USERS.get(c["who"]) if c["who"] in USERS else None
         parent = init if i == 0 else shas["topic"][i - 1]
         cname, cemail, cu = (name, email, u) if c["who"] != "ada" else ("Rita Reviewer", "rita@example.com", USERS["rita"])
+        if c["who"] == "ada" and c.get("by"):
+            cname, cemail, cu = PEOPLE[c["by"]] + (USERS[c["by"]],)
         gc = {"sha": shas["topic"][i], "node_id": "C_%d" % i, "commit": {"author": {"name": name, "email": email, "date": "2026-01-01T00:00:00Z"},
               "committer": {"name": cname, "email": cemail, "date": "2026-01-01T00:00:00Z"},
               "message": "%s\n\nRefs: #%d" % (c["subject"], t)}, "author": u, "committer": cu, "parents": [{"sha": parent}]}
@@ -171,6 +174,9 @@ def script(sc, shas):
     lines = ["# " + l for l in sc["doc"].strip().split("\n")]
     lines += ["# (Generated with internal/github/testdata/gen_audit.py, which also writes the fake GitHub's answers.)", ""]
     lines += [l for l, _ in steps(sc)]
+    # .sdd records (untracked, as Bernstein leaves them), read by bundle.
+    for path in sorted(sc.get("sdd", {})):
+        lines += ["mkdir .sdd/" + os.path.dirname(path), "cp ../sdd-%s .sdd/%s" % (path.replace("/", "-"), path)]
     lines += ["exec git bernstein keygen --kid alice-2026 --key $WORK/alice.pem --card $WORK/alice.card.json",
               "exec git bernstein bundle '#%d' --controls --sign-key $WORK/alice.pem --sign-kid alice-2026 --out $WORK/%d.tar.gz" % (sc["ticket"], sc["ticket"]),
               "cd $WORK", ""]
@@ -187,6 +193,8 @@ def script(sc, shas):
         files += ["-- f%d.txt --" % i, c["file"].rstrip("\n")]
     if sc.get("rebased"):
         files += ["-- news.txt --", sc["rebased"].rstrip("\n")]
+    for path in sorted(sc.get("sdd", {})):
+        files += ["-- sdd-%s --" % path.replace("/", "-"), sc["sdd"][path].rstrip("\n")]
     return "\n".join(lines) + "\n" + "\n".join(files) + "\n"
 
 def esc(s):
