@@ -36,7 +36,8 @@
 //     the same patch id in git/patchids/pr_<N>.json (below). A later re-approval counts.
 //   - checks-passed: every required check (policy, else the rules and protection) has a check run (or a status
 //     context) on the head, or on the merge commit after a merge queue, that concluded success, neutral or
-//     skipped and completed before merged_at.
+//     skipped and completed before merged_at. A required check missing from a member that holds fewer runs (or
+//     statuses) than its total_count says is unknown: it may be on a page that was not captured.
 //   - agent-work-reviewed: a pull request that carries agent work (a file the lineage v1 attribution says an
 //     agent wrote; a commit whose author is a bot or an agent, or whose Assisted-by or Co-authored-by trailer
 //     names one) has a counted human approval by someone other than the agent's initiator (below: whoever the

@@ -261,6 +261,10 @@ func TestScenarios(t *testing.T) {
 		{name: "check completed after the merge", change: func(s *scenario) {
 			s.checkRuns[c1][0]["completed_at"] = "2026-01-02T12:30:00Z"
 		}, want: want{"checks-passed #17": Exception}, says: []string{"after the merge at 2026-01-02T12:00:00Z"}},
+		{name: "required check not among the runs captured (one page of several)", change: func(s *scenario) {
+			s.checkRuns[c1][0]["name"] = "lint"
+			s.extra = map[string][]byte{CheckRunsName(17, c1): []byte(`{"total_count":150,"check_runs":[{"name":"lint","status":"completed","conclusion":"success"}]}`)}
+		}, want: want{"checks-passed #17": Unknown}, says: []string{`required check "build" is not among the runs captured: pr/pr_17.check-runs.` + c1 + `.json holds 1 of the 150 check runs GitHub counted`}},
 		{name: "required check passed as a status", change: func(s *scenario) {
 			s.checkRuns[c1] = nil
 			s.statuses[c1] = []map[string]any{{"context": "build", "state": "success", "updated_at": "2026-01-02T09:30:00Z"}}
