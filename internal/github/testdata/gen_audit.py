@@ -154,7 +154,16 @@ def fixtures(sc, shas):
     for where, sha in (("head", head), ("merge", merge)):
         if where == "merge" and sha == head:
             continue
-        w("commits/%s/check-runs.json" % sha, {"total_count": len(checks[where]), "check_runs": checks[where]})
+        filler = sc.get("filler_checks", 0) if where == "head" else 0
+        if filler:
+            # A commit with more runs than a page holds: page 1 is other runs, the required ones are on page 2.
+            runs = [{"id": 7000 + i, "head_sha": sha, "status": "completed", "conclusion": "success", "started_at": at(2), "completed_at": at(3),
+                     "name": "lint-%d" % i, "app": {"id": 15368, "slug": "github-actions"}, "pull_requests": []} for i in range(filler)]
+            total = filler + len(checks[where])
+            w("commits/%s/check-runs.json" % sha, {"total_count": total, "check_runs": runs})
+            w("commits/%s/check-runs.page2.json" % sha, {"total_count": total, "check_runs": checks[where]})
+        else:
+            w("commits/%s/check-runs.json" % sha, {"total_count": len(checks[where]), "check_runs": checks[where]})
         w("commits/%s/status.json" % sha, {"state": "pending", "statuses": [], "sha": sha, "total_count": 0})
     w("commits/%s/pulls.json" % merge, [pull])  # GitHub associates the merged commit with its pull request
     w("pulls.json", [])
