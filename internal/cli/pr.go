@@ -114,13 +114,34 @@ func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticke
 		var warnings []string
 		set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
 		set.Warnings = append(set.Warnings, warnings...)
-		set.PatchIDs = patchIDMembers(s.repo, res.PRs, q.deadline, s.env.now)
+		if teams := codeOwnersTeams(set.CodeOwners); client != nil && len(teams) > 0 && !res.Stopped {
+			tctx, cancel := ctx, func() {}
+			if !q.deadline.IsZero() {
+				tctx, cancel = context.WithDeadline(ctx, s.halfway(q.deadline))
+			}
+			ms, warnings := client.TeamMembers(tctx, teams)
+			cancel()
+			set.Controls = append(set.Controls, prMembers(ms)...)
+			set.Warnings = append(set.Warnings, warnings...)
+		}
+		var until time.Time
+		if !q.deadline.IsZero() {
+			until = s.halfway(q.deadline)
+		}
+		set.PatchIDs = patchIDMembers(s.repo, res.PRs, until, s.env.now)
 	}
 	for _, pr := range res.PRs {
 		set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
 			PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
 	}
 	return set, nil
+}
+
+// halfway is the time halfway from now to deadline: what one more step of the hook's pull request capture may
+// take, so that the bundle is still written with what came back.
+func (s *session) halfway(deadline time.Time) time.Time {
+	now := s.env.now()
+	return now.Add(deadline.Sub(now) / 2)
 }
 
 // minPRTimeout is the least time worth asking GitHub with: less gives a timeout warning and nothing else.

@@ -183,8 +183,10 @@ func (a *audit) agentWorkReviewed() []Outcome {
 }
 
 // ownersApproved holds require_codeowners: every agent-written path with an owner in CODEOWNERS at base.sha
-// (the last matching rule) was approved by one of its owners among by (counted approvals, the initiator aside).
-// A team or e-mail owner cannot be told offline (team membership is not in the bundle): unknown.
+// (the last matching rule) was approved by one of its owners among by (counted approvals, the initiator aside):
+// a user, a member of a team (its members as captured), or the account of an e-mail owner (ownerApproved).
+// When no owner approved and one of them cannot be told (a team not captured or not readable, an address tied
+// to no account): unknown.
 func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, string, []Evidence) {
 	co, coPath, why := a.codeOwnersAt(p.p.Base.SHA)
 	if why != "" {
@@ -216,10 +218,6 @@ func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, stri
 	if co == nil {
 		return Pass, fmt.Sprintf("agent work approved by %s; %s has no CODEOWNERS, so no path has an owner", strings.Join(by, ", "), short(p.p.Base.SHA)), nil
 	}
-	approved := map[string]bool{}
-	for _, b := range by {
-		approved["@"+strings.ToLower(b)] = true
-	}
 	var ev []Evidence
 	var unknown []string
 	for _, path := range paths {
@@ -227,19 +225,20 @@ func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, stri
 		if r == nil || len(r.owners) == 0 {
 			continue
 		}
-		ok, team := false, false
+		ok := false
+		var whys []string
 		for _, o := range r.owners {
-			switch {
-			case approved[strings.ToLower(o)]:
-				ok = true
-			case !strings.HasPrefix(o, "@") || strings.Contains(o, "/"):
-				team = true
+			v := a.ownerApproved(o, by)
+			ok = ok || v.approved
+			if v.unknown != "" {
+				whys = append(whys, v.unknown)
 			}
 		}
 		switch {
 		case ok:
-		case team:
-			unknown = append(unknown, fmt.Sprintf("%s is owned by %s (%s line %d): team membership and e-mail owners are not in the bundle", path, strings.Join(r.owners, " "), coPath, r.line))
+		case len(whys) > 0:
+			unknown = append(unknown, fmt.Sprintf("%s is owned by %s (%s line %d), and %s", path, strings.Join(r.owners, " "), coPath, r.line,
+				strings.Join(whys, "; ")))
 		default:
 			ev = append(ev, Evidence{Member: CodeOwnersName(p.p.Base.SHA), Pointer: "/content", Commit: p.p.Base.SHA,
 				What: fmt.Sprintf("agent-written %s is owned by %s (%s line %d, pattern %s), and none of them approved", path, strings.Join(r.owners, " "), coPath, r.line, r.pattern)})

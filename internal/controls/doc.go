@@ -44,8 +44,14 @@
 //     bundle's records name, and always the pull request's author and the people who authored or committed
 //     the agent's commits); with require_codeowners, by an
 //     owner of each agent-written path (the attributed files and the agent commits' files in git/diff.patch)
-//     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team or e-mail
-//     owner cannot be resolved offline: unknown.
+//     per CODEOWNERS at base.sha (git/codeowners/<sha>.json; the last matching rule wins). A team owner
+//     (@org/slug) approved when an approver is among its members as bundle --controls captured them
+//     (pr/team_<org>_<slug>.json, package github); a team whose members were not captured, or not readable
+//     (GitHub answers 403 or 404 without a token that may read the organisation's teams, recorded as
+//     {"not_readable":…}), leaves the path unknown. An e-mail owner is the GitHub account its address belongs
+//     to as far as the bundle tells (GitHub's noreply address, or the account GitHub tied to the pull
+//     requests' commits made with it; reviews carry no address); an address tied to no account is unknown.
+//     Membership is as of the bundle, not the merge: GitHub keeps no history of it.
 //   - ticket-open: each commit's author date and the merge fall while the ticket was open: the GitHub issue's
 //     created_at and closed and reopened events (bundle --controls, --tracker github), else the tracker records
 //     the bundle carries under audit/ or in lineage/*.jsonl ({"event":"ticket.opened"|"ticket.closed"|

@@ -370,6 +370,40 @@ func TestScenarios(t *testing.T) {
 			s.pol.RequireCodeowners = true
 			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n")}
 		}, want: want{"agent-work-reviewed #17": Unknown}},
+		{name: "agent work owned by a team whose captured members include the approver", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @Acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`[{"login":"carol","id":3,"type":"User"},{"login":"rita","id":2,"type":"User"}]`)}
+		}},
+		{name: "agent work owned by a team the approver is not in", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`[{"login":"carol","id":3,"type":"User"}]`)}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"agent-written src/rounding.go is owned by @acme/payments"}},
+		{name: "agent work owned by a team the token could not read", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`{"not_readable":404,"message":"Not Found"}`)}
+		}, want: want{"agent-work-reviewed #17": Unknown},
+			says: []string{"the members of team @acme/payments were not readable (GitHub answered 404: Not Found; pr/team_acme_payments.json)"}},
+		{name: "agent work owned by the approver's noreply address", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go 2+rita@users.noreply.github.com\n")}
+		}},
+		{name: "agent work owned by an address a commit ties to another account", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go DEV@example.com\n")}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"is owned by DEV@example.com"}},
+		{name: "agent work owned by an address no account is known for", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go pat@example.com\n")}
+		}, want: want{"agent-work-reviewed #17": Unknown}, says: []string{"e-mail owner pat@example.com is tied to no GitHub account"}},
 		{name: "agent commit's files from diff.patch, no CODEOWNERS at base", change: func(s *scenario) {
 			s.commits[0]["commit"].(map[string]any)["message"] = "Fix rounding\n\nAssisted-by: Claude <noreply@anthropic.com>"
 			s.pol.RequireCodeowners = true

@@ -349,3 +349,46 @@ func (c *Client) controlsFailure(err error, what string, res *Result) *failure {
 	res.Warnings = append(res.Warnings, line)
 	return nil
 }
+
+// maxTeams bounds the teams whose members one bundle asks for (a monorepo's CODEOWNERS may name hundreds).
+const maxTeams = 20
+
+// TeamMembers fetches the members of the CODEOWNERS teams (org, slug) that require_codeowners needs
+// (controls.TeamName): every page of GET /orgs/{org}/teams/{slug}/members, or {"not_readable":…} when GitHub
+// answers 403 or 404 (the token may not read the organisation's teams, or the team is secret). It has the
+// client's own deadline and answer budget; a failure is a warning, one every later request would share stops
+// it.
+func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) ([]Member, []string) {
+	ctx, cancel := context.WithTimeout(withBudget(ctx, maxBody), c.timeout)
+	defer cancel()
+	var out []Member
+	var warnings []string
+	if len(teams) > maxTeams {
+		warnings = append(warnings, fmt.Sprintf("CODEOWNERS names %d teams: the members of the first %d are captured, the "+
+			"others' owners will say unknown", len(teams), maxTeams))
+		teams = teams[:maxTeams]
+	}
+	for _, t := range teams {
+		name := controls.TeamName(t[0], t[1])
+		d, f, err := c.list(ctx, fmt.Sprintf("orgs/%s/teams/%s/members", url.PathEscape(strings.ToLower(t[0])),
+			url.PathEscape(strings.ToLower(t[1]))), "the members of team @"+t[0]+"/"+t[1])
+		if err != nil {
+			if d, f = c.notReadable(err); d == nil {
+				fl := c.classify(err, endpointList, 0)
+				warnings = append(warnings, fmt.Sprintf("%s: %s; the controls that need it will say unknown", name, fl.what))
+				if fl.stop {
+					break
+				}
+				continue
+			}
+		}
+		f.Arcname = name
+		out = append(out, Member{Name: name, Data: d, From: f})
+	}
+	if len(c.token) >= minTokenLen {
+		for i, w := range warnings {
+			warnings[i] = strings.ReplaceAll(w, c.token, "REDACTED")
+		}
+	}
+	return out, warnings
+}

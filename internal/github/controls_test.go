@@ -210,3 +210,43 @@ func issue42(t *testing.T) ticket.Ticket {
 	}
 	return tk
 }
+
+// The members of CODEOWNERS teams: a team the token may read is its members, a 403 or 404 is recorded as not
+// readable, and a rate limit stops the rest with a warning.
+func TestTeamMembers(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t, "")
+	srv.Handle("/orgs/acme/teams/payments/members", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `[{"login":"rita","id":2,"type":"User"}]`)
+	})
+	srv.Handle("/orgs/acme/teams/secret/members", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
+	})
+	srv.Handle("/orgs/acme/teams/limited/members", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Reset", "1767229200")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
+	})
+	c := newClient(t, srv.APIURL(), "")
+	ms, warnings := c.TeamMembers(context.Background(), [][2]string{{"Acme", "Payments"}, {"acme", "secret"}, {"acme", "limited"}, {"acme", "never"}})
+	if len(ms) != 2 || ms[0].Name != "pr/team_acme_payments.json" || ms[1].Name != "pr/team_acme_secret.json" {
+		t.Fatalf("members %q", memberNames(ms))
+	}
+	if !bytes.Contains(ms[0].Data, []byte(`"login":"rita"`)) || ms[0].From.Arcname != ms[0].Name {
+		t.Errorf("payments: %s %+v", ms[0].Data, ms[0].From)
+	}
+	if string(ms[1].Data) != `{"not_readable":403,"message":"Resource not accessible by integration"}`+"\n" {
+		t.Errorf("secret: %s", ms[1].Data)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "pr/team_acme_limited.json: GitHub's API rate limit is used up") {
+		t.Errorf("warnings %q", warnings)
+	}
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Path, "/never/") {
+			t.Errorf("asked for %s after the rate limit", r.Path)
+		}
+	}
+}

@@ -68,6 +68,9 @@
 //	                                  URL that refused: "not readable" is evidence, not an error
 //	pr/issue_<T>.json                 GET /repos/{o}/{r}/issues/{T} for a numeric GitHub ticket (--tracker github)
 //	pr/issue_<T>.events.json          GET /repos/{o}/{r}/issues/{T}/events (created, closed, reopened, …)
+//	pr/team_<org>_<slug>.json         GET /orgs/{org}/teams/{slug}/members for each team the captured CODEOWNERS
+//	                                  files name (at most 20), after them; 403 or 404 (the token may not read the
+//	                                  organisation's teams) is {"not_readable":…} as for protection
 //
 // <base> is the base branch path-escaped (release/1.2 is release%2F1.2), so no member sits in a folder of
 // its own. A failure is one warning naming the member ("the controls that need it will say unknown"); a

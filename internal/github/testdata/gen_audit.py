@@ -26,8 +26,13 @@ def steps(sc):
            ("exec git init -q -b main", ["git", "init", "-q", "-b", "main"]),
            ("exec git config bernstein.tracker github", ["git", "config", "bernstein.tracker", "github"]),
            ("exec git remote add origin https://github.com/acme/%s.git" % sc["repo"], ["git", "remote", "add", "origin", "https://github.com/acme/%s.git" % sc["repo"]]),
-           ("exec git commit -q --allow-empty -m init", ["git", "commit", "-q", "--allow-empty", "-m", "init"]),
-           ("exec git checkout -q -b topic", ["git", "checkout", "-q", "-b", "topic"])]
+           ("exec git commit -q --allow-empty -m init", ["git", "commit", "-q", "--allow-empty", "-m", "init"])]
+    if sc.get("codeowners"):
+        # The base commit holds the CODEOWNERS file bundle --controls reads from git.
+        out += [("mkdir .github", ("mkdir", ".github")), ("cp ../CODEOWNERS .github/CODEOWNERS", ("write", ".github/CODEOWNERS", sc["codeowners"])),
+                ("exec git add .github/CODEOWNERS", ["git", "add", ".github/CODEOWNERS"]),
+                ("exec git commit -q -m 'Add CODEOWNERS'", ["git", "commit", "-q", "-m", "Add CODEOWNERS"])]
+    out.append(("exec git checkout -q -b topic", ["git", "checkout", "-q", "-b", "topic"]))
     for i, c in enumerate(sc["commits"]):
         name, email = PEOPLE[c["who"]]
         # A person commits their own work; an agent's commit is committed by Rita, who ran it, unless "by" names
@@ -75,12 +80,16 @@ def build(sc):
             env.update(act[1])
         elif isinstance(act, tuple) and act[0] == "write":
             open(os.path.join(d, act[1]), "w").write(act[2])
+        elif isinstance(act, tuple) and act[0] == "mkdir":
+            os.makedirs(os.path.join(d, act[1]), exist_ok=True)
         else:
             subprocess.run(act, cwd=d, env=env, check=True, capture_output=True)
     rev = lambda r: subprocess.run(["git", "rev-parse", r], cwd=d, env=env, check=True, capture_output=True, text=True).stdout.strip()
     lines = lambda *a: subprocess.run(["git"] + list(a), cwd=d, env=env, check=True, capture_output=True, text=True).stdout.split()
     topic = lines("rev-list", "--reverse", "topic")
     shas = {"init": topic[0], "main": rev("main"), "topic": topic[1:], "base": topic[0]}
+    if sc.get("codeowners"):
+        shas["base"], shas["topic"] = topic[1], topic[2:]
     if sc.get("rebased"):
         # topic@{1} is the topic before the rebase: the commits that were reviewed.
         shas["base"] = rev("main^1")
@@ -177,6 +186,13 @@ def fixtures(sc, shas):
     w("rules/branches/main.json", rules)
     w("issues/%d.json" % t, {"number": t, "title": sc["title"], "user": USERS["dev"], "state": "open", "created_at": sc.get("ticket_created", "2025-12-31T09:00:00Z"), "closed_at": None})
     w("issues/%d/events.json" % t, [])
+    # The members of the CODEOWNERS teams the token may read; a team not listed answers 404.
+    O = os.path.join(ROOT, "internal/github/testdata/api/orgs")
+    for team, who in sorted(sc.get("teams", {}).items()):
+        org, slug = team.split("/")
+        p = os.path.join(O, org, "teams", slug, "members.json")
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        open(p, "w").write(json.dumps([USERS[u] for u in who], separators=(",", ":")))
     return head, merge
 
 def script(sc, shas):
@@ -202,6 +218,8 @@ def script(sc, shas):
         files += ["-- f%d.txt --" % i, c["file"].rstrip("\n")]
     if sc.get("rebased"):
         files += ["-- news.txt --", sc["rebased"].rstrip("\n")]
+    if sc.get("codeowners"):
+        files += ["-- CODEOWNERS --", sc["codeowners"].rstrip("\n")]
     for path in sorted(sc.get("sdd", {})):
         files += ["-- sdd-%s --" % path.replace("/", "-"), sc["sdd"][path].rstrip("\n")]
     return "\n".join(lines) + "\n" + "\n".join(files) + "\n"
