@@ -31,6 +31,9 @@ type PatchIDHead struct {
 
 var hexID = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 
+// IsObjectID says whether s is a full lower-case SHA-1 or SHA-256 object id, as GitHub spells commit ids.
+func IsObjectID(s string) bool { return hexID.MatchString(s) }
+
 // patchIDs reads pull request p's git/patchids member once: commit → patch id (only the ids computed).
 func (a *audit) patchIDs(p *pull) map[string]string {
 	if p.patchIDs != nil {

@@ -56,7 +56,7 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 				SHA string `json:"sha"`
 			} `json:"base"`
 		}
-		if json.Unmarshal(pr.Payload, &p) != nil || !isHex(p.Base.SHA) || !isHex(p.Head.SHA) {
+		if json.Unmarshal(pr.Payload, &p) != nil || !controls.IsObjectID(p.Base.SHA) || !controls.IsObjectID(p.Head.SHA) {
 			continue
 		}
 		shas := []string{p.Head.SHA}
@@ -65,7 +65,7 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 		}
 		_ = json.Unmarshal(pr.Reviews, &reviews) // no reviews: the head alone
 		for _, r := range reviews {
-			if isHex(r.CommitID) && !slices.Contains(shas, r.CommitID) && len(shas) < maxHeads {
+			if controls.IsObjectID(r.CommitID) && !slices.Contains(shas, r.CommitID) && len(shas) < maxHeads {
 				shas = append(shas, r.CommitID)
 			}
 		}
@@ -114,16 +114,4 @@ func head(repo *gitext.Repo, d *patch.Differ, base, sha string) controls.PatchID
 		h.Why = "the diff against the base is empty"
 	}
 	return h
-}
-
-func isHex(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, r := range s {
-		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
-			return false
-		}
-	}
-	return true
 }
