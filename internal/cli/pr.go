@@ -41,7 +41,11 @@ func (s *session) captureControls(c *ucli.Command) (bool, error) {
 // prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
 // request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
 func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket, sdd string) bundle.PRFunc {
-	if c.Bool("no-pr") {
+	noPR, err := s.noPR(c)
+	if err != nil {
+		return func(*discover.Commits) (*bundle.PRSet, error) { return nil, err }
+	}
+	if noPR {
 		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 || c.Bool("controls") {
 			return func(*discover.Commits) (*bundle.PRSet, error) {
 				return nil, usageError("--no-pr contradicts --require-pr, --pr and --controls: give one or the other")
@@ -58,6 +62,19 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 		}
 		return s.fetchPRs(ctx, c, tk, commits, prQuery{numbers: numbers, sdd: sdd, requirePR: c.Bool("require-pr")})
 	}
+}
+
+// noPR is --no-pr, else git config bernstein.pullRequests false, unless a flag asks for pull requests (--pr,
+// --require-pr, --controls): then the flags decide.
+func (s *session) noPR(c *ucli.Command) (bool, error) {
+	if c.IsSet("no-pr") || c.IsSet("pr") || c.IsSet("require-pr") || c.IsSet("controls") {
+		return c.Bool("no-pr"), nil
+	}
+	want, err := s.cfg.Bool("bernstein.pullRequests", true)
+	if err != nil {
+		return false, fmt.Errorf("git config bernstein.pullRequests: %w (give true or false)", err)
+	}
+	return !want, nil
 }
 
 // prQuery is what one fetch of a ticket's pull requests needs beside the ticket and its commits.

@@ -135,7 +135,8 @@ Each ticket is bundled with the full discovery of 'git bernstein commits' into
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
 "created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
 created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.
-Each bundle holds the ticket's pull requests as 'git bernstein bundle' finds them (--no-pr: none), and with
+Each bundle holds the ticket's pull requests as 'git bernstein bundle' finds them (--no-pr or git config
+bernstein.pullRequests false: none), and with
 --controls (git config bernstein.controls) their change-control evidence; tickets GitHub could not be asked
 about in full are named on stderr with the command that records them again.
 At most --max-tickets tickets are recorded (git config bernstein.maxTickets, default 100; 0 is no cap); the
@@ -261,7 +262,11 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
 		return nil, nil, err
 	}
-	if !c.Bool("no-pr") {
+	noPR, err := s.noPR(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !noPR {
 		// Each ticket's pull requests, as bundle finds them; within the hook's budget, half the time left at
 		// most, so that the bundle is still written with what came back.
 		opts.PRs = func(find discover.Options) bundle.PRFunc {

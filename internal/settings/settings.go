@@ -37,6 +37,7 @@ var Keys = []Key{
 		"`origin` (`push`/`fetch`: the current branch's upstream remote, else `origin`)"},
 	{"bernstein.githubApiUrl", "GitHub API URL (after `GITHUB_API_URL`)", "`https://api.github.com/`"},
 	{"bernstein.index", "keep and use the ticket index", "`true`"},
+	{"bernstein.pullRequests", "`false`: `bundle`, `record` and the post-merge hook ask GitHub for no pull request (as `--no-pr`; a flag that asks for them wins)", "`true`"},
 	{"bernstein.controls", "`bundle`, `record` and the post-merge hook also capture each pull request's change-control evidence for `audit` (as `--controls`)", "`false`"},
 	{"bernstein.maxTickets", "most tickets `record` and the hook bundle from one range; the others are named with the command that records them (`0`: no cap)", "`100`"},
 	{"bernstein.store", "a store `push` and the hook upload archives and sidecars to and `get` reads from: `oci://HOST[:PORT]/REPOSITORY`, an OCI registry (credentials from `docker login`; multi-valued: `git config --add`)", "none"},
