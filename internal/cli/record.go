@@ -136,9 +136,9 @@ Each ticket is bundled with the full discovery of 'git bernstein commits' into
 "created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
 created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.
 Each bundle holds the ticket's pull requests as 'git bernstein bundle' finds them (--no-pr or git config
-bernstein.pullRequests false: none), and with
---controls (git config bernstein.controls) their change-control evidence; tickets GitHub could not be asked
-about in full are named on stderr with the command that records them again.
+bernstein.pullRequests false: none), and with --controls (git config bernstein.controls) their change-control
+evidence; tickets GitHub could not be asked about in full are named on stderr with the command that records
+them again.
 At most --max-tickets tickets are recorded (git config bernstein.maxTickets, default 100; 0 is no cap); the
 others are listed on stderr with the exact command that records them, and the exit code is 1.
 --json prints {"range","tip","recorded":[{"archive","note"}],"failed":[{"ticket","error"}],"deferred":[…],
