@@ -136,8 +136,11 @@ func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticke
 			if !q.deadline.IsZero() {
 				tctx, cancel = context.WithDeadline(ctx, s.halfway(q.deadline))
 			}
-			ms, warnings := client.TeamMembers(tctx, teams)
+			ms, warnings, stopped := client.TeamMembers(tctx, teams)
 			cancel()
+			if stopped && q.stopped != nil {
+				q.stopped()
+			}
 			set.Controls = append(set.Controls, prMembers(ms)...)
 			set.Warnings = append(set.Warnings, warnings...)
 		}

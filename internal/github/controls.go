@@ -357,12 +357,11 @@ const maxTeams = 20
 // (controls.TeamName): every page of GET /orgs/{org}/teams/{slug}/members, or {"not_readable":…} when GitHub
 // answers 403 or 404 (the token may not read the organisation's teams, or the team is secret). It has the
 // client's own deadline and answer budget; a failure is a warning, one every later request would share stops
-// it.
-func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) ([]Member, []string) {
+// it (stopped: asking again later can give more).
+func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) (ms []Member, warnings []string, stopped bool) {
 	ctx, cancel := context.WithTimeout(withBudget(ctx, maxBody), c.timeout)
 	defer cancel()
 	var out []Member
-	var warnings []string
 	if len(teams) > maxTeams {
 		warnings = append(warnings, fmt.Sprintf("CODEOWNERS names %d teams: the members of the first %d are captured, the "+
 			"others' owners will say unknown", len(teams), maxTeams))
@@ -377,6 +376,7 @@ func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) ([]Member, 
 				fl := c.classify(err, endpointList, 0)
 				warnings = append(warnings, fmt.Sprintf("%s: %s; the controls that need it will say unknown", name, fl.what))
 				if fl.stop {
+					stopped = true
 					break
 				}
 				continue
@@ -390,5 +390,5 @@ func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) ([]Member, 
 			warnings[i] = strings.ReplaceAll(w, c.token, "REDACTED")
 		}
 	}
-	return out, warnings
+	return out, warnings, stopped
 }

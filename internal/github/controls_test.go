@@ -231,7 +231,10 @@ func TestTeamMembers(t *testing.T) {
 		fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
 	})
 	c := newClient(t, srv.APIURL(), "")
-	ms, warnings := c.TeamMembers(context.Background(), [][2]string{{"Acme", "Payments"}, {"acme", "secret"}, {"acme", "limited"}, {"acme", "never"}})
+	ms, warnings, stopped := c.TeamMembers(context.Background(), [][2]string{{"Acme", "Payments"}, {"acme", "secret"}, {"acme", "limited"}, {"acme", "never"}})
+	if !stopped {
+		t.Errorf("a rate limit did not stop the team requests")
+	}
 	if len(ms) != 2 || ms[0].Name != "pr/team_acme_payments.json" || ms[1].Name != "pr/team_acme_secret.json" {
 		t.Fatalf("members %q", memberNames(ms))
 	}
