@@ -5,7 +5,7 @@
 //
 //	bernsteinVerify(archive: Uint8Array, signature: Uint8Array|null, cards: [{name, data: Uint8Array}],
 //	                archiveName?: string, sidecars?: {sig: Uint8Array|null, attestation: Uint8Array|null,
-//	                           sigstore: Uint8Array|null}) → JSON string
+//	                           sigstore: Uint8Array|null}, policy?: {name, data: Uint8Array}|null) → JSON string
 //
 // The string is inbrowser.Result: the report as `verify --json` prints it, and its text.
 package main
@@ -26,15 +26,15 @@ func bytesOf(v js.Value) []byte {
 }
 
 func verifyJS(_ js.Value, args []js.Value) any {
-	if len(args) < 3 || len(args) > 5 {
-		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards[, archiveName[, sidecars]])"}`)
+	if len(args) < 3 || len(args) > 6 {
+		return js.ValueOf(`{"error":"bernsteinVerify takes (archive, signature, cards[, archiveName[, sidecars[, policy]]])"}`)
 	}
 	name := ""
 	if len(args) >= 4 && args[3].Type() == js.TypeString {
 		name = args[3].String()
 	}
 	var side inbrowser.Sidecars
-	if len(args) == 5 && args[4].Type() == js.TypeObject {
+	if len(args) >= 5 && args[4].Type() == js.TypeObject {
 		side.SSHSig = present(args[4].Get("sig"))
 		side.Attestation = present(args[4].Get("attestation"))
 		side.SigstoreBundle = present(args[4].Get("sigstore"))
@@ -52,7 +52,11 @@ func verifyJS(_ js.Value, args []js.Value) any {
 		c := args[2].Index(i)
 		cards = append(cards, inbrowser.Card{Name: c.Get("name").String(), Data: bytesOf(c.Get("data"))})
 	}
-	return js.ValueOf(string(inbrowser.CheckWith(name, archive, sig, cards, side)))
+	var pol *inbrowser.PolicyFile
+	if len(args) == 6 && args[5].Type() == js.TypeObject {
+		pol = &inbrowser.PolicyFile{Name: args[5].Get("name").String(), Data: present(args[5].Get("data"))}
+	}
+	return js.ValueOf(string(inbrowser.CheckPolicy(name, archive, sig, cards, side, pol)))
 }
 
 // present is a file the user gave (empty bytes when it is empty, which the checks call malformed), nil when none.

@@ -80,6 +80,41 @@ func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
 	return bw.Flush()
 }
 
+// WriteTreeDiff writes the diff from commit from's tree to commit to's tree, as `git diff from to` prints it
+// with the repository's diff settings: what a pull request shows between a fork point and a head. Trees that
+// are the same write nothing.
+func (d *Differ) WriteTreeDiff(w io.Writer, from, to plumbing.Hash) error {
+	src := d.src
+	trees := [2]*treeList{}
+	for i, h := range [2]plumbing.Hash{from, to} {
+		c, err := src.commit(h)
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w", h, err)
+		}
+		if trees[i], err = getTree(src, c.TreeHash); err != nil {
+			return fmt.Errorf("read tree of commit %s: %w", h, err)
+		}
+	}
+	if trees[0].hash == trees[1].hash {
+		return nil
+	}
+	changes, err := diffTrees(src, trees[0], trees[1])
+	if err != nil {
+		return fmt.Errorf("diff %s..%s: %w", from, to, err)
+	}
+	queue, err := detectRenames(src, src.cfg, changes)
+	if err != nil {
+		return fmt.Errorf("diff %s..%s: find renames: %w", from, to, err)
+	}
+	bw := bufio.NewWriter(w)
+	for _, p := range queue {
+		if _, err := writeQueuePair(bw, src, p); err != nil {
+			return fmt.Errorf("diff %s..%s: %w", from, to, err)
+		}
+	}
+	return bw.Flush()
+}
+
 // Part is what WriteSeries writes for commit h as part nr of total, cut in two and without the signature:
 // header is the mbox From line, the mail header and the message up to and with the "---" line; diff is the
 // diffstat, the summary, an empty line and the file sections. It is what `verify --repo` holds a bundle's

@@ -77,3 +77,51 @@ func gitPatchID(t testing.TB, r *gittest.Repo, commit string) string {
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
 	return id
 }
+
+// TestTreeDiffPatchIDLikeGit holds the patch id of Differ.WriteTreeDiff between commits several steps apart
+// against `git diff A B | git patch-id --stable`: what the change controls compare a pull request's diff with.
+func TestTreeDiffPatchIDLikeGit(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("a long check against git: make test runs it, go test -short skips it")
+	}
+	needGit(t)
+	r := gittest.New(t)
+	r.Git("config", "diff.renames", "true")
+	g := newHistory(rand.New(rand.NewSource(27)), r)
+	g.seed()
+	for i := 0; i < 30; i++ {
+		g.step(i)
+	}
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab := repo.NewAbbrev("")
+	defer ab.Close()
+	d := NewDiffer(repo.Repository, WithObjectReader(repo.ReadObject))
+	revs := strings.Fields(r.Git("rev-list", "--first-parent", "HEAD"))
+	pairs := 0
+	for i := 0; i+5 < len(revs); i += 3 {
+		from, to := revs[i+5], revs[i]
+		var buf bytes.Buffer
+		if err := d.WriteTreeDiff(&buf, plumbing.NewHash(from), plumbing.NewHash(to)); err != nil {
+			t.Fatal(err)
+		}
+		ours, _ := gitext.PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
+		cmd := exec.Command("sh", "-c", "git diff "+from+" "+to+" | git patch-id --stable")
+		cmd.Dir, cmd.Env = r.Dir, r.Env
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git diff | git patch-id: %v", err)
+		}
+		theirs, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+		if ours != theirs {
+			t.Errorf("%s..%s: patch id %q, git says %q", from[:12], to[:12], ours, theirs)
+		}
+		pairs++
+	}
+	if pairs < 5 {
+		t.Fatalf("only %d pairs compared", pairs)
+	}
+}

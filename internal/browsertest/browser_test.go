@@ -162,9 +162,53 @@ func TestBrowserPages(t *testing.T) {
 			if (tc.verdict == "VERIFIED") != (steps == "") {
 				t.Errorf("verify page next steps for %s: %q", tc.verdict, steps)
 			}
+			if tc.verdict == "VERIFIED" {
+				checkPolicy(tb, run, args)
+			}
 			tb.screenshot(filepath.Join(shots, "verify-"+tc.name+".png"))
 			tb.checkQuiet()
 		})
+	}
+}
+
+// checkPolicy gives the verify page a policy file: the controls it shows are the ones `audit --policy` prints
+// for the same files, and a file that does not read is said, with no control evaluated.
+func checkPolicy(tb *tab, run func(args ...string) (string, int), args []string) {
+	t := tb.b.t
+	rerun := func(path string) {
+		tb.eval(`document.getElementById("status").textContent = ""`)
+		tb.setFiles("#policy", path)
+		if _, err := tb.poll(`document.getElementById("status").textContent.startsWith("Checked")`, 30*time.Second); err != nil {
+			t.Fatalf("%v; the page says %q", err, tb.eval(`document.getElementById("status").textContent`))
+		}
+	}
+	pol, _ := filepath.Abs("policy.yaml")
+	os.WriteFile(pol, []byte("required_approvals: 2\nprotected_branches: [main]\ntrusted_bots: ['dependabot[bot]']\n"), 0o644)
+	rerun(pol)
+	text, _ := run(append(append([]string{"audit"}, args...), "--policy", pol)...)
+	_, want, ok := strings.Cut(text, "\nCONTROLS\n")
+	if !ok {
+		t.Fatalf("audit printed no CONTROLS:\n%s", text)
+	}
+	lines := tb.eval(`Array.from(document.querySelectorAll("#controls li")).map((li) => li.textContent).join("\n")`)
+	for _, l := range strings.Split(fmt.Sprint(lines), "\n") {
+		if !strings.Contains(want, l) {
+			t.Errorf("the page's control line %q is not audit --policy's:\n%s", l, want)
+		}
+	}
+	if got := tb.eval(`document.getElementById("policy-used").textContent`); got != "policy policy.yaml" {
+		t.Errorf("the page says the controls are under %v", got)
+	}
+	bad, _ := filepath.Abs("bad.yaml")
+	os.WriteFile(bad, []byte("required_aprovals: 2\n"), 0o644)
+	rerun(bad)
+	first := fmt.Sprint(tb.eval(`document.querySelector("#controls li").textContent`))
+	if !strings.HasPrefix(first, "The policy file does not read, so no control was evaluated: bad.yaml: policy file:") ||
+		!strings.Contains(first, "required_aprovals") {
+		t.Errorf("a policy that does not read: the page says %q", first)
+	}
+	if n := tb.eval(`document.querySelectorAll("#controls li").length`); fmt.Sprint(n) != "1" {
+		t.Errorf("%v control lines under a policy that does not read", n)
 	}
 }
 

@@ -83,6 +83,9 @@ type PRSet struct {
 	// CodeOwners are git/codeowners/<base sha>.json, the CODEOWNERS file at each base commit as read from git
 	// (package controls); their From is unused: git, not GitHub, said them.
 	CodeOwners []PRMember
+	// PatchIDs are git/patchids/pr_<N>.json, each reviewed head's patch id against the base as computed from
+	// git (package prpatch); like CodeOwners, packed in the git section.
+	PatchIDs []PRMember
 }
 
 // PRMember is one more pr/ member as GitHub sent it: its arcname (under pr/), bytes and source.
@@ -220,9 +223,9 @@ func Build(opts Options) (*Result, error) {
 			members = append(members, m)
 			sources.Members = append(sources.Members, c.From)
 		}
-		for _, c := range set.CodeOwners {
-			if !strings.HasPrefix(c.Name, "git/codeowners/") {
-				return nil, fmt.Errorf("%q is not a git/codeowners/ member", c.Name)
+		for _, c := range append(append([]PRMember{}, set.CodeOwners...), set.PatchIDs...) {
+			if !strings.HasPrefix(c.Name, "git/codeowners/") && !strings.HasPrefix(c.Name, "git/patchids/") {
+				return nil, fmt.Errorf("%q is not a git/codeowners/ or git/patchids/ member", c.Name)
 			}
 			m, err := workMember(work, c.Name, manifest.SectionGit, func(w io.Writer) error { _, err := w.Write(c.Data); return err })
 			if err != nil {

@@ -72,3 +72,22 @@ func codeOwnersAt(repo *gitext.Repo, sha string) (*controls.CodeOwnersDoc, error
 	}
 	return doc, nil
 }
+
+// codeOwnersTeams lists the teams the captured CODEOWNERS files name, each once, for their members to be asked.
+func codeOwnersTeams(ms []bundle.PRMember) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		var doc controls.CodeOwnersDoc
+		if json.Unmarshal(m.Data, &doc) != nil || doc.Content == nil {
+			continue
+		}
+		for _, t := range controls.CodeOwnersTeams(*doc.Content) {
+			if key := controls.TeamName(t[0], t[1]); !seen[key] {
+				seen[key] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}

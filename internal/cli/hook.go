@@ -25,7 +25,9 @@ timestamp to <git common dir>/bernstein/hook.log. It starts no ticket once its t
 bernstein.hookBudget, default 5s) would run out, gives up a ticket whose bundle is still being written when
 it does (nothing of that bundle is left), and records at most bernstein.maxTickets (default 100)
 tickets; what it leaves is one such line with the exact 'git bernstein record' command that finishes the
-job. Within the same budget it uploads what it recorded to each git config bernstein.store; what does not
+job. Pull requests are fetched as record does, each ticket's fetch taking at most half the time left; a ticket
+recorded without them (GitHub offline or too slow) is one such line with the command that records it again.
+Within the same budget it uploads what it recorded to each git config bernstein.store; what does not
 fit is one line saying 'git bernstein push' uploads it. For a squash merge (SQUASH is 1) there is no merge commit
 yet, so it records nothing: run 'git bernstein record HEAD' after committing the squash.`,
 		Flags:  recordFlags(),
@@ -71,7 +73,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 	if err != nil {
 		problem("%v", err)
 	}
-	rep, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
+	rep, partial, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {
 		problem("%v", err)
 		return nil
@@ -90,6 +92,9 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 	s.hookUpload(ctx, c, rep, start.Add(budget), problem)
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
+	}
+	if line := partialLine(c, rep, partial); line != "" {
+		problem("%s", line)
 	}
 	return nil
 }

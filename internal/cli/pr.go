@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
+	"github.com/git-bernstein/git-bernstein/internal/prpatch"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -38,7 +41,11 @@ func (s *session) captureControls(c *ucli.Command) (bool, error) {
 // prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
 // request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
 func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket, sdd string) bundle.PRFunc {
-	if c.Bool("no-pr") {
+	noPR, err := s.noPR(c)
+	if err != nil {
+		return func(*discover.Commits) (*bundle.PRSet, error) { return nil, err }
+	}
+	if noPR {
 		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 || c.Bool("controls") {
 			return func(*discover.Commits) (*bundle.PRSet, error) {
 				return nil, usageError("--no-pr contradicts --require-pr, --pr and --controls: give one or the other")
@@ -53,33 +60,126 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 				return nil, usageError("--pr %d is not a pull request number", n)
 			}
 		}
-		client, unavailable, err := s.githubClient(c)
-		if err != nil {
-			return nil, err
+		return s.fetchPRs(ctx, c, tk, commits, prQuery{numbers: numbers, sdd: sdd, requirePR: c.Bool("require-pr")})
+	}
+}
+
+// noPR is --no-pr, else git config bernstein.pullRequests false, unless a flag asks for pull requests (--pr,
+// --require-pr, --controls): then the flags decide.
+func (s *session) noPR(c *ucli.Command) (bool, error) {
+	if c.IsSet("no-pr") || c.IsSet("pr") || c.IsSet("require-pr") || c.IsSet("controls") {
+		return c.Bool("no-pr"), nil
+	}
+	want, err := s.cfg.Bool("bernstein.pullRequests", true)
+	if err != nil {
+		return false, fmt.Errorf("git config bernstein.pullRequests: %w (give true or false)", err)
+	}
+	return !want, nil
+}
+
+// prQuery is what one fetch of a ticket's pull requests needs beside the ticket and its commits.
+type prQuery struct {
+	numbers   []int
+	sdd       string
+	requirePR bool
+	// deadline, when set, is the post-merge hook's: the fetch may take at most half the time left, so that the
+	// bundle is still written with what came back.
+	deadline time.Time
+	// stopped, when set, hears that GitHub could not be asked in full (offline, no answer in time, rate limit,
+	// no time left): asking again later gives more.
+	stopped func()
+}
+
+// fetchPRs asks GitHub (and the offline copies) for a ticket's pull requests, and with --controls or
+// bernstein.controls for their change-control evidence, CODEOWNERS and patch ids: what bundle, record and the
+// hook pack.
+func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticket, commits *discover.Commits, q prQuery) (*bundle.PRSet, error) {
+	timeout := s.env.prTimeout()
+	if !q.deadline.IsZero() {
+		left := (q.deadline.Sub(s.env.now()) / 2).Truncate(100 * time.Millisecond)
+		if left < timeout {
+			timeout = left
 		}
-		captureControls, err := s.captureControls(c)
-		if err != nil {
-			return nil, err
-		}
-		res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: numbers, Commits: commits,
-			SDD: sdd, Unavailable: unavailable, Controls: captureControls})
-		if c.Bool("require-pr") {
-			if err := requirePR(tk, res); err != nil {
-				return nil, err
+		if timeout < minPRTimeout {
+			if q.stopped != nil {
+				q.stopped()
 			}
+			return &bundle.PRSet{Warnings: []string{fmt.Sprintf("pull requests of %s: not asked, the time budget (bernstein.hookBudget) "+
+				"is used up", tk.ID)}}, nil
 		}
-		set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
-		if captureControls {
-			var warnings []string
-			set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
+	}
+	client, unavailable, err := s.githubClient(c, timeout)
+	if err != nil {
+		return nil, err
+	}
+	captureControls, err := s.captureControls(c)
+	if err != nil {
+		return nil, err
+	}
+	res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: q.numbers, Commits: commits,
+		SDD: q.sdd, Unavailable: unavailable, Controls: captureControls})
+	if res.Stopped && q.stopped != nil {
+		q.stopped()
+	}
+	if q.requirePR {
+		if err := requirePR(tk, res); err != nil {
+			return nil, err
+		}
+	}
+	set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
+	if captureControls {
+		var warnings []string
+		set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
+		set.Warnings = append(set.Warnings, warnings...)
+		if teams := codeOwnersTeams(set.CodeOwners); client != nil && len(teams) > 0 && !res.Stopped {
+			tctx, cancel := ctx, func() {}
+			if !q.deadline.IsZero() {
+				tctx, cancel = context.WithDeadline(ctx, s.halfway(q.deadline))
+			}
+			ms, warnings, stopped := client.TeamMembers(tctx, teams)
+			cancel()
+			if stopped && q.stopped != nil {
+				q.stopped()
+			}
+			set.Controls = append(set.Controls, prMembers(ms)...)
 			set.Warnings = append(set.Warnings, warnings...)
 		}
-		for _, pr := range res.PRs {
-			set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
-				PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
+		var until time.Time
+		if !q.deadline.IsZero() {
+			until = s.halfway(q.deadline)
 		}
-		return set, nil
+		set.PatchIDs = patchIDMembers(s.repo, res.PRs, until, s.env.now)
 	}
+	for _, pr := range res.PRs {
+		set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
+			PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
+	}
+	return set, nil
+}
+
+// halfway is the time halfway from now to deadline: what one more step of the hook's pull request capture may
+// take, so that the bundle is still written with what came back.
+func (s *session) halfway(deadline time.Time) time.Time {
+	now := s.env.now()
+	return now.Add(deadline.Sub(now) / 2)
+}
+
+// minPRTimeout is the least time worth asking GitHub with: less gives a timeout warning and nothing else.
+const minPRTimeout = 200 * time.Millisecond
+
+// patchIDMembers computes git/patchids/pr_<N>.json for each pull request (package prpatch); a deadline that
+// passes leaves the rest out, and approved-final-head then falls back to the trees GitHub gives.
+func patchIDMembers(repo *gitext.Repo, prs []github.PR, deadline time.Time, now func() time.Time) []bundle.PRMember {
+	in := make([]prpatch.PR, len(prs))
+	for i, pr := range prs {
+		in[i] = prpatch.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews}
+	}
+	ms, _ := prpatch.Members(repo, in, deadline, now)
+	out := make([]bundle.PRMember, len(ms))
+	for i, m := range ms {
+		out[i] = bundle.PRMember{Name: m.Name, Data: m.Data}
+	}
+	return out
 }
 
 // prMembers hands the change-control members over to the bundle.
@@ -114,7 +214,7 @@ func requirePR(tk ticket.Ticket, res *github.Result) error {
 
 // githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
 // reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
-func (s *session) githubClient(c *ucli.Command) (client *github.Client, unavailable error, err error) {
+func (s *session) githubClient(c *ucli.Command, timeout time.Duration) (client *github.Client, unavailable error, err error) {
 	apiURL, from := c.String("github-api-url"), "--github-api-url"
 	if apiURL == "" {
 		apiURL, from = s.env.getenv("GITHUB_API_URL"), "GITHUB_API_URL"
@@ -143,7 +243,7 @@ func (s *session) githubClient(c *ucli.Command) (client *github.Client, unavaila
 	if token == "" {
 		token = s.env.getenv("GH_TOKEN")
 	}
-	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: s.env.prTimeout(),
+	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: timeout,
 		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")})
 	if err != nil {
 		return nil, nil, err

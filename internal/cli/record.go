@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ func recordFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "ticket", Usage: "record only ticket `ID` of the range (repeatable), as the command a cut-short run prints does"},
 		&ucli.IntFlag{Name: "max-tickets", DefaultText: "git config bernstein.maxTickets, else 100; 0: no cap",
 			Usage: "record at most `N` tickets of one range, the others are listed with the command that records them"},
+		&ucli.BoolFlag{Name: "no-pr", Usage: "fetch no pull request payloads (makes no network request)"},
+		&ucli.StringFlag{Name: "github-repo", Usage: "GitHub repository `OWNER/NAME` (default: git config bernstein.githubRepo, else the URL of the origin remote or of git config bernstein.remote)"},
+		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
+		&ucli.BoolFlag{Name: "controls", HideDefault: true, Usage: "also capture each pull request's change-control evidence for git bernstein audit (default: git config bernstein.controls, else off)"},
 	})
 }
 
@@ -67,18 +72,31 @@ func deferredLine(c *ucli.Command, rep *record.Report, budget time.Duration) str
 
 // resumeCommand is the command that records the tickets rep left (see deferredLine), quoted for a shell.
 func resumeCommand(c *ucli.Command, rep *record.Report) string {
+	ids := make([]string, len(rep.Deferred))
+	for i, fd := range rep.Deferred {
+		ids[i] = fd.ID
+	}
+	return recordCommandFor(c, rep, ids)
+}
+
+// recordCommandFor is the command that records tickets ids of rep's range again, as this run would have: the
+// exact range, the same created_at, no cap, this run's flags, and the tickets when there are few.
+func recordCommandFor(c *ucli.Command, rep *record.Report, ids []string) string {
 	cmd := []string{"git", "bernstein", "record", rep.Range.Exact, "--created-at", rep.CreatedAt.UTC().Format(time.RFC3339), "--max-tickets", "0"}
-	for _, name := range []string{"tracker", "match", "sign-key", "sign-kid", "bundle-dir", "sdd"} {
+	for _, name := range []string{"tracker", "match", "sign-key", "sign-kid", "bundle-dir", "sdd", "github-repo", "github-api-url"} {
 		if c.IsSet(name) {
 			cmd = append(cmd, "--"+name, c.String(name))
 		}
 	}
+	if c.IsSet("controls") {
+		cmd = append(cmd, fmt.Sprintf("--controls=%t", c.Bool("controls")))
+	}
 	for _, k := range c.StringSlice("trailer") {
 		cmd = append(cmd, "--trailer", k)
 	}
-	if len(rep.Deferred) <= 20 {
-		for _, fd := range rep.Deferred {
-			cmd = append(cmd, "--ticket", fd.ID)
+	if len(ids) <= 20 {
+		for _, id := range ids {
+			cmd = append(cmd, "--ticket", id)
 		}
 	}
 	for i, a := range cmd {
@@ -117,6 +135,10 @@ Each ticket is bundled with the full discovery of 'git bernstein commits' into
 {"v":1,"tracker","ticket","bundle","bundle_sha256","manifest_sha256","signed","kid","commits","files",
 "created_at"} is added to the tip's note on git config bernstein.notesRef (default refs/notes/bernstein).
 created_at defaults to the tip's committer date, so recording the same range twice gives the same bytes.
+Each bundle holds the ticket's pull requests as 'git bernstein bundle' finds them (--no-pr or git config
+bernstein.pullRequests false: none), and with --controls (git config bernstein.controls) their change-control
+evidence; tickets GitHub could not be asked about in full are named on stderr with the command that records
+them again.
 At most --max-tickets tickets are recorded (git config bernstein.maxTickets, default 100; 0 is no cap); the
 others are listed on stderr with the exact command that records them, and the exit code is 1.
 --json prints {"range","tip","recorded":[{"archive","note"}],"failed":[{"ticket","error"}],"deferred":[…],
@@ -139,7 +161,7 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.record(c, spec, time.Time{})
+	rep, partial, err := s.record(c, spec, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -156,6 +178,9 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	if len(rep.Deferred) > 0 {
 		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
 	}
+	if line := partialLine(c, rep, partial); line != "" {
+		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", line)
+	}
 	// The archives travel with the notes: kept on refs/bernstein/archives too (README, "Sharing evidence").
 	if _, err := s.keepArchives(rep); err != nil {
 		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", err)
@@ -166,47 +191,65 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	return nil
 }
 
-// record runs record.Record with the flags and the configuration; the hook shares it, with a deadline.
-func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (*record.Report, error) {
+// partialLine says which recorded tickets' pull requests GitHub did not give in full (offline, no answer in
+// time, rate limit, the hook's budget used up) and the command that records them again with them; "" when none.
+func partialLine(c *ucli.Command, rep *record.Report, partial []string) string {
+	var ids []string
+	for _, r := range rep.Recorded {
+		if slices.Contains(partial, r.Found.ID) {
+			ids = append(ids, r.Found.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s recorded without all of %s pull request evidence (GitHub could not be asked in full; "+
+		"the warnings say why); to record them again with it run: %s", plural.Count(len(ids), "ticket"),
+		map[bool]string{true: "its", false: "their"}[len(ids) == 1], recordCommandFor(c, rep, ids))
+}
+
+// record runs record.Record with the flags and the configuration; the hook shares it, with a deadline. partial
+// are the tickets whose pull requests GitHub did not give in full.
+func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep *record.Report, partial []string, err error) {
 	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
 	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
 	finder, err := record.NewFinder(pattern, tracker, s.trailerKeys(c), s.cfg.TrailerOptions())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if finder.Projects, err = record.ParseProjects(s.cfg.GetAll("bernstein.projects")); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var opts record.Options
 	if c.String("created-at") != "" || s.env.getenv("SOURCE_DATE_EPOCH") != "" {
 		if opts.CreatedAt, err = createdAt(c); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	signing, err := s.bundleSigning(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
 	root, err := s.projectRoot(false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	wd, err := s.env.getwd()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if opts.LineageV2, err = bundle.LineageV2Enabled(root, s.env.getenv); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if opts.LineageV2 {
 		// The checkpoint each bundle carries is taken of a store that verifies under the writers' key.
 		if opts.LineageKey, err = lineage.ResolveKey("", s.env.getenv); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	opts.BundleDir = s.bundleDir(c, root, wd)
@@ -217,9 +260,23 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (*rec
 	opts.Author = record.Identity(s.cfg, s.env.getenv)
 	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
 	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rep, err := record.Record(opts)
+	noPR, err := s.noPR(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !noPR {
+		// Each ticket's pull requests, as bundle finds them; within the hook's budget, half the time left at
+		// most, so that the bundle is still written with what came back.
+		opts.PRs = func(find discover.Options) bundle.PRFunc {
+			return func(commits *discover.Commits) (*bundle.PRSet, error) {
+				return s.fetchPRs(context.Background(), c, find.Ticket, commits, prQuery{sdd: opts.SDD, deadline: deadline,
+					stopped: func() { partial = append(partial, find.Ticket.ID) }})
+			}
+		}
+	}
+	rep, err = record.Record(opts)
 	if err == nil && s.trackerDefaulted(c) && record.LooksLikeKeys(rep.Tickets) {
 		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
 			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
@@ -231,7 +288,7 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (*rec
 			warn(c, []string{w})
 		}
 	}
-	return rep, err
+	return rep, partial, err
 }
 
 // severalKeys is the warning for ids of several project keys found with bernstein.projects unset: some are

@@ -35,9 +35,13 @@ func (a *audit) isAgent(name, email string, u *ghUser) bool {
 // agentWork is what says a pull request (or a tied commit) carries an agent's work.
 type agentWork struct {
 	evidence   []Evidence
-	initiators *people  // who put the agent's work there: no approver of it
-	paths      []string // files lineage v1 attributes to an agent
-	commits    []string // commits authored by or crediting an agent
+	initiators *people // who put the agent's work there: no approver of it
+	// initiatorFrom says where initiators came from (the bundle's records, or the approximation), and untied
+	// are recorded initiators no GitHub account could be found for.
+	initiatorFrom string
+	untied        []initiator
+	paths         []string // files lineage v1 attributes to an agent
+	commits       []string // commits authored by or crediting an agent
 }
 
 // agentWorkOf finds the agent work of one merged pull request: its commits' authors and trailers, and the
@@ -93,6 +97,9 @@ func (a *audit) agentWorkOf(p *pull) *agentWork {
 			Who: wb.AgentID, Commit: at.Commit, When: wb.Time, What: fmt.Sprintf("agent work: %s written by %s (tool call %s)", at.Path, wb.AgentID, wb.ToolCallID)})
 	}
 	sort.Strings(w.paths)
+	if w.initiatorFrom, w.untied = a.addRecordedInitiators(p, w); w.initiatorFrom == "" {
+		w.initiatorFrom = approximatedInitiator
+	}
 	return w
 }
 
@@ -120,9 +127,17 @@ func (a *audit) agentWorkReviewed() []Outcome {
 				}
 			}
 			switch {
+			case len(by) > 0 && len(w.untied) > 0:
+				var who []string
+				for _, in := range w.untied {
+					who = append(who, fmt.Sprintf("%s (%s line %d)", in, in.member, in.line))
+				}
+				o.Status = Unknown
+				o.Detail = fmt.Sprintf("the agent's initiator %s is tied to no GitHub account the bundle knows, so whether %s is "+
+					"the initiator is not known", strings.Join(who, ", "), strings.Join(by, ", "))
 			case len(by) == 0:
 				o.Status, o.Evidence = Exception, w.evidence
-				o.Detail = "agent work with no counted human approval by someone other than the agent's initiator"
+				o.Detail = "agent work with no counted human approval by someone other than the agent's initiator (" + w.initiatorFrom + ")"
 				for _, i := range s.counted {
 					u := p.reviews[i].User
 					o.Evidence = append(o.Evidence, Evidence{Member: fmt.Sprintf("pr/pr_%d.reviews.json", p.n), Pointer: pointer(i), Who: u.Login,
@@ -133,7 +148,8 @@ func (a *audit) agentWorkReviewed() []Outcome {
 				o.Status, o.Detail, o.Evidence = a.ownersApproved(p, w, by)
 			default:
 				o.Status = Pass
-				o.Detail = fmt.Sprintf("agent work (%d item(s)) approved by %s, not the agent's initiator", len(w.evidence), strings.Join(by, ", "))
+				o.Detail = fmt.Sprintf("agent work (%d item(s)) approved by %s, not the agent's initiator (%s)", len(w.evidence),
+					strings.Join(by, ", "), w.initiatorFrom)
 			}
 		}
 		out = append(out, o)
@@ -167,8 +183,10 @@ func (a *audit) agentWorkReviewed() []Outcome {
 }
 
 // ownersApproved holds require_codeowners: every agent-written path with an owner in CODEOWNERS at base.sha
-// (the last matching rule) was approved by one of its owners among by (counted approvals, the initiator aside).
-// A team or e-mail owner cannot be told offline (team membership is not in the bundle): unknown.
+// (the last matching rule) was approved by one of its owners among by (counted approvals, the initiator aside):
+// a user, a member of a team (its members as captured), or the account of an e-mail owner (ownerApproved).
+// When no owner approved and one of them cannot be told (a team not captured or not readable, an address tied
+// to no account): unknown.
 func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, string, []Evidence) {
 	co, coPath, why := a.codeOwnersAt(p.p.Base.SHA)
 	if why != "" {
@@ -200,10 +218,6 @@ func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, stri
 	if co == nil {
 		return Pass, fmt.Sprintf("agent work approved by %s; %s has no CODEOWNERS, so no path has an owner", strings.Join(by, ", "), short(p.p.Base.SHA)), nil
 	}
-	approved := map[string]bool{}
-	for _, b := range by {
-		approved["@"+strings.ToLower(b)] = true
-	}
 	var ev []Evidence
 	var unknown []string
 	for _, path := range paths {
@@ -211,19 +225,20 @@ func (a *audit) ownersApproved(p *pull, w *agentWork, by []string) (string, stri
 		if r == nil || len(r.owners) == 0 {
 			continue
 		}
-		ok, team := false, false
+		ok := false
+		var whys []string
 		for _, o := range r.owners {
-			switch {
-			case approved[strings.ToLower(o)]:
-				ok = true
-			case !strings.HasPrefix(o, "@") || strings.Contains(o, "/"):
-				team = true
+			v := a.ownerApproved(o, by)
+			ok = ok || v.approved
+			if v.unknown != "" {
+				whys = append(whys, v.unknown)
 			}
 		}
 		switch {
 		case ok:
-		case team:
-			unknown = append(unknown, fmt.Sprintf("%s is owned by %s (%s line %d): team membership and e-mail owners are not in the bundle", path, strings.Join(r.owners, " "), coPath, r.line))
+		case len(whys) > 0:
+			unknown = append(unknown, fmt.Sprintf("%s is owned by %s (%s line %d), and %s", path, strings.Join(r.owners, " "), coPath, r.line,
+				strings.Join(whys, "; ")))
 		default:
 			ev = append(ev, Evidence{Member: CodeOwnersName(p.p.Base.SHA), Pointer: "/content", Commit: p.p.Base.SHA,
 				What: fmt.Sprintf("agent-written %s is owned by %s (%s line %d, pattern %s), and none of them approved", path, strings.Join(r.owners, " "), coPath, r.line, r.pattern)})

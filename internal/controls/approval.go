@@ -276,16 +276,24 @@ func (a *audit) approvedFinalHead() []Outcome {
 			o.Status, o.Detail = Exception, "no counted approval (see independent-approval)"
 		default:
 			var fresh []int
+			var carried []string
 			for _, i := range s.counted {
-				if ev := a.staleness(p, i); ev != nil {
+				ev, why := a.staleness(p, i)
+				if ev != nil {
 					o.Evidence = append(o.Evidence, *ev)
-				} else {
-					fresh = append(fresh, i)
+					continue
+				}
+				fresh = append(fresh, i)
+				if why != "" {
+					carried = append(carried, why)
 				}
 			}
 			if len(fresh) >= s.required {
 				o.Status = Pass
 				o.Detail = fmt.Sprintf("%d counted approval(s) on the final head %s: %s", len(fresh), short(p.p.Head.SHA), a.reviewers(p, fresh))
+				if len(carried) > 0 {
+					o.Detail += " (" + strings.Join(carried, "; ") + ")"
+				}
 				o.Evidence = nil
 			} else {
 				o.Status = Exception
@@ -297,10 +305,23 @@ func (a *audit) approvedFinalHead() []Outcome {
 	return out
 }
 
-// staleness says why review i is not on the final head, or nil.
-func (a *audit) staleness(p *pull, i int) *Evidence {
+// staleness says why review i is not on the final head (nil when it is), and, for an approval of an earlier
+// commit that still counts, why it carries to the head.
+func (a *audit) staleness(p *pull, i int) (*Evidence, string) {
 	r := p.reviews[i]
-	ev := &Evidence{Member: fmt.Sprintf("pr/pr_%d.reviews.json", p.n), Pointer: pointer(i, "commit_id"), Who: r.User.Login, Commit: r.CommitID, When: r.SubmittedAt}
+	head := p.p.Head.SHA
+	// What changed after the approval may leave the pull request as approved: the head's tree is the approved
+	// commit's (an empty commit, a reworded message), or the diff against the base is unchanged, the same
+	// patch id of fork point..commit (a rebase onto a newer base, the base merged in; git/patchids, from git).
+	carried := ""
+	switch {
+	case r.CommitID == head:
+	case p.treeOf(r.CommitID) != "" && p.treeOf(r.CommitID) == p.treeOf(head):
+		carried = fmt.Sprintf("%s approved %s, whose tree is the head's", r.User.Login, short(r.CommitID))
+	case a.sameDiff(p, r.CommitID, head):
+		carried = fmt.Sprintf("%s approved %s, whose diff against the base is the head's (patch id %s, %s)",
+			r.User.Login, short(r.CommitID), short(a.patchIDs(p)[head]), PatchIDsName(p.n))
+	}
 	// The timeline is in order: a push after the review's own "reviewed" event makes it stale. A review the
 	// timeline does not list is placed by time.
 	at := -1
@@ -317,13 +338,7 @@ func (a *audit) staleness(p *pull, i int) *Evidence {
 		if at < 0 {
 			later = after(e.when(), r.SubmittedAt)
 		}
-		if !later {
-			continue
-		}
-		// What changed after the approval leaves the pull request's content as approved: the head's tree is the
-		// approved commit's (an empty commit, a reworded message). A different tree is a change, even one a
-		// rebase onto a newer base would explain: telling that needs git.
-		if t := p.treeOf(r.CommitID); t != "" && t == p.treeOf(p.p.Head.SHA) {
+		if !later || carried != "" {
 			continue
 		}
 		what := "a new commit " + short(e.SHA) + " was pushed"
@@ -334,13 +349,29 @@ func (a *audit) staleness(p *pull, i int) *Evidence {
 			}
 		}
 		return &Evidence{Member: TimelineName(p.n), Pointer: pointer(j), Who: r.User.Login, Commit: r.CommitID, When: e.when(),
-			What: fmt.Sprintf("approval by %s at %s is stale: %s after it", r.User.Login, r.SubmittedAt, what)}
+			What: fmt.Sprintf("approval by %s at %s is stale: %s after it%s", r.User.Login, r.SubmittedAt, what, a.diffNote(p, r.CommitID))}, ""
 	}
-	if r.CommitID != p.p.Head.SHA && (p.treeOf(r.CommitID) == "" || p.treeOf(r.CommitID) != p.treeOf(p.p.Head.SHA)) {
-		ev.What = fmt.Sprintf("approval by %s was on %s, not the final head %s", r.User.Login, short(r.CommitID), short(p.p.Head.SHA))
-		return ev
+	if r.CommitID != head && carried == "" {
+		return &Evidence{Member: fmt.Sprintf("pr/pr_%d.reviews.json", p.n), Pointer: pointer(i, "commit_id"), Who: r.User.Login,
+			Commit: r.CommitID, When: r.SubmittedAt,
+			What: fmt.Sprintf("approval by %s was on %s, not the final head %s%s", r.User.Login, short(r.CommitID), short(head), a.diffNote(p, r.CommitID))}, ""
 	}
-	return nil
+	return nil, carried
+}
+
+// diffNote says, for a stale approval of commit x, what the patch ids tell: that the diff changed, or why they
+// could not be compared.
+func (a *audit) diffNote(p *pull, x string) string {
+	ids := a.patchIDs(p)
+	idx, okx := ids[x]
+	idh, okh := ids[p.p.Head.SHA]
+	switch {
+	case okx && okh && idx != idh:
+		return fmt.Sprintf(", and the diff against the base changed (patch id %s, then %s; %s)", short(idx), short(idh), PatchIDsName(p.n))
+	case !okx && len(ids) > 0:
+		return fmt.Sprintf("; %s has no patch id of %s (not in the bundler's clone?)", PatchIDsName(p.n), short(x))
+	}
+	return ""
 }
 
 // treeOf is a commit's tree as the pull request's commits or the timeline's committed events give it; "" when

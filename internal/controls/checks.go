@@ -108,11 +108,15 @@ func (a *audit) check(p *pull, name string) (string, Evidence, string) {
 	}
 	var last *Evidence
 	captured := false
+	var partial []string // members that hold fewer runs or statuses than GitHub counted
 	for _, sha := range shas {
 		var runs ghCheckRuns
 		member := CheckRunsName(p.n, sha)
 		if a.read(member, &runs) == "" {
 			captured = true
+			if runs.TotalCount > len(runs.CheckRuns) {
+				partial = append(partial, fmt.Sprintf("%s holds %d of the %d check runs GitHub counted", member, len(runs.CheckRuns), runs.TotalCount))
+			}
 			for i, r := range runs.CheckRuns {
 				if r.Name != name {
 					continue
@@ -143,6 +147,9 @@ func (a *audit) check(p *pull, name string) (string, Evidence, string) {
 		member = StatusName(p.n, sha)
 		if a.read(member, &st) == "" {
 			captured = true
+			if st.TotalCount > len(st.Statuses) {
+				partial = append(partial, fmt.Sprintf("%s holds %d of the %d statuses GitHub counted", member, len(st.Statuses), st.TotalCount))
+			}
 			for i, s := range st.Statuses {
 				if s.Context != name {
 					continue
@@ -166,6 +173,9 @@ func (a *audit) check(p *pull, name string) (string, Evidence, string) {
 		return Exception, *last, ""
 	case !captured:
 		return Unknown, Evidence{}, fmt.Sprintf("the checks of %s were not captured (%s)", short(p.p.Head.SHA), CheckRunsName(p.n, p.p.Head.SHA))
+	case len(partial) > 0:
+		// The run may be among those not captured (a bundle made before every page was read).
+		return Unknown, Evidence{}, fmt.Sprintf("required check %q is not among the runs captured: %s", name, strings.Join(partial, "; "))
 	}
 	return Exception, Evidence{Member: CheckRunsName(p.n, p.p.Head.SHA), Pointer: pointer("check_runs"), Commit: p.p.Head.SHA,
 		What: fmt.Sprintf("required check %q has no run or status on %s", name, short(p.p.Head.SHA))}, ""

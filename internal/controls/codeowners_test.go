@@ -1,6 +1,9 @@
 package controls
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The examples of GitHub's "About code owners" page, each with paths it owns and does not.
 func TestCodeOwnersPatterns(t *testing.T) {
@@ -47,5 +50,17 @@ func TestPatchPaths(t *testing.T) {
 	got := patchPaths([]byte(patch))
 	if len(got[c1]) != 1 || got[c1][0] != "a.go" || len(got[c2]) != 1 || got[c2][0] != "sp ace.go" {
 		t.Errorf("%q", got)
+	}
+}
+
+func TestCodeOwnersTeams(t *testing.T) {
+	t.Parallel()
+	got := CodeOwnersTeams("# owners\n*.go @acme/payments @rita\n/docs/ @Acme/Docs-Team ops@example.com\n*.md @acme/payments\nbad @a/b/c\n")
+	want := [][2]string{{"acme", "payments"}, {"Acme", "Docs-Team"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("teams %v, want %v", got, want)
+	}
+	if n := TeamName("Acme", "Docs-Team"); n != "pr/team_acme_docs-team.json" {
+		t.Errorf("TeamName %q", n)
 	}
 }

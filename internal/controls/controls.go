@@ -42,10 +42,12 @@ type Input struct {
 }
 
 // Reads says whether the controls read a member: git/commits.json, git/diff.patch (the files of agent
-// commits), git/codeowners/, every pr/ member, and the tracker records (audit/, lineage/*.jsonl). A caller keeps only these from the verifier's read.
+// commits), git/codeowners/, git/patchids/, every pr/ member, and the tracker and initiator records (audit/,
+// lineage/*.jsonl, lineage/v2/children/). A caller keeps only these from the verifier's read.
 func Reads(name string) bool {
-	return name == "git/commits.json" || name == "git/diff.patch" || strings.HasPrefix(name, "git/codeowners/") || strings.HasPrefix(name, "pr/") ||
-		recordsMember(name)
+	return name == "git/commits.json" || name == "git/diff.patch" || strings.HasPrefix(name, "git/codeowners/") ||
+		strings.HasPrefix(name, "git/patchids/") || strings.HasPrefix(name, "pr/") ||
+		initiatorMember(name)
 }
 
 // Evidence points at what an exception rests on.
@@ -138,6 +140,8 @@ type audit struct {
 	offline map[string]string // arcname → why it is not evidence
 	prs     []*pull
 	notes   []string
+	// initiators are the agent initiators the bundle's records name; set by recordedInitiators().
+	initiators *[]initiator
 }
 
 // pull is one pull request with what was captured of it.
@@ -152,6 +156,8 @@ type pull struct {
 	tlErr    string
 	// counted are the approvals independent-approval counts (index into reviews); set by approvals().
 	approvals *approvalSet
+	// patchIDs are git/patchids/pr_<N>.json's ids by commit; set by patchIDs().
+	patchIDs map[string]string
 }
 
 func (p *pull) subject() string { return fmt.Sprintf("#%d", p.n) }

@@ -151,8 +151,9 @@ type ghCheckRuns struct {
 }
 
 type ghStatus struct {
-	State    string `json:"state"`
-	Statuses []struct {
+	State      string `json:"state"`
+	TotalCount int    `json:"total_count"`
+	Statuses   []struct {
 		Context   string `json:"context"`
 		State     string `json:"state"`
 		UpdatedAt string `json:"updated_at"`

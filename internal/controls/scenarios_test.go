@@ -79,6 +79,23 @@ func codeowners(_ int, text string) []byte {
 	return b
 }
 
+const (
+	pid1 = "1111111111111111111111111111111111111111"
+	pid2 = "2222222222222222222222222222222222222222"
+)
+
+// patchIDs is git/patchids/pr_<n>.json giving each commit its patch id against the base.
+func patchIDs(n int, ids map[string]string) []byte {
+	doc := PatchIDsDoc{V: 1, PR: n, Base: base}
+	for _, c := range []string{c1, c2} {
+		if id, ok := ids[c]; ok {
+			doc.Heads = append(doc.Heads, PatchIDHead{Commit: c, ForkPoint: base, PatchID: &id})
+		}
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
 func baseline() *scenario {
 	return &scenario{
 		pull: map[string]any{"number": 17, "state": "closed", "user": dev, "head": map[string]any{"sha": c1, "ref": "feature"},
@@ -186,6 +203,31 @@ func TestScenarios(t *testing.T) {
 				"committer": map[string]any{"name": "Dev", "email": "dev@example.com", "date": "2026-01-02T11:00:00Z"}}, s.timeline[2])
 			s.checkRuns[c2] = s.checkRuns[c1]
 		}},
+		{name: "rebase onto a newer base after the approval: the same diff by patch id", change: func(s *scenario) {
+			// The head was force-pushed to c2, c1 rebased: its tree differs, its diff against the base does not.
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(17, map[string]string{c1: pid1, c2: pid1})}
+		}, says: []string{"rita approved c1c1c1c1c1c1, whose diff against the base is the head's (patch id 1111"}},
+		{name: "rebase after the approval that changed the diff", change: func(s *scenario) {
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(17, map[string]string{c1: pid1, c2: pid2})}
+		}, want: want{"approved-final-head #17": Exception}, says: []string{"the diff against the base changed (patch id 111111111111, then 222222222222"}},
+		{name: "patch ids recorded for another pull request are not read", change: func(s *scenario) {
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(18, map[string]string{c1: pid1, c2: pid1})}
+		}, want: want{"approved-final-head #17": Exception}, says: []string{"the head was force-pushed by dev"}},
 		{name: "stale then re-approval", change: func(s *scenario) {
 			s.commits = append(s.commits, ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T11:00:00Z", "More", c1))
 			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
@@ -219,6 +261,10 @@ func TestScenarios(t *testing.T) {
 		{name: "check completed after the merge", change: func(s *scenario) {
 			s.checkRuns[c1][0]["completed_at"] = "2026-01-02T12:30:00Z"
 		}, want: want{"checks-passed #17": Exception}, says: []string{"after the merge at 2026-01-02T12:00:00Z"}},
+		{name: "required check not among the runs captured (one page of several)", change: func(s *scenario) {
+			s.checkRuns[c1][0]["name"] = "lint"
+			s.extra = map[string][]byte{CheckRunsName(17, c1): []byte(`{"total_count":150,"check_runs":[{"name":"lint","status":"completed","conclusion":"success"}]}`)}
+		}, want: want{"checks-passed #17": Unknown}, says: []string{`required check "build" is not among the runs captured: pr/pr_17.check-runs.` + c1 + `.json holds 1 of the 150 check runs GitHub counted`}},
 		{name: "required check passed as a status", change: func(s *scenario) {
 			s.checkRuns[c1] = nil
 			s.statuses[c1] = []map[string]any{{"context": "build", "state": "success", "updated_at": "2026-01-02T09:30:00Z"}}
@@ -280,6 +326,31 @@ func TestScenarios(t *testing.T) {
 		{name: "agent-written file approved by another human", change: func(s *scenario) {
 			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", ToolCallID: "t1", Time: "2026-01-02T08:59:00Z", Line: 1}}}}
 		}},
+		{name: "agent work approved by the initiator a lineage v2 record names", change: func(s *scenario) {
+			// Rita is no author of the pull request, but the lineage v2 record says she started the agent's run.
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"lineage/v2/children/" + strings.Repeat("ab", 32) + ".jsonl": []byte(
+				`{"child_run_id":"r1","kind":"subagent.started","payload":{"initiator":{"login":"rita","id":2}},"seq":0,"task_id":"T","ts_ns":1,"v":2}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Exception},
+			says: []string{"approval by rita, who is the agent's initiator (lineage/v2/children/abab", "the agent's initiator rita, per the records in lineage/v2/children/"}},
+		{name: "initiator recorded by GitHub's noreply address", change: func(s *scenario) {
+			s.reviews[0]["user"] = carol
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","ticket_id":"42","initiated_by":"Carol <3+Carol@users.noreply.github.com>"}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"approval by carol, who is the agent's initiator (audit/agents.jsonl line 1)"}},
+		{name: "initiator recorded by an address a commit ties to an account", change: func(s *scenario) {
+			// dev@example.com is dev's account in the pull request's commits: rita is known not to be the initiator.
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","initiator":"dev@example.com"}` + "\n")}
+		}, says: []string{"approved by rita, not the agent's initiator (the agent's initiator dev@example.com, per the records in audit/agents.jsonl"}},
+		{name: "initiator recorded by an address no account is known for", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"audit/agents.jsonl": []byte(`{"event":"agent.started","requested_by":"pat@example.com"}` + "\n")}
+		}, want: want{"agent-work-reviewed #17": Unknown}, says: []string{"the agent's initiator pat@example.com (audit/agents.jsonl line 1) is tied to no GitHub account"}},
+		{name: "an initiator record of another ticket is not read", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada", Line: 1}}}}
+			s.extra = map[string][]byte{"lineage/tracker.jsonl": []byte(`{"ticket_id":"43","initiator":"rita"}` + "\n")}
+		}, says: []string{"approved by rita, not the agent's initiator (no record in the bundle names the initiator, taken to be"}},
 		{name: "agent work with require_codeowners", change: func(s *scenario) {
 			s.attr = []logv1.Attribution{{Commit: c1, Path: "rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
 			s.pol.RequireCodeowners = true
@@ -299,6 +370,40 @@ func TestScenarios(t *testing.T) {
 			s.pol.RequireCodeowners = true
 			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n")}
 		}, want: want{"agent-work-reviewed #17": Unknown}},
+		{name: "agent work owned by a team whose captured members include the approver", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @Acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`[{"login":"carol","id":3,"type":"User"},{"login":"rita","id":2,"type":"User"}]`)}
+		}},
+		{name: "agent work owned by a team the approver is not in", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`[{"login":"carol","id":3,"type":"User"}]`)}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"agent-written src/rounding.go is owned by @acme/payments"}},
+		{name: "agent work owned by a team the token could not read", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go @acme/payments\n"),
+				"pr/team_acme_payments.json": []byte(`{"not_readable":404,"message":"Not Found"}`)}
+		}, want: want{"agent-work-reviewed #17": Unknown},
+			says: []string{"the members of team @acme/payments were not readable (GitHub answered 404: Not Found; pr/team_acme_payments.json)"}},
+		{name: "agent work owned by the approver's noreply address", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go 2+rita@users.noreply.github.com\n")}
+		}},
+		{name: "agent work owned by an address a commit ties to another account", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go DEV@example.com\n")}
+		}, want: want{"agent-work-reviewed #17": Exception}, says: []string{"is owned by DEV@example.com"}},
+		{name: "agent work owned by an address no account is known for", change: func(s *scenario) {
+			s.attr = []logv1.Attribution{{Commit: c1, Path: "src/rounding.go", WrittenBy: []logv1.Writer{{AgentID: "ada"}}}}
+			s.pol.RequireCodeowners = true
+			s.extra = map[string][]byte{CodeOwnersName(base): codeowners(t0, "*.go pat@example.com\n")}
+		}, want: want{"agent-work-reviewed #17": Unknown}, says: []string{"e-mail owner pat@example.com is tied to no GitHub account"}},
 		{name: "agent commit's files from diff.patch, no CODEOWNERS at base", change: func(s *scenario) {
 			s.commits[0]["commit"].(map[string]any)["message"] = "Fix rounding\n\nAssisted-by: Claude <noreply@anthropic.com>"
 			s.pol.RequireCodeowners = true

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 
 	gh "github.com/google/go-github/v62/github"
 
@@ -85,6 +86,73 @@ func (c *Client) object(ctx context.Context, path, what string) ([]byte, prsourc
 	return body, prsource.FromRequests("", []prsource.Request{c.sourceOf(resp)}), nil
 }
 
+// pagedObject fetches every page of an endpoint that answers an object holding one paged array (the check runs
+// of a commit: {"total_count":…,"check_runs":[…]}; the combined status: {…,"statuses":[…]}), following the
+// Link header as list does, within the same page cap and answer budget. One page is kept byte for byte as sent;
+// several are joined into one object: the first page's members, with key's array replaced by the elements of
+// every page, each byte for byte as sent, in page order (the members then in sorted order).
+func (c *Client) pagedObject(ctx context.Context, path, key, what string) ([]byte, prsource.Member, error) {
+	var first map[string]json.RawMessage
+	var firstBody []byte
+	var all []json.RawMessage
+	var from []prsource.Request
+	page := 1
+	sep := "?"
+	if strings.ContainsRune(path, '?') {
+		sep = "&"
+	}
+	for i := 0; i < maxPages; i++ {
+		p := fmt.Sprintf("%s%sper_page=%d", path, sep, maxPerPage)
+		if page > 1 {
+			p += fmt.Sprintf("&page=%d", page)
+		}
+		body, resp, err := c.getRaw(ctx, p)
+		if err != nil {
+			return nil, prsource.Member{}, err
+		}
+		from = append(from, c.sourceOf(resp))
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(body, &obj) != nil {
+			return nil, prsource.Member{}, &errNotList{what: fmt.Sprintf("%s, page %d", what, page), why: "not a JSON object"}
+		}
+		arr, ok := obj[key]
+		if !ok {
+			arr = json.RawMessage("[]")
+		}
+		if err := eachElement(arr, fmt.Sprintf("%s, page %d (%s)", what, page, key), func(raw json.RawMessage) error {
+			all = append(all, raw)
+			return nil
+		}); err != nil {
+			return nil, prsource.Member{}, err
+		}
+		if first == nil {
+			first, firstBody = obj, body
+		}
+		if resp.NextPage == 0 || resp.NextPage <= page {
+			break
+		}
+		page = resp.NextPage
+	}
+	if len(from) == 1 {
+		return firstBody, prsource.FromRequests("", from), nil
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, it := range all {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteByte(']')
+	first[key] = buf.Bytes()
+	joined, err := json.Marshal(first)
+	if err != nil {
+		return nil, prsource.Member{}, err
+	}
+	return append(joined, '\n'), prsource.FromRequests("", from), nil
+}
+
 // notReadable is the member written for an answer GitHub refused with 403 or 404 (branch protection needs a
 // token with administration read access): {"not_readable":<status>,"message":<GitHub's message>}. nil when err
 // is anything else (a rate limit is a 403 too, but go-github reports it as a RateLimitError).
@@ -149,11 +217,11 @@ func (c *Client) controlsOf(ctx context.Context, n int, payload []byte) ([]Membe
 		if !isHex(sha) {
 			continue
 		}
-		d, f, err = c.object(ctx, fmt.Sprintf("%s/commits/%s/check-runs?per_page=%d", repo, sha, maxPerPage), "the check runs of "+sha)
+		d, f, err = c.pagedObject(ctx, fmt.Sprintf("%s/commits/%s/check-runs", repo, sha), "check_runs", "the check runs of "+sha)
 		if err := add(controls.CheckRunsName(n, sha), d, f, err); err != nil {
 			return out, p.Base.Ref, err
 		}
-		d, f, err = c.object(ctx, fmt.Sprintf("%s/commits/%s/status?per_page=%d", repo, sha, maxPerPage), "the status of "+sha)
+		d, f, err = c.pagedObject(ctx, fmt.Sprintf("%s/commits/%s/status", repo, sha), "statuses", "the status of "+sha)
 		if err := add(controls.StatusName(n, sha), d, f, err); err != nil {
 			return out, p.Base.Ref, err
 		}
@@ -280,4 +348,47 @@ func (c *Client) controlsFailure(err error, what string, res *Result) *failure {
 	line := what + ": " + f.what + "; the controls that need it will say unknown"
 	res.Warnings = append(res.Warnings, line)
 	return nil
+}
+
+// maxTeams bounds the teams whose members one bundle asks for (a monorepo's CODEOWNERS may name hundreds).
+const maxTeams = 20
+
+// TeamMembers fetches the members of the CODEOWNERS teams (org, slug) that require_codeowners needs
+// (controls.TeamName): every page of GET /orgs/{org}/teams/{slug}/members, or {"not_readable":…} when GitHub
+// answers 403 or 404 (the token may not read the organisation's teams, or the team is secret). It has the
+// client's own deadline and answer budget; a failure is a warning, one every later request would share stops
+// it (stopped: asking again later can give more).
+func (c *Client) TeamMembers(ctx context.Context, teams [][2]string) (ms []Member, warnings []string, stopped bool) {
+	ctx, cancel := context.WithTimeout(withBudget(ctx, maxBody), c.timeout)
+	defer cancel()
+	var out []Member
+	if len(teams) > maxTeams {
+		warnings = append(warnings, fmt.Sprintf("CODEOWNERS names %d teams: the members of the first %d are captured, the "+
+			"others' owners will say unknown", len(teams), maxTeams))
+		teams = teams[:maxTeams]
+	}
+	for _, t := range teams {
+		name := controls.TeamName(t[0], t[1])
+		d, f, err := c.list(ctx, fmt.Sprintf("orgs/%s/teams/%s/members", url.PathEscape(strings.ToLower(t[0])),
+			url.PathEscape(strings.ToLower(t[1]))), "the members of team @"+t[0]+"/"+t[1])
+		if err != nil {
+			if d, f = c.notReadable(err); d == nil {
+				fl := c.classify(err, endpointList, 0)
+				warnings = append(warnings, fmt.Sprintf("%s: %s; the controls that need it will say unknown", name, fl.what))
+				if fl.stop {
+					stopped = true
+					break
+				}
+				continue
+			}
+		}
+		f.Arcname = name
+		out = append(out, Member{Name: name, Data: d, From: f})
+	}
+	if len(c.token) >= minTokenLen {
+		for i, w := range warnings {
+			warnings[i] = strings.ReplaceAll(w, c.token, "REDACTED")
+		}
+	}
+	return out, warnings, stopped
 }

@@ -55,9 +55,12 @@
 //	                                  message (for Co-authored-by and Assisted-by), and their GitHub users
 //	pr/pr_<N>.timeline.json           GET /repos/{o}/{r}/issues/{N}/timeline: committed, head_ref_force_pushed,
 //	                                  reviewed, review_dismissed, merged, ready_for_review, base_ref_changed, …
-//	pr/pr_<N>.check-runs.<sha>.json   GET /repos/{o}/{r}/commits/{sha}/check-runs?per_page=100 (one page)
-//	pr/pr_<N>.status.<sha>.json       GET /repos/{o}/{r}/commits/{sha}/status (the combined status)
-//	                                  both for the head and, when it differs, merge_commit_sha
+//	pr/pr_<N>.check-runs.<sha>.json   GET /repos/{o}/{r}/commits/{sha}/check-runs: {"total_count","check_runs"}
+//	pr/pr_<N>.status.<sha>.json       GET /repos/{o}/{r}/commits/{sha}/status (the combined status, "statuses")
+//	                                  both for the head and, when it differs, merge_commit_sha; every page (the
+//	                                  Link header, as for lists, within the same caps): one page is kept byte for
+//	                                  byte, several are one object, the first page's members with the array
+//	                                  replaced by every page's elements, each byte for byte (members sorted)
 //	pr/rules_<base>.json              GET /repos/{o}/{r}/rules/branches/{base}: the active rules any reader sees
 //	pr/protection_<base>.json         GET /repos/{o}/{r}/branches/{base}/protection; when GitHub answers 403 or 404
 //	                                  (it needs administration read access) the member is our own
@@ -65,11 +68,15 @@
 //	                                  URL that refused: "not readable" is evidence, not an error
 //	pr/issue_<T>.json                 GET /repos/{o}/{r}/issues/{T} for a numeric GitHub ticket (--tracker github)
 //	pr/issue_<T>.events.json          GET /repos/{o}/{r}/issues/{T}/events (created, closed, reopened, …)
+//	pr/team_<org>_<slug>.json         GET /orgs/{org}/teams/{slug}/members for each team the captured CODEOWNERS
+//	                                  files name (at most 20), after them; 403 or 404 (the token may not read the
+//	                                  organisation's teams) is {"not_readable":…} as for protection
 //
 // <base> is the base branch path-escaped (release/1.2 is release%2F1.2), so no member sits in a folder of
 // its own. A failure is one warning naming the member ("the controls that need it will say unknown"); a
 // failure every later request would share (rate limit, timeout) stops the fetch as for the payloads. The
-// CODEOWNERS file at each base.sha is read from git, not from here (git/codeowners/<sha>.json, package controls).
+// CODEOWNERS file at each base.sha, and the reviewed heads' patch ids, are read from git, not from here
+// (git/codeowners/<sha>.json, git/patchids/pr_<N>.json; packages controls and prpatch).
 //
 // # Offline copies
 //

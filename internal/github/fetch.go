@@ -55,6 +55,9 @@ type Result struct {
 	// Controls are the change-control members that belong to no one pull request: each base branch's rules
 	// and protection, and the ticket's GitHub issue and its events (Query.Controls).
 	Controls []Member
+	// Stopped says the fetch was cut short by a failure every later request would share (offline, no answer
+	// in time, rate limit): asking again later can give more.
+	Stopped bool
 }
 
 // Fetch finds the ticket's pull requests and their payloads. c may be nil (no repository known): then only
@@ -166,6 +169,7 @@ func Fetch(ctx context.Context, c *Client, q Query) *Result {
 	}
 	switch {
 	case stop != nil:
+		res.Stopped = true
 		lines = append(lines, pending{numbers: notFromAPI, reviewsOf: stopReviewsOf, search: !searched, f: *stop})
 	case c == nil && q.Unavailable != nil && (len(res.Missing) > 0 || !errors.Is(q.Unavailable, ErrNoRemote)):
 		lines = append(lines, pending{numbers: notFromAPI, f: failure{what: q.Unavailable.Error()}})

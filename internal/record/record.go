@@ -56,6 +56,9 @@ type Options struct {
 	Deadline time.Time
 	// Now is the clock the deadline is read with; nil is time.Now.
 	Now func() time.Time
+	// PRs, when set, says how each ticket's bundle finds its pull requests (and their change-control evidence),
+	// as `git bernstein bundle` does; nil bundles none.
+	PRs func(find discover.Options) bundle.PRFunc
 }
 
 // Why tickets were left for later.
@@ -188,7 +191,12 @@ func recordOne(opts Options, fd Found, short string, tip gitext.Hash, createdAt 
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("create bundle folder %s: %w", filepath.Dir(out), err)
 	}
+	var prs bundle.PRFunc
+	if opts.PRs != nil {
+		prs = opts.PRs(find)
+	}
 	res, err := bundle.Build(bundle.Options{
+		PRs:       prs,
 		Repo:      opts.Repo,
 		Find:      find,
 		SDD:       opts.SDD,

@@ -4,7 +4,7 @@
 // with textContent, never as HTML.
 (function () {
   const $ = (id) => document.getElementById(id);
-  const chosen = { archive: null, signature: null, cards: [], sig: null, attestation: null, sigstore: null };
+  const chosen = { archive: null, signature: null, cards: [], sig: null, attestation: null, sigstore: null, policy: null };
   let ready = null;
 
   function status(text) { $("status").textContent = text; }
@@ -45,7 +45,8 @@
         attestation: chosen.attestation ? await bytes(chosen.attestation) : null,
         sigstore: chosen.sigstore ? await bytes(chosen.sigstore) : null,
       };
-      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name, sidecars)));
+      const policy = chosen.policy ? { name: chosen.policy.name, data: await bytes(chosen.policy) } : null;
+      show(JSON.parse(globalThis.bernsteinVerify(archive, signature, cards, chosen.archive.name, sidecars, policy)));
     } catch (e) {
       status("The check could not run: " + e);
     }
@@ -88,6 +89,13 @@
       li.textContent = line;
       controls.appendChild(li);
     }
+    if (result.policy_error) {
+      const li = document.createElement("li");
+      li.className = "fail";
+      li.textContent = "The policy file does not read, so no control was evaluated: " + result.policy_error;
+      controls.appendChild(li);
+    }
+    $("policy-used").textContent = result.policy || "the default policy";
     $("controls-part").classList.toggle("hidden", !controls.children.length);
     $("json").textContent = result.report;
     $("result").classList.remove("hidden");
@@ -96,10 +104,12 @@
   }
 
   // A dropped file goes where its name says: .jws is the signature, .sig the SSH signature, .intoto.jsonl the
-  // attestation, .sigstore.json the Sigstore bundle, another .json a card, anything else the bundle.
+  // attestation, .sigstore.json the Sigstore bundle, .yaml or .yml the policy, another .json a card (a JSON
+  // policy is chosen with its own input), anything else the bundle.
   function place(files) {
     for (const f of files) {
       if (/\.jws$/i.test(f.name)) chosen.signature = f;
+      else if (/\.ya?ml$/i.test(f.name)) chosen.policy = f;
       else if (/\.sig$/i.test(f.name)) chosen.sig = f;
       else if (/\.intoto\.jsonl$/i.test(f.name)) chosen.attestation = f;
       else if (/\.sigstore\.json$/i.test(f.name)) chosen.sigstore = f;
@@ -114,6 +124,7 @@
   $("sshsig").addEventListener("change", (e) => { chosen.sig = e.target.files[0] || null; run(); });
   $("attestation").addEventListener("change", (e) => { chosen.attestation = e.target.files[0] || null; run(); });
   $("sigstore").addEventListener("change", (e) => { chosen.sigstore = e.target.files[0] || null; run(); });
+  $("policy").addEventListener("change", (e) => { chosen.policy = e.target.files[0] || null; run(); });
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -121,10 +122,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.file(w, "pulls_list.json")
 	default:
 		// Any other answer is a file under testdata/api named for its path (the change-control endpoints:
-		// testdata/README.md), one page, the query ignored.
+		// testdata/README.md), the query ignored but for page: <path>.page<N>.json is page N (2 on), and a Link
+		// header points at the next page while there is one, as GitHub's does.
 		if clean := filepath.Clean(path); clean == path && !strings.Contains(path, "..") {
-			if _, err := os.Stat(filepath.Join(fixtureDir(), "api", path+".json")); err == nil {
-				s.file(w, filepath.Join("api", path+".json"))
+			page, err := strconv.Atoi(r.URL.Query().Get("page"))
+			if err != nil || page < 1 {
+				page = 1
+			}
+			name := func(p int) string {
+				if p == 1 {
+					return filepath.Join("api", path+".json")
+				}
+				return filepath.Join("api", fmt.Sprintf("%s.page%d.json", path, p))
+			}
+			if _, err := os.Stat(filepath.Join(fixtureDir(), name(page))); err == nil {
+				if _, err := os.Stat(filepath.Join(fixtureDir(), name(page+1))); err == nil {
+					w.Header().Set("Link", fmt.Sprintf(`<%s%s%s?per_page=100&page=%d>; rel="next"`, s.URL, s.Prefix, path, page+1))
+				}
+				s.file(w, name(page))
 				return
 			}
 		}

@@ -26,17 +26,32 @@ def steps(sc):
            ("exec git init -q -b main", ["git", "init", "-q", "-b", "main"]),
            ("exec git config bernstein.tracker github", ["git", "config", "bernstein.tracker", "github"]),
            ("exec git remote add origin https://github.com/acme/%s.git" % sc["repo"], ["git", "remote", "add", "origin", "https://github.com/acme/%s.git" % sc["repo"]]),
-           ("exec git commit -q --allow-empty -m init", ["git", "commit", "-q", "--allow-empty", "-m", "init"]),
-           ("exec git checkout -q -b topic", ["git", "checkout", "-q", "-b", "topic"])]
+           ("exec git commit -q --allow-empty -m init", ["git", "commit", "-q", "--allow-empty", "-m", "init"])]
+    if sc.get("codeowners"):
+        # The base commit holds the CODEOWNERS file bundle --controls reads from git.
+        out += [("mkdir .github", ("mkdir", ".github")), ("cp ../CODEOWNERS .github/CODEOWNERS", ("write", ".github/CODEOWNERS", sc["codeowners"])),
+                ("exec git add .github/CODEOWNERS", ["git", "add", ".github/CODEOWNERS"]),
+                ("exec git commit -q -m 'Add CODEOWNERS'", ["git", "commit", "-q", "-m", "Add CODEOWNERS"])]
+    out.append(("exec git checkout -q -b topic", ["git", "checkout", "-q", "-b", "topic"]))
     for i, c in enumerate(sc["commits"]):
         name, email = PEOPLE[c["who"]]
-        # A person commits their own work; an agent's commit is committed by Rita, who ran it.
-        cname, cemail = (name, email) if c["who"] != "ada" else ("Rita Reviewer", "rita@example.com")
+        # A person commits their own work; an agent's commit is committed by Rita, who ran it, unless "by" names
+        # another committer.
+        cname, cemail = (name, email) if c["who"] != "ada" else PEOPLE.get(c.get("by"), ("Rita Reviewer", "rita@example.com"))
         out.append(("env 'GIT_AUTHOR_NAME=%s' GIT_AUTHOR_EMAIL=%s 'GIT_COMMITTER_NAME=%s' GIT_COMMITTER_EMAIL=%s" % (name, email, cname, cemail),
                     ("env", {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": cname, "GIT_COMMITTER_EMAIL": cemail})))
         out.append(("cp ../f%d.txt f%d.txt" % (i, i), ("write", "f%d.txt" % i, c["file"])))
         out.append(("exec git add f%d.txt" % i, ["git", "add", "f%d.txt" % i]))
         out.append(("exec git commit -q -m '%s' -m 'Refs: #%d'" % (c["subject"], t), ["git", "commit", "-q", "-m", c["subject"], "-m", "Refs: #%d" % t]))
+    if sc.get("rebased"):
+        # The commits were reviewed, then main moved on and the topic was rebased onto it (a force push): the
+        # old commits stay in this clone, as they do in the clone of whoever pushed them.
+        out.append(("exec git checkout -q main", ["git", "checkout", "-q", "main"]))
+        out.append(("cp ../news.txt news.txt", ("write", "news.txt", sc["rebased"])))
+        out.append(("exec git add news.txt", ["git", "add", "news.txt"]))
+        out.append(("exec git commit -q -m 'Update news'", ["git", "commit", "-q", "-m", "Update news"]))
+        out.append(("exec git checkout -q topic", ["git", "checkout", "-q", "topic"]))
+        out.append(("exec git rebase -q main", ["git", "rebase", "-q", "main"]))
     out.append(("env 'GIT_AUTHOR_NAME=Ada Agent' GIT_AUTHOR_EMAIL=ada@agents.example 'GIT_COMMITTER_NAME=Rita Reviewer' GIT_COMMITTER_EMAIL=rita@example.com",
                 ("env", {"GIT_AUTHOR_NAME": "Ada Agent", "GIT_AUTHOR_EMAIL": "ada@agents.example", "GIT_COMMITTER_NAME": "Rita Reviewer", "GIT_COMMITTER_EMAIL": "rita@example.com"})))
     out.append(("exec git checkout -q main", ["git", "checkout", "-q", "main"]))
@@ -65,11 +80,21 @@ def build(sc):
             env.update(act[1])
         elif isinstance(act, tuple) and act[0] == "write":
             open(os.path.join(d, act[1]), "w").write(act[2])
+        elif isinstance(act, tuple) and act[0] == "mkdir":
+            os.makedirs(os.path.join(d, act[1]), exist_ok=True)
         else:
             subprocess.run(act, cwd=d, env=env, check=True, capture_output=True)
     rev = lambda r: subprocess.run(["git", "rev-parse", r], cwd=d, env=env, check=True, capture_output=True, text=True).stdout.strip()
-    topic = subprocess.run(["git", "rev-list", "--reverse", "topic"], cwd=d, env=env, check=True, capture_output=True, text=True).stdout.split()
-    shas = {"init": topic[0], "main": rev("main"), "topic": topic[1:]}
+    lines = lambda *a: subprocess.run(["git"] + list(a), cwd=d, env=env, check=True, capture_output=True, text=True).stdout.split()
+    topic = lines("rev-list", "--reverse", "topic")
+    shas = {"init": topic[0], "main": rev("main"), "topic": topic[1:], "base": topic[0]}
+    if sc.get("codeowners"):
+        shas["base"], shas["topic"] = topic[1], topic[2:]
+    if sc.get("rebased"):
+        # topic@{1} is the topic before the rebase: the commits that were reviewed.
+        shas["base"] = rev("main^1")
+        shas["topic"] = lines("rev-list", "--reverse", shas["base"] + "..topic")
+        shas["old"] = lines("rev-list", "--reverse", shas["init"] + "..topic@{1}")
     shutil.rmtree(d)
     return shas
 
@@ -80,7 +105,7 @@ def fixtures(sc, shas):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         open(p, "w").write(json.dumps(v, separators=(",", ":")))
     n, t = sc["pr"], sc["ticket"]
-    head, merge, init = shas["topic"][-1], shas["main"], shas["init"]
+    head, merge, init = shas["topic"][-1], shas["main"], shas["base"]
     at = lambda m: "2026-01-01T%02d:%02d:00Z" % (m // 60, m % 60)
     merged_at = at(sc.get("merged_at", 60))
     commits, tl = [], []
@@ -89,17 +114,23 @@ def fixtures(sc, shas):
         u = USERS.get(c["who"]) if c["who"] in USERS else None
         parent = init if i == 0 else shas["topic"][i - 1]
         cname, cemail, cu = (name, email, u) if c["who"] != "ada" else ("Rita Reviewer", "rita@example.com", USERS["rita"])
+        if c["who"] == "ada" and c.get("by"):
+            cname, cemail, cu = PEOPLE[c["by"]] + (USERS[c["by"]],)
         gc = {"sha": shas["topic"][i], "node_id": "C_%d" % i, "commit": {"author": {"name": name, "email": email, "date": "2026-01-01T00:00:00Z"},
               "committer": {"name": cname, "email": cemail, "date": "2026-01-01T00:00:00Z"},
               "message": "%s\n\nRefs: #%d" % (c["subject"], t)}, "author": u, "committer": cu, "parents": [{"sha": parent}]}
         commits.append(gc)
     reviews = []
     events = []  # (minute, event) for the timeline, commits placed at their push minute
+    reviewed = shas.get("old", shas["topic"])
     for i, gc in enumerate(commits):
-        events.append((sc["commits"][i].get("pushed", 0), {"sha": gc["sha"], "author": gc["commit"]["author"], "committer": gc["commit"]["committer"],
-                       "message": gc["commit"]["message"], "parents": gc["parents"], "event": "committed"}))
+        pushed = dict(gc)
+        if "old" in shas:
+            pushed = dict(gc, sha=shas["old"][i], parents=[{"sha": shas["init"] if i == 0 else shas["old"][i - 1]}])
+        events.append((sc["commits"][i].get("pushed", 0), {"sha": pushed["sha"], "author": gc["commit"]["author"], "committer": gc["commit"]["committer"],
+                       "message": gc["commit"]["message"], "parents": pushed["parents"], "event": "committed"}))
     for j, r in enumerate(sc["reviews"]):
-        on = shas["topic"][r.get("on", len(sc["commits"]) - 1)]
+        on = reviewed[r.get("on", len(sc["commits"]) - 1)]
         rv = {"id": 100 + j, "node_id": "PRR_%d" % j, "user": USERS[r["by"]], "body": "", "state": r["state"], "commit_id": on,
               "submitted_at": at(r["at"]), "author_association": "MEMBER"}
         reviews.append(rv)
@@ -132,7 +163,16 @@ def fixtures(sc, shas):
     for where, sha in (("head", head), ("merge", merge)):
         if where == "merge" and sha == head:
             continue
-        w("commits/%s/check-runs.json" % sha, {"total_count": len(checks[where]), "check_runs": checks[where]})
+        filler = sc.get("filler_checks", 0) if where == "head" else 0
+        if filler:
+            # A commit with more runs than a page holds: page 1 is other runs, the required ones are on page 2.
+            runs = [{"id": 7000 + i, "head_sha": sha, "status": "completed", "conclusion": "success", "started_at": at(2), "completed_at": at(3),
+                     "name": "lint-%d" % i, "app": {"id": 15368, "slug": "github-actions"}, "pull_requests": []} for i in range(filler)]
+            total = filler + len(checks[where])
+            w("commits/%s/check-runs.json" % sha, {"total_count": total, "check_runs": runs})
+            w("commits/%s/check-runs.page2.json" % sha, {"total_count": total, "check_runs": checks[where]})
+        else:
+            w("commits/%s/check-runs.json" % sha, {"total_count": len(checks[where]), "check_runs": checks[where]})
         w("commits/%s/status.json" % sha, {"state": "pending", "statuses": [], "sha": sha, "total_count": 0})
     w("commits/%s/pulls.json" % merge, [pull])  # GitHub associates the merged commit with its pull request
     w("pulls.json", [])
@@ -146,12 +186,22 @@ def fixtures(sc, shas):
     w("rules/branches/main.json", rules)
     w("issues/%d.json" % t, {"number": t, "title": sc["title"], "user": USERS["dev"], "state": "open", "created_at": sc.get("ticket_created", "2025-12-31T09:00:00Z"), "closed_at": None})
     w("issues/%d/events.json" % t, [])
+    # The members of the CODEOWNERS teams the token may read; a team not listed answers 404.
+    O = os.path.join(ROOT, "internal/github/testdata/api/orgs")
+    for team, who in sorted(sc.get("teams", {}).items()):
+        org, slug = team.split("/")
+        p = os.path.join(O, org, "teams", slug, "members.json")
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        open(p, "w").write(json.dumps([USERS[u] for u in who], separators=(",", ":")))
     return head, merge
 
 def script(sc, shas):
     lines = ["# " + l for l in sc["doc"].strip().split("\n")]
     lines += ["# (Generated with internal/github/testdata/gen_audit.py, which also writes the fake GitHub's answers.)", ""]
     lines += [l for l, _ in steps(sc)]
+    # .sdd records (untracked, as Bernstein leaves them), read by bundle.
+    for path in sorted(sc.get("sdd", {})):
+        lines += ["mkdir .sdd/" + os.path.dirname(path), "cp ../sdd-%s .sdd/%s" % (path.replace("/", "-"), path)]
     lines += ["exec git bernstein keygen --kid alice-2026 --key $WORK/alice.pem --card $WORK/alice.card.json",
               "exec git bernstein bundle '#%d' --controls --sign-key $WORK/alice.pem --sign-kid alice-2026 --out $WORK/%d.tar.gz" % (sc["ticket"], sc["ticket"]),
               "cd $WORK", ""]
@@ -166,6 +216,12 @@ def script(sc, shas):
     files = []
     for i, c in enumerate(sc["commits"]):
         files += ["-- f%d.txt --" % i, c["file"].rstrip("\n")]
+    if sc.get("rebased"):
+        files += ["-- news.txt --", sc["rebased"].rstrip("\n")]
+    if sc.get("codeowners"):
+        files += ["-- CODEOWNERS --", sc["codeowners"].rstrip("\n")]
+    for path in sorted(sc.get("sdd", {})):
+        files += ["-- sdd-%s --" % path.replace("/", "-"), sc["sdd"][path].rstrip("\n")]
     return "\n".join(lines) + "\n" + "\n".join(files) + "\n"
 
 def esc(s):
@@ -181,5 +237,7 @@ for sc in SCENARIOS:
     txt = script(sc, shas).replace("{HEAD}", head[:12]).replace("{MERGE}", merge[:12]).replace("{HEADFULL}", head).replace("{MERGEFULL}", merge)
     for i, s in enumerate(shas["topic"]):
         txt = txt.replace("{C%d}" % i, s[:12])
+    for i, s in enumerate(shas.get("old", [])):
+        txt = txt.replace("{OLD%d}" % i, s[:12])
     open(os.path.join(ROOT, "testdata/script/audit_%s.txtar" % sc["name"]), "w").write(txt)
     print(sc["name"], head[:12], merge[:12])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/policy"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -27,10 +28,21 @@ type Result struct {
 	Means     string   `json:"means"`
 	NotMeans  string   `json:"not_means"`
 	NextSteps []string `json:"next_steps"` // what to do when it is not plainly VERIFIED
-	// Controls is the change controls as `git bernstein audit --json` gives them under the default policy
-	// (package controls), and ControlsText as audit prints them; both "" when the bundle is not VERIFIED.
+	// Controls is the change controls as `git bernstein audit --json` gives them under the policy (the user's
+	// file, else the default), and ControlsText as audit prints them; both "" when the bundle is not VERIFIED
+	// or the policy file does not read.
 	Controls     string `json:"controls"`
 	ControlsText string `json:"controls_text"`
+	// Policy names the policy the controls were evaluated with: "the default policy", or "policy <file name>";
+	// PolicyError is why the user's policy file does not read (as audit --policy says it), else "".
+	Policy      string `json:"policy"`
+	PolicyError string `json:"policy_error,omitempty"`
+}
+
+// PolicyFile is the auditor's change-control policy the user chose (YAML or JSON, as `audit --policy` reads it).
+type PolicyFile struct {
+	Name string
+	Data []byte
 }
 
 // maxSignature is the CLI's bound on a .jws (internal/cli maxSignatureFile), and maxSSHSig on a .sig.
@@ -62,15 +74,30 @@ func CheckNamed(archiveName string, archive []byte, signature []byte, cards []Ca
 // CheckWith is CheckNamed with the archive's .sig, .intoto.jsonl and .sigstore.json, checked as `verify` checks
 // them when they lie beside the archive (the sshsig, attestation and sigstore-bundle lines).
 func CheckWith(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars) []byte {
+	return CheckPolicy(archiveName, archive, signature, cards, side, nil)
+}
+
+// CheckPolicy is CheckWith with the auditor's policy file (nil: the default policy), read by the parser
+// `audit --policy` uses (package policy), for the controls.
+func CheckPolicy(archiveName string, archive []byte, signature []byte, cards []Card, side Sidecars, pf *PolicyFile) []byte {
 	keep := controls.NewCollector() // the members the controls read, from the verifier's one read
 	rep := check(archiveName, archive, signature, cards, side, keep)
 	next := NextSteps(rep, archiveName, signature != nil, len(cards))
 	if next == nil {
 		next = []string{}
 	}
-	res := Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next}
-	if rep.Verdict == verify.Verified {
-		c := keep.Evaluate(rep, nil) // the page takes no policy file: the default policy
+	res := Result{Report: string(rep.JSON()), Text: rep.Text(), Means: rep.Means, NotMeans: rep.NotMeans, NextSteps: next,
+		Policy: "the default policy"}
+	var pol *policy.Policy
+	if pf != nil {
+		res.Policy = "policy " + pf.Name
+		var err error
+		if pol, err = policy.Parse(pf.Data); err != nil {
+			res.PolicyError = fmt.Sprintf("%s: %v", pf.Name, err)
+		}
+	}
+	if rep.Verdict == verify.Verified && res.PolicyError == "" {
+		c := keep.Evaluate(rep, pol)
 		res.Controls, res.ControlsText = string(c.JSON()), c.Text()
 	}
 	out, err := json.Marshal(res)
