@@ -43,6 +43,28 @@ func (r *Repo) IsAncestor(ancestor, of Hash) (bool, error) {
 	return a.IsAncestor(b)
 }
 
+// MergeBase returns the best common ancestors of commits a and b, as `git merge-base --all` does (none when
+// they share no history).
+func (r *Repo) MergeBase(a, b Hash) ([]Hash, error) {
+	ca, err := r.git.CommitObject(a)
+	if err != nil {
+		return nil, err
+	}
+	cb, err := r.git.CommitObject(b)
+	if err != nil {
+		return nil, err
+	}
+	bases, err := ca.MergeBase(cb)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Hash, len(bases))
+	for i, c := range bases {
+		out[i] = c.Hash
+	}
+	return out, nil
+}
+
 // TreeEntries reads the entries of tree (one level, in the tree's order).
 func (r *Repo) TreeEntries(tree Hash) ([]TreeEntry, error) {
 	t, err := object.GetTree(r.git.Storer, tree)

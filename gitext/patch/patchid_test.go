@@ -99,7 +99,7 @@ func TestTreeDiffPatchIDLikeGit(t *testing.T) {
 	}
 	ab := repo.NewAbbrev("")
 	defer ab.Close()
-	d := NewDiffer(repo.Repository, WithObjectReader(repo.ReadObject))
+	d := NewDiffer(repo)
 	revs := strings.Fields(r.Git("rev-list", "--first-parent", "HEAD"))
 	pairs := 0
 	for i := 0; i+5 < len(revs); i += 3 {
@@ -108,7 +108,7 @@ func TestTreeDiffPatchIDLikeGit(t *testing.T) {
 		if err := d.WriteTreeDiff(&buf, plumbing.NewHash(from), plumbing.NewHash(to)); err != nil {
 			t.Fatal(err)
 		}
-		ours, _ := gitext.PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
+		ours, _ := PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
 		cmd := exec.Command("sh", "-c", "git diff "+from+" "+to+" | git patch-id --stable")
 		cmd.Dir, cmd.Env = r.Dir, r.Env
 		out, err := cmd.Output()

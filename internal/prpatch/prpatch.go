@@ -12,8 +12,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
@@ -45,7 +43,7 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 	if now == nil {
 		now = time.Now
 	}
-	d := patch.NewDiffer(repo.Repository, patch.WithObjectReader(repo.ReadObject))
+	d := patch.NewDiffer(repo)
 	var out []Member
 	for _, pr := range prs {
 		var p struct {
@@ -85,30 +83,30 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 // head is one commit's entry: its fork point from base and the patch id of fork point..commit.
 func head(repo *gitext.Repo, d *patch.Differ, base, sha string) controls.PatchIDHead {
 	h := controls.PatchIDHead{Commit: sha}
-	c, err := repo.CommitObject(plumbing.NewHash(sha))
+	c, err := repo.Resolve(sha)
 	if err != nil {
 		h.Why = "the commit is not in the bundler's clone (a force push replaced it; fetch it to compare)"
 		return h
 	}
-	b, err := repo.CommitObject(plumbing.NewHash(base))
+	b, err := repo.Resolve(base)
 	if err != nil {
 		h.Why = "the base " + base[:12] + " is not in the bundler's clone"
 		return h
 	}
-	bases, err := c.MergeBase(b)
+	bases, err := repo.MergeBase(c, b)
 	if err != nil || len(bases) == 0 {
 		h.Why = fmt.Sprintf("no common history with the base %s (a shallow clone?)", base[:12])
 		return h
 	}
-	h.ForkPoint = bases[0].Hash.String()
+	h.ForkPoint = bases[0].String()
 	var buf bytes.Buffer
-	if err := d.WriteTreeDiff(&buf, bases[0].Hash, c.Hash); err != nil {
+	if err := d.WriteTreeDiff(&buf, bases[0], c); err != nil {
 		h.Why = err.Error()
 		return h
 	}
 	// Full object ids on a binary file's index line: the ids are compared with each other, not with git's
 	// output, and an abbreviation would depend on the clone.
-	if id, ok := gitext.PatchID(buf.Bytes(), nil); ok {
+	if id, ok := patch.PatchID(buf.Bytes(), nil); ok {
 		h.PatchID = &id
 	} else {
 		h.Why = "the diff against the base is empty"
