@@ -103,7 +103,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	}
 	dir := s.bundleDir(c, root, wd)
 	out := inDir(wd, expandHome(c.String("out")))
-	stores, err := s.stores()
+	stores, err := s.stores(false)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := s.stores()
+	stores, err := s.stores(false)
 	if err != nil {
 		return err
 	}

@@ -197,7 +197,12 @@ func (s *ociStore) archiveManifest(it Item) ([]byte, ocispec.Descriptor) {
 
 // Put uploads the archive's manifest (tagged TagFor), its blob and the empty config when missing, then a
 // referrer for each sidecar the registry does not list yet.
-func (s *ociStore) Put(ctx context.Context, it Item) (int, error) {
+func (s *ociStore) Put(ctx context.Context, it Item) (Receipt, error) {
+	n, err := s.put(ctx, it)
+	return Receipt{Added: n}, err
+}
+
+func (s *ociStore) put(ctx context.Context, it Item) (int, error) {
 	if sum(it.Archive) != it.SHA256 {
 		return 0, fmt.Errorf("%s: the archive for %s %s is not the noted %s: not uploaded", s.raw, it.Tracker, it.Ticket, it.SHA256)
 	}
@@ -334,7 +339,7 @@ func (s *ociStore) fetchBlob(ctx context.Context, d ocispec.Descriptor, max int6
 // another artifact type (a cosign signature, say) is not read; one of ours that is not what it claims (another
 // subject, too large, a blob that does not match) is passed over and said in skipped, so that a planted
 // referrer cannot keep the archive from being had; an archive that does not match is an error.
-func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string) (*archives.Held, []string, bool, error) {
+func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string, _ []archives.StoredObject) (*archives.Held, []string, bool, error) {
 	subject, m, err := s.resolve(ctx, want)
 	if err != nil || m == nil {
 		return nil, nil, false, err
