@@ -37,6 +37,14 @@ import (
 // plus bernstein.retention) and, with bernstein.legalHold, x-amz-object-lock-legal-hold: ON. The version id the
 // bucket gives each object is returned in the Receipt, and the caller keeps it (archives.StoreRecord) so that get
 // reads that version, not whatever was written under the key later.
+//
+// The tests run against versitygw (v1.8.0, posix backend, `make test`), which differs from AWS in ways that
+// shaped this code and its tests: its GetObjectRetention reply has the root element <ObjectLockRetention>, not
+// <Retention>, so minio-go cannot parse it (the tests read a version's lock from the HEAD headers
+// x-amz-object-lock-mode, -retain-until-date and -legal-hold instead, which both answer alike); and it refuses
+// the trailing (aws-chunked) checksums minio-go sends for PutObjectOptions.Checksum as mismatched, so put sends
+// Content-MD5 and checks an object it finds by a store record's version or by reading it back, not by a stored
+// x-amz-checksum-sha256 (used when a server does return one).
 
 // The bounds on what a bucket returns, besides archives.MaxFor for the files.
 const maxListed = 256 // keys listed under one archive's name
