@@ -77,13 +77,19 @@ type Recorded struct {
 // AddStoreRecords keeps the records beside their archives, in one commit; added counts those the ref did not hold.
 func AddStoreRecords(r *gitext.Repo, sig object.Signature, recs []Recorded) (added int, err error) {
 	var files []gitext.TreeFile
+	seen := map[string]bool{}
 	for _, rc := range recs {
 		data := rc.Record.Bytes()
+		path := SidecarPath(rc.Tracker, rc.Ticket, rc.SHA256, sum(data), StoreKind)
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
 		blob, err := r.WriteBlob(data)
 		if err != nil {
 			return 0, err
 		}
-		files = append(files, gitext.TreeFile{Path: SidecarPath(rc.Tracker, rc.Ticket, rc.SHA256, sum(data), StoreKind), Blob: blob})
+		files = append(files, gitext.TreeFile{Path: path, Blob: blob})
 	}
 	return r.AddFiles(Ref, sig, "Store records added by 'git bernstein'\n", files)
 }

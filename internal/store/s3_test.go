@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -220,5 +223,28 @@ func TestParseRetention(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("ParseRetention(%q, %q) = %+v %v, want %+v", c.period, c.mode, got, err, c.want)
 		}
+	}
+}
+
+// A bucket that claims a 2 GiB archive is refused before its body is read (an in-process fake: error paths only,
+// never proof of retention).
+func TestS3BoundsWhatTheBucketClaims(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.FormatInt(2<<30, 10))
+		w.Header().Set("Last-Modified", time.Now().UTC().Format(http.TimeFormat))
+		w.Header().Set("ETag", `"x"`)
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{"AWS_ENDPOINT_URL": srv.URL, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	s, err := Open("s3://evidence", Options{Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", sum([]byte("x")), nil); ok || err == nil || !strings.Contains(err.Error(), "more than the 1073741824 allowed") {
+		t.Fatalf("a 2 GiB archive: %v %v", ok, err)
 	}
 }
