@@ -20,6 +20,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 	"github.com/minio/minio-go/v7/pkg/s3utils"
+	"golang.org/x/net/http/httpproxy"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
@@ -146,7 +147,10 @@ func openS3(raw string, o Options) (Store, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = responseTimeout
 	t.TLSHandshakeTimeout = responseTimeout
-	t.Proxy = nil // the run's environment, not the process's, says what to reach; S3 has no proxy setting here
+	// Proxies as the AWS tools take them, from the run's environment (not the process's).
+	proxy := (&httpproxy.Config{HTTPProxy: first(getenv("HTTP_PROXY"), getenv("http_proxy")),
+		HTTPSProxy: first(getenv("HTTPS_PROXY"), getenv("https_proxy")), NoProxy: first(getenv("NO_PROXY"), getenv("no_proxy"))}).ProxyFunc()
+	t.Proxy = func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
 	c, err := minio.New(endpoint, &minio.Options{Creds: creds, Secure: secure, Region: region, BucketLookup: lookup,
 		Transport: t, MaxRetries: 3})
 	if err != nil {
