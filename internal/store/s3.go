@@ -276,7 +276,7 @@ func (s *s3Store) putOnce(ctx context.Context, key, digest string, data []byte, 
 		DisableMultipart: true, SendContentMd5: true}
 	opts.SetMatchETagExcept("*")
 	if !until.IsZero() {
-		opts.Mode, opts.RetainUntilDate = minio.RetentionMode(s.ret.Mode), until
+		opts.Mode, opts.RetainUntilDate = minio.RetentionMode(first(s.ret.Mode, "COMPLIANCE")), until
 	}
 	if s.ret.LegalHold && !s.ret.None {
 		opts.LegalHold = minio.LegalHoldEnabled

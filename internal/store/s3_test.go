@@ -104,6 +104,10 @@ func TestS3WriteOnce(t *testing.T) {
 		t.Logf("GetObjectRetention (known versitygw deviation): %v %v %v", m, u, err)
 	}
 
+	if n := versionsOf(t, srv, bucket, archiveKey); n != 1 {
+		t.Errorf("after two puts %s has %d versions, want 1", archiveKey, n)
+	}
+
 	h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, rc.Versions)
 	if !ok || err != nil || len(skipped) != 0 || string(h.Archive) != "archive bytes" || len(h.Sidecars) != 2 ||
 		h.Sidecars[0].Kind != archives.JWS || h.Sidecars[1].Kind != attest.SigstoreSuffix {
@@ -127,6 +131,67 @@ func TestS3WriteOnce(t *testing.T) {
 	}
 	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil); ok || err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("get of the latest version, forged: %v %v", ok, err)
+	}
+}
+
+func versionsOf(t *testing.T, srv *s3test.Server, bucket, key string) int {
+	t.Helper()
+	n := 0
+	for o := range srv.Client.ListObjects(context.Background(), bucket, minio.ListObjectsOptions{Prefix: key, WithVersions: true}) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		if o.Key == key {
+			n++
+		}
+	}
+	return n
+}
+
+// Clones pushing one archive at once: each file is written once (If-None-Match: * makes the losers find the
+// winner's object), every put succeeds, and all agree on the versions.
+func TestS3ConcurrentPuts(t *testing.T) {
+	t.Parallel()
+	srv := s3test.Need(t)
+	bucket := srv.Bucket(t, true)
+	it := item("raced archive", side(archives.JWS, "raced jws"))
+	it.CreatedAt = time.Now().UTC().Format(time.RFC3339)
+	const n = 6
+	type result struct {
+		rc  Receipt
+		err error
+	}
+	results := make(chan result, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			rc, err := openS3Store(t, srv, bucket, Retention{Period: time.Hour}).Put(context.Background(), it)
+			results <- result{rc, err}
+		}()
+	}
+	added := 0
+	var first []archives.StoredObject
+	for i := 0; i < n; i++ {
+		r := <-results
+		if r.err != nil {
+			t.Fatalf("put %d: %v", i, r.err)
+		}
+		added += r.rc.Added
+		if first == nil {
+			first = r.rc.Versions
+		}
+		for j, v := range r.rc.Versions {
+			if v != first[j] {
+				t.Errorf("puts disagree: %+v and %+v", v, first[j])
+			}
+		}
+	}
+	if added != 2 {
+		t.Errorf("%d puts uploaded %d files, want 2", n, added)
+	}
+	for _, v := range first {
+		if c := versionsOf(t, srv, bucket, v.Key); c != 1 {
+			t.Errorf("%s has %d versions", v.Key, c)
+		}
 	}
 }
 
