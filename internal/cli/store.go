@@ -242,10 +242,14 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 	for _, u := range up.stores {
 		if u.err != nil {
 			why := u.err.Error()
-			if errors.Is(u.err, context.DeadlineExceeded) {
+			finish := "'git bernstein push' uploads them"
+			switch {
+			case errors.Is(u.err, context.DeadlineExceeded):
 				why = "the time budget ran out (bernstein.hookBudget)"
+			case errors.Is(u.err, store.ErrNoObjectLock):
+				finish = "'git bernstein push --no-retention' uploads them unlocked"
 			}
-			problem("archives not all uploaded to %s: %s; 'git bernstein push' uploads them", u.store, why)
+			problem("archives not all uploaded to %s: %s; %s", u.store, termtext.Clean(why), finish)
 		}
 	}
 }

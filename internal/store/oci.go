@@ -381,13 +381,7 @@ func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string, _ []ar
 			h.Sidecars = append(h.Sidecars, *sc)
 		}
 	}
-	sort.Slice(h.Sidecars, func(i, j int) bool {
-		a, b := h.Sidecars[i], h.Sidecars[j]
-		if a.Kind != b.Kind {
-			return kindRank(a.Kind) < kindRank(b.Kind)
-		}
-		return a.SHA256 < b.SHA256
-	})
+	sortSidecars(h.Sidecars)
 	return h, skipped, true, nil
 }
 
@@ -415,6 +409,17 @@ func kindOf(artifactType string) string {
 		}
 	}
 	return ""
+}
+
+// sortSidecars orders sidecars as the archives ref lists them: by kind (archives.Kinds, then the rest), then digest.
+func sortSidecars(sc []archives.Sidecar) {
+	sort.Slice(sc, func(i, j int) bool {
+		a, b := sc[i], sc[j]
+		if a.Kind != b.Kind {
+			return kindRank(a.Kind) < kindRank(b.Kind)
+		}
+		return a.SHA256 < b.SHA256
+	})
 }
 
 func kindRank(k string) int {

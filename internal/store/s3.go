@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -385,13 +384,7 @@ func (s *s3Store) Get(ctx context.Context, tracker, ticket, want string, known [
 		}
 		h.Sidecars = append(h.Sidecars, archives.Sidecar{Kind: kind, SHA256: side, Data: data})
 	}
-	sort.Slice(h.Sidecars, func(i, j int) bool {
-		a, b := h.Sidecars[i], h.Sidecars[j]
-		if a.Kind != b.Kind {
-			return kindRank(a.Kind) < kindRank(b.Kind)
-		}
-		return a.SHA256 < b.SHA256
-	})
+	sortSidecars(h.Sidecars)
 	return h, skipped, true, nil
 }
 
