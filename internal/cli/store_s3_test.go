@@ -151,3 +151,25 @@ func TestS3StoreHookPushGetVerify(t *testing.T) {
 		t.Error("get wrote a refused archive")
 	}
 }
+
+// The hook never fails a merge: a bucket without Object Lock is one line in hook.log, with the command that
+// uploads anyway.
+func TestS3HookBucketWithoutObjectLock(t *testing.T) {
+	t.Parallel()
+	srv := s3test.Need(t)
+	url := "s3://" + srv.Bucket(t, false) + "/evidence"
+	r := ticketRepo(t)
+	env := withS3(r.Env, srv)
+	r.Git("config", "bernstein.hookBudget", "20s")
+	r.Git("config", "bernstein.retention", "30d")
+	r.Git("config", "bernstein.store", url)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	_, e, c := runIn(t, r.Dir, env, "hook", "post-merge", "0")
+	if c != 0 || !strings.Contains(e, "post-merge: archives not all uploaded to "+url) || !strings.Contains(e, "has no Object Lock") ||
+		!strings.Contains(e, "'git bernstein push --no-retention' uploads them unlocked") {
+		t.Fatalf("hook with a bucket without Object Lock: %d %s", c, e)
+	}
+	if strings.Contains(e, srv.SecretKey) {
+		t.Fatal("the hook printed the secret key")
+	}
+}
