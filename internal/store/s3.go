@@ -151,7 +151,7 @@ func openS3(raw string, o Options) (Store, error) {
 		HTTPSProxy: first(getenv("HTTPS_PROXY"), getenv("https_proxy")), NoProxy: first(getenv("NO_PROXY"), getenv("no_proxy"))}).ProxyFunc()
 	t.Proxy = func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
 	c, err := minio.New(endpoint, &minio.Options{Creds: creds, Secure: secure, Region: region, BucketLookup: lookup,
-		Transport: t, MaxRetries: 3})
+		Transport: boundedAnswers{t}, MaxRetries: 3})
 	if err != nil {
 		return nil, fmt.Errorf("bernstein.store %q: %w", raw, err)
 	}
@@ -160,6 +160,42 @@ func openS3(raw string, o Options) (Store, error) {
 		now = time.Now
 	}
 	return &s3Store{raw: raw, bucket: bucket, prefix: prefix, client: c, ret: o.Retention, now: now}, nil
+}
+
+// boundedAnswers cuts the body of every answer that is not an object's bytes (listings, the bucket's
+// configuration, errors) at maxMetadata: minio-go decodes those whole, and a bucket is not trusted to keep them
+// small. Object bodies are bounded by read, from the size the answer states.
+type boundedAnswers struct{ http.RoundTripper }
+
+func (b boundedAnswers) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := b.RoundTripper.RoundTrip(r)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	q := r.URL.Query()
+	object := r.Method == http.MethodGet && resp.StatusCode/100 == 2 && !q.Has("list-type") && !q.Has("versions") &&
+		!q.Has("object-lock") && !q.Has("location") && !q.Has("versioning") && !q.Has("retention") && !q.Has("legal-hold")
+	if !object {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: maxMetadata}
+	}
+	return resp, nil
+}
+
+type cappedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (c *cappedBody) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("the answer is larger than the %d bytes allowed", int64(maxMetadata))
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.ReadCloser.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 func first(vs ...string) string {

@@ -313,3 +313,33 @@ func TestS3BoundsWhatTheBucketClaims(t *testing.T) {
 		t.Fatalf("a 2 GiB archive: %v %v", ok, err)
 	}
 }
+
+// A listing larger than maxMetadata is cut, not decoded whole (an in-process fake: error paths only).
+func TestS3BoundsListings(t *testing.T) {
+	t.Parallel()
+	archive := []byte("archive")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("list-type") {
+			w.Header().Set("Content-Type", "application/xml")
+			w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>evidence</Name>`))
+			for i := 0; i < (maxMetadata/20)+10; i++ {
+				w.Write([]byte(`<!-- padding  -->   `))
+			}
+			w.Write([]byte(`</ListBucketResult>`))
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(archive)))
+		w.Header().Set("Last-Modified", time.Now().UTC().Format(http.TimeFormat))
+		w.Header().Set("ETag", `"x"`)
+		w.Write(archive)
+	}))
+	t.Cleanup(srv.Close)
+	env := map[string]string{"AWS_ENDPOINT_URL": srv.URL, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	s, err := Open("s3://evidence", Options{Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, err := s.Get(context.Background(), "github", "ENG-42", sum(archive), nil); ok || err == nil || !strings.Contains(err.Error(), "larger than the 4194304 bytes allowed") {
+		t.Fatalf("a 4 MiB listing: %v %v", ok, err)
+	}
+}
