@@ -32,7 +32,7 @@ import (
 //	PREFIX/<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>{.jws,.sig,.intoto.jsonl,.sigstore.json}
 //
 // Each object is written once: put HEADs the key first and PUTs with If-None-Match: * only when it is absent;
-// a key that holds another size or another x-amz-meta-sha256 is refused, never overwritten. In a bucket with
+// a key that holds other bytes is refused, never overwritten (see existing for how they are judged). In a bucket with
 // Object Lock every object is written with x-amz-object-lock-mode and -retain-until-date (the bundle's created_at
 // plus bernstein.retention) and, with bernstein.legalHold, x-amz-object-lock-legal-hold: ON. The version id the
 // bucket gives each object is returned in the Receipt, and the caller keeps it (archives.StoreRecord) so that get
@@ -249,6 +249,12 @@ func (s *s3Store) checkLock(ctx context.Context) error {
 	return s.lockErr
 }
 
+// s3File is one file of an item: its name under the prefix, its sha256 and its bytes.
+type s3File struct {
+	name, sum string
+	data      []byte
+}
+
 // Put writes the archive and each sidecar whose key the bucket does not hold, each once; a key that holds
 // something else is refused. The receipt lists every file's key and version, written now or found.
 func (s *s3Store) Put(ctx context.Context, it Item) (Receipt, error) {
@@ -270,19 +276,12 @@ func (s *s3Store) Put(ctx context.Context, it Item) (Receipt, error) {
 			until = time.Time{} // the period is over already: the bucket's default retention, if any, applies
 		}
 	}
-	files := []struct {
-		name, sum string
-		data      []byte
-	}{{archives.ArchivePath(it.Tracker, it.Ticket, it.SHA256), it.SHA256, it.Archive}}
+	files := []s3File{{archives.ArchivePath(it.Tracker, it.Ticket, it.SHA256), it.SHA256, it.Archive}}
 	for _, sc := range it.Sidecars {
-		if _, ok := sidecarTypes[sc.Kind]; !ok {
-			continue
+		if _, ok := sidecarTypes[sc.Kind]; ok {
+			side := sum(sc.Data) // the key says the digest of these bytes, whatever the caller said
+			files = append(files, s3File{archives.SidecarPath(it.Tracker, it.Ticket, it.SHA256, side, sc.Kind), side, sc.Data})
 		}
-		files = append(files, struct {
-			name, sum string
-			data      []byte
-		}{
-			archives.SidecarPath(it.Tracker, it.Ticket, it.SHA256, sc.SHA256, sc.Kind), sc.SHA256, sc.Data})
 	}
 	known := map[string]string{}
 	for _, k := range it.Known {
