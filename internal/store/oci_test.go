@@ -176,6 +176,7 @@ func TestOpen(t *testing.T) {
 		"s3://user:secret@bucket/prefix":           "not s3://BUCKET",
 		"s3://Bad_Bucket/prefix":                   "bucket",
 		"s3://bucket/a/../b":                       "..",
+		"s3://bucket/a\tb":                         "control character",
 		"https://example.com/x":                    "unknown scheme",
 		"registry.example.com/x":                   "not a URL",
 	} {

@@ -123,8 +123,9 @@ func openS3(raw string, o Options) (Store, error) {
 	if err := s3utils.CheckValidBucketNameStrict(bucket); err != nil {
 		return nil, fmt.Errorf("bernstein.store %q: bucket %q: %w", raw, bucket, err)
 	}
-	if strings.Contains("/"+prefix+"/", "/../") || strings.Contains("/"+prefix+"/", "/./") || strings.Contains(prefix, "//") {
-		return nil, fmt.Errorf("bernstein.store %q: the prefix %q has an empty, . or .. part", raw, prefix)
+	if strings.Contains("/"+prefix+"/", "/../") || strings.Contains("/"+prefix+"/", "/./") || strings.Contains(prefix, "//") ||
+		strings.IndexFunc(prefix, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) >= 0 {
+		return nil, fmt.Errorf("bernstein.store %q: the prefix %q has an empty, . or .. part, a backslash or a control character", raw, prefix)
 	}
 	getenv := o.Getenv
 	if getenv == nil {
@@ -159,7 +160,12 @@ func openS3(raw string, o Options) (Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &s3Store{raw: raw, bucket: bucket, prefix: prefix, client: c, ret: o.Retention, now: now}, nil
+	// The URL as records name the store: one spelling for s3://b/p, s3://b/p/ and s3://b//p.
+	canonical := "s3://" + bucket
+	if prefix != "" {
+		canonical += "/" + prefix
+	}
+	return &s3Store{raw: canonical, bucket: bucket, prefix: prefix, client: c, ret: o.Retention, now: now}, nil
 }
 
 // boundedAnswers cuts the body of every answer that is not an object's bytes (listings, the bucket's
