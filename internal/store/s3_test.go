@@ -114,6 +114,16 @@ func TestS3WriteOnce(t *testing.T) {
 		t.Fatalf("get: %v %v %v %+v", ok, err, skipped, h)
 	}
 
+	// A sidecar planted under a name whose digest its bytes do not have is passed over, said, and the archive had.
+	planted := strings.TrimSuffix(archiveKey, ".tar.gz") + "." + sum([]byte("real jws")) + archives.JWS
+	if _, err := srv.Client.PutObject(ctx, bucket, planted, bytes.NewReader([]byte("fake jws")), 8, minio.PutObjectOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, rc.Versions); !ok || err != nil || len(h.Sidecars) != 2 ||
+		len(skipped) != 1 || !strings.Contains(skipped[0], "passed over") {
+		t.Fatalf("get with a planted sidecar: %v %v %v", ok, err, skipped)
+	}
+
 	// Someone writes other bytes under the archive's key: a new latest version. Put refuses it, get by the
 	// recorded version still reads the original, and get without a record refuses what it finds.
 	forged := []byte("ARCHIVE BYTES") // the same size, and the same x-amz-meta-sha256 as ours
