@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"testing"
@@ -34,20 +35,32 @@ func Need(t testing.TB) *Server {
 	if testing.Short() {
 		t.Skip("needs the S3 server: make test starts one; go test -short skips it")
 	}
-	s := &Server{Endpoint: os.Getenv(EnvEndpoint), AccessKey: os.Getenv(EnvAccessKey), SecretKey: os.Getenv(EnvSecretKey)}
-	if s.Endpoint == "" {
+	s, err := FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s == nil {
 		t.Skipf("needs the S3 server: %s is unset (make test starts versitygw and sets it)", EnvEndpoint)
 	}
+	return s
+}
+
+// FromEnv is the server the environment names; nil when it names none.
+func FromEnv() (*Server, error) {
+	s := &Server{Endpoint: os.Getenv(EnvEndpoint), AccessKey: os.Getenv(EnvAccessKey), SecretKey: os.Getenv(EnvSecretKey)}
+	if s.Endpoint == "" {
+		return nil, nil
+	}
 	u, err := url.Parse(s.Endpoint)
-	if err != nil {
-		t.Fatalf("%s=%q: %v", EnvEndpoint, s.Endpoint, err)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%s=%q is not http://HOST:PORT", EnvEndpoint, s.Endpoint)
 	}
 	s.Client, err = minio.New(u.Host, &minio.Options{Creds: credentials.NewStaticV4(s.AccessKey, s.SecretKey, ""),
 		Secure: u.Scheme == "https", BucketLookup: minio.BucketLookupPath, Region: "us-east-1"})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return s
+	return s, nil
 }
 
 // Env is the AWS environment a git-bernstein run uses to reach the server.
@@ -59,11 +72,20 @@ func (s *Server) Env() map[string]string {
 // Bucket makes a bucket of its own for the test, with Object Lock (and so versioning) or without.
 func (s *Server) Bucket(t testing.TB, objectLock bool) string {
 	t.Helper()
+	name, err := s.MakeBucket(objectLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// MakeBucket makes a bucket with a fresh name, with Object Lock or without, and returns its name.
+func (s *Server) MakeBucket(objectLock bool) (string, error) {
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "bernstein-" + hex.EncodeToString(b)
 	if err := s.Client.MakeBucket(context.Background(), name, minio.MakeBucketOptions{ObjectLocking: objectLock}); err != nil {
-		t.Fatalf("make bucket %s (object lock %v): %v", name, objectLock, err)
+		return "", fmt.Errorf("make bucket %s (object lock %v): %w", name, objectLock, err)
 	}
-	return name
+	return name, nil
 }
