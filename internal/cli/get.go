@@ -104,7 +104,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	}
 	dir := s.bundleDir(c, root, wd)
 	out := inDir(wd, expandHome(c.String("out")))
-	stores, err := s.stores(false)
+	stores, err := s.stores(readStores)
 	if err != nil {
 		return err
 	}

@@ -19,23 +19,32 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
-// stores opens every git config bernstein.store, in the order configured. noRetention is push --no-retention:
-// S3 stores write no retention and accept a bucket without Object Lock.
-func (s *session) stores(noRetention bool) ([]store.Store, error) {
+// Uses of the stores: what get reads needs no retention settings; what push and the hook write does.
+const (
+	readStores = iota
+	writeStores
+	writeStoresNoRetention // push --no-retention: S3 stores write no retention and accept a bucket without Object Lock
+)
+
+// stores opens every git config bernstein.store, in the order configured, for use.
+func (s *session) stores(use int) ([]store.Store, error) {
 	raws := s.cfg.GetAll("bernstein.store")
 	if len(raws) == 0 {
 		return nil, nil
 	}
-	period, _ := s.cfg.Get("bernstein.retention")
-	mode, _ := s.cfg.Get("bernstein.retentionMode")
-	ret, err := store.ParseRetention(period, mode)
-	if err != nil {
-		return nil, exitWith(ExitUsage, "%v", err)
+	var ret store.Retention
+	if use != readStores {
+		period, _ := s.cfg.Get("bernstein.retention")
+		mode, _ := s.cfg.Get("bernstein.retentionMode")
+		var err error
+		if ret, err = store.ParseRetention(period, mode); err != nil {
+			return nil, exitWith(ExitUsage, "%v", err)
+		}
+		if ret.LegalHold, err = s.cfg.Bool("bernstein.legalHold", false); err != nil {
+			return nil, exitWith(ExitUsage, "%v", err)
+		}
+		ret.None = use == writeStoresNoRetention
 	}
-	if ret.LegalHold, err = s.cfg.Bool("bernstein.legalHold", false); err != nil {
-		return nil, exitWith(ExitUsage, "%v", err)
-	}
-	ret.None = noRetention
 	var out []store.Store
 	for _, raw := range raws {
 		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv, Retention: ret, Now: s.env.now})
@@ -173,7 +182,11 @@ func (s *session) notedEverywhere() ([]notes.Entry, error) {
 // store records it added to refs/bernstein/archives (push then pushes the ref again). A bucket without Object
 // Lock is a usage error (exit 2) unless --no-retention.
 func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) (kept int, err error) {
-	stores, err := s.stores(c.Bool("no-retention"))
+	use := writeStores
+	if c.Bool("no-retention") {
+		use = writeStoresNoRetention
+	}
+	stores, err := s.stores(use)
 	if err != nil || len(stores) == 0 {
 		return 0, err
 	}
@@ -211,7 +224,7 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 // hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
 // fit or fails is one problem line with the command that finishes it.
 func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
-	stores, err := s.stores(false)
+	stores, err := s.stores(writeStores)
 	if err != nil {
 		problem("%v", err)
 		return

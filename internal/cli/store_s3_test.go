@@ -173,3 +173,29 @@ func TestS3HookBucketWithoutObjectLock(t *testing.T) {
 		t.Fatal("the hook printed the secret key")
 	}
 }
+
+// Retention settings that do not parse stop push (exit 2, naming the key) before any upload, and do not stand
+// in the way of get, which writes nothing to a store.
+func TestStoreRetentionSettings(t *testing.T) {
+	t.Parallel()
+	r := ticketRepo(t)
+	bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
+	r.Git("init", "-q", "--bare", "-b", "main", bare)
+	r.Git("remote", "add", "origin", bare)
+	r.Git("config", "bernstein.store", "s3://evidence-bucket")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	if _, e, c := runIn(t, r.Dir, r.Env, "record", "HEAD"); c != 0 {
+		t.Fatalf("record: %s", e)
+	}
+	for key, bad := range map[string]string{"bernstein.retention": "forever", "bernstein.retentionMode": "LEGAL", "bernstein.legalHold": "maybe"} {
+		cl := r.Open(r.Dir)
+		cl.Git("config", key, bad)
+		if out, e, c := runIn(t, r.Dir, r.Env, "push"); c != 2 || !strings.Contains(e, key) || strings.Contains(out, "Uploaded") {
+			t.Errorf("push with %s=%s: %d\n%s\n%s", key, bad, c, out, e)
+		}
+		if _, e, c := runIn(t, r.Dir, r.Env, "get", "HEAD", "--out", t.TempDir()); c != 0 {
+			t.Errorf("get with %s=%s: %d %s", key, bad, c, e)
+		}
+		cl.Git("config", "--unset", key)
+	}
+}

@@ -49,7 +49,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := s.stores(false)
+	stores, err := s.stores(readStores)
 	if err != nil {
 		return err
 	}
