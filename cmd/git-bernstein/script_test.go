@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/s3test"
 	"github.com/git-bernstein/git-bernstein/internal/schematest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -50,6 +51,12 @@ func TestScripts(t *testing.T) {
 	// One fake GitHub for every script: the fixtures of internal/github for acme/app, and 404 for anything
 	// else (githubtest). GITHUB_API_URL points at it, so no script can reach the network even without --no-pr.
 	gh := githubtest.New(t, "")
+	// The S3 server make test starts (internal/s3test), when there is one: [s3] scripts reach it through the
+	// AWS variables, and s3bucket makes their buckets.
+	s3, err := s3test.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		UpdateScripts:       *update,
@@ -87,14 +94,24 @@ func TestScripts(t *testing.T) {
 			} {
 				e.Setenv(kv[0], kv[1])
 			}
+			if s3 != nil {
+				for k, v := range s3.Env() {
+					e.Setenv(k, v)
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": exitcode,
 			"schema":   schema,
+			"s3bucket": func(ts *testscript.TestScript, neg bool, args []string) { s3bucket(ts, s3, neg, args) },
 		},
 		// [gitcompletion]: git's bash completion script is installed where bash-completion loads it.
+		// [s3]: make test's S3 server is there (BERNSTEIN_TEST_S3_ENDPOINT).
 		Condition: func(cond string) (bool, error) {
+			if cond == "s3" {
+				return s3 != nil, nil
+			}
 			if cond != "gitcompletion" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
@@ -134,6 +151,21 @@ func schema(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s passes the %s schema", f, args[0])
 		}
 	}
+}
+
+// s3bucket VAR lock|plain makes a bucket on the S3 server, with Object Lock or without, and sets $VAR to its name.
+func s3bucket(ts *testscript.TestScript, srv *s3test.Server, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[1] != "lock" && args[1] != "plain") {
+		ts.Fatalf("usage: s3bucket VAR lock|plain")
+	}
+	if srv == nil {
+		ts.Fatalf("s3bucket: no S3 server (guard the script with [!s3] skip)")
+	}
+	name, err := srv.MakeBucket(args[1] == "lock")
+	if err != nil {
+		ts.Fatalf("s3bucket: %v", err)
+	}
+	ts.Setenv(args[0], name)
 }
 
 // exitcode N PROGRAM ARGS… runs PROGRAM and fails unless its exit code is N.

@@ -10,11 +10,27 @@
 //	<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>.sig         its SSH signature
 //	<tracker>/<ticket>/<bundle sha256>.<sidecar sha256>.intoto.jsonl its attestation
 //
+//	<tracker>/<ticket>/<bundle sha256>.<record sha256>.store.json   where a store keeps it (StoreRecord)
+//
 // tracker and ticket as the bundles folder names them (record.PathPart); sha256s are lower-case hex. A name says
 // what its file holds, so two writers either write the same blob under a name or different names, and two
 // signatures of one archive (two signers, or one re-signed) sit side by side. The tree is write-once: files are
 // only added, trees from two clones merge as their union, and a name holding two different blobs is a conflict
 // refused loudly (gitext.ErrTreeConflict), never resolved by overwriting.
+//
+// # Store records
+//
+// A .store.json file says at which version an S3 store (package store) keeps each file of the archive, so that
+// get reads the version push wrote and not a later one written under the same key. It is one JSON object with
+// sorted keys, written as encoding/json writes StoreRecord, at most 64 KiB:
+//
+//	{"objects":[{"key":"evidence/github/ENG-42/<hex>.tar.gz","sha256":"<hex>","version_id":"<id>"},…],
+//	 "store":"s3://bucket/evidence","v":1}
+//
+// objects sorted by key. Like every file here it is named by its content, so two pushes that find the same
+// versions write the same record, and a record per store (or per later sidecar) sits beside the others. A record
+// is a hint, never a proof: get still checks every file it reads against the digest its name or the note gives.
+// Versions before this record refuse a tree that holds one (as they refuse any name they do not know).
 //
 // A tree fetched from a remote is read as hostile (Check): exactly three levels, folders and regular 0644 files
 // only (no symlink, gitlink or executable), names exactly as above, sizes bounded; and every file read is checked
@@ -42,6 +58,8 @@ const (
 	JWS         = ".jws"
 	SSHSig      = ".sig"
 	Attestation = ".intoto.jsonl"
+	// StoreKind is the suffix of a store record (StoreRecord): kept in the ref, never written out as a sidecar.
+	StoreKind = ".store.json"
 )
 
 // Kinds lists the sidecar suffixes in the order they are written.
@@ -52,6 +70,7 @@ const (
 	MaxArchive     = 1 << 30  // a bundle archive; verify's inflated limit is of the same order
 	MaxSignature   = 64 << 10 // a .jws or .sig: a few hundred bytes in practice
 	MaxAttestation = 32 << 20 // an in-toto envelope (attest.MaxEnvelope is 24 MiB)
+	MaxStoreRecord = 64 << 10 // a store record: about 150 bytes a file
 	maxEntries     = 1 << 20
 	maxNamePart    = 255
 )
@@ -63,13 +82,15 @@ func MaxFor(kind string) int64 {
 		return MaxArchive
 	case Attestation:
 		return MaxAttestation
+	case StoreKind:
+		return MaxStoreRecord
 	}
 	return MaxSignature
 }
 
 var (
 	archiveName = regexp.MustCompile(`^([0-9a-f]{64})\.tar\.gz$`)
-	sidecarName = regexp.MustCompile(`^([0-9a-f]{64})\.([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl)$`)
+	sidecarName = regexp.MustCompile(`^([0-9a-f]{64})\.([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl|\.store\.json)$`)
 )
 
 // Dir is the folder of a ticket's files in the tree.
@@ -187,7 +208,7 @@ func Check(r *gitext.Repo, tree gitext.Hash) error {
 		}
 		kind, ok := fileKind(e.Name)
 		if !ok {
-			return fmt.Errorf("%s: file name %q is not <sha256>.tar.gz or <sha256>.<sha256>{.jws,.sig,.intoto.jsonl}", Ref, p)
+			return fmt.Errorf("%s: file name %q is not <sha256>.tar.gz or <sha256>.<sha256>{.jws,.sig,.intoto.jsonl,.store.json}", Ref, p)
 		}
 		n, err := r.BlobSize(e.Hash)
 		if err != nil {
@@ -264,7 +285,7 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 			continue
 		}
 		kind, known := fileKind(e.Name)
-		if !known {
+		if !known || kind == StoreKind { // store records: Records reads them
 			continue
 		}
 		data, err := r.ReadBlobMax(e.Hash, MaxFor(kind))

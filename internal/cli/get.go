@@ -24,7 +24,8 @@ func getCommand() *ucli.Command {
 		ArgsUsage: "REV|TICKET",
 		Description: `Finds each archive noted on REV (or, when REV is not a revision, every archive noted for TICKET, compared
 ignoring case) by its noted digest: in the bundles folder first, then in refs/bernstein/archives (fetch it with
-'git bernstein fetch'), then in each git config bernstein.store in turn (oci://HOST[:PORT]/REPOSITORY).
+'git bernstein fetch'), then in each git config bernstein.store in turn (oci://HOST[:PORT]/REPOSITORY,
+s3://BUCKET[/PREFIX] at the versions refs/bernstein/archives records).
 Every copy is checked against the note's bundle_sha256 before it is written, a copy that differs is passed
 over with a warning, and each file is written atomically under --out DIR as
 <tracker>/<ticket>/<bundle>, with its sidecars beside it (<bundle>.jws, .sig, .intoto.jsonl), never over an
@@ -102,7 +103,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	}
 	dir := s.bundleDir(c, root, wd)
 	out := inDir(wd, expandHome(c.String("out")))
-	stores, err := s.stores()
+	stores, err := s.stores(readStores)
 	if err != nil {
 		return err
 	}

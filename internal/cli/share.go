@@ -35,11 +35,18 @@ bernstein.notesRef, default refs/notes/bernstein) and refs/bernstein/archives, m
 files stops everything), and pushes both, never forced. When someone pushed in between, the push is refused
 and push fetches, merges and pushes again (up to 10 rounds). Last, every noted archive held here (bundles
 folder or refs/bernstein/archives, checked against its note) and its sidecars are uploaded to each git config
-bernstein.store that lacks them (oci://HOST[:PORT]/REPOSITORY; credentials from docker login).
+bernstein.store that lacks them (oci://HOST[:PORT]/REPOSITORY, credentials from docker login; or
+s3://BUCKET[/PREFIX], credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, each object locked until the
+bundle's created_at plus bernstein.retention). The version id an S3 bucket gives each file is kept in
+refs/bernstein/archives as a store record, and that ref is pushed again. Exit 2 when a bucket has no Object
+Lock (nothing is uploaded there) unless --no-retention.
 What the remote sends is checked before it is merged: refs/bernstein/archives holds only
 <tracker>/<ticket>/<sha256>.tar.gz and its sidecars, as regular files within size limits.
 ` + remoteHelp,
-		Flags:  []ucli.Flag{&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"}},
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "bundle-dir", Usage: "root `DIR` of recorded bundles (default: git config bernstein.bundleDir, else <git common dir>/bernstein/bundles)"},
+			&ucli.BoolFlag{Name: "no-retention", Usage: "upload to S3 stores without Object Lock retention (and to buckets without Object Lock)"},
+		},
 		Action: runPush,
 	}
 }
@@ -160,7 +167,15 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	return s.pushToStores(ctx, c, dir)
+	recs, err := s.pushToStores(ctx, c, dir)
+	if recs > 0 {
+		// The versions the stores gave are records in refs/bernstein/archives: they travel with it.
+		if _, perr := share.Push(o); perr != nil {
+			return perr
+		}
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(recs, "store record"), archives.Ref, termtext.Clean(o.Remote))
+	}
+	return err
 }
 
 // bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.

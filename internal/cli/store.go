@@ -19,11 +19,35 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
-// stores opens every git config bernstein.store, in the order configured.
-func (s *session) stores() ([]store.Store, error) {
+// Uses of the stores: what get reads needs no retention settings; what push and the hook write does.
+const (
+	readStores = iota
+	writeStores
+	writeStoresNoRetention // push --no-retention: S3 stores write no retention and accept a bucket without Object Lock
+)
+
+// stores opens every git config bernstein.store, in the order configured, for use.
+func (s *session) stores(use int) ([]store.Store, error) {
+	raws := s.cfg.GetAll("bernstein.store")
+	if len(raws) == 0 {
+		return nil, nil
+	}
+	var ret store.Retention
+	if use != readStores {
+		period, _ := s.cfg.Get("bernstein.retention")
+		mode, _ := s.cfg.Get("bernstein.retentionMode")
+		var err error
+		if ret, err = store.ParseRetention(period, mode); err != nil {
+			return nil, exitWith(ExitUsage, "%v", err)
+		}
+		if ret.LegalHold, err = s.cfg.Bool("bernstein.legalHold", false); err != nil {
+			return nil, exitWith(ExitUsage, "%v", err)
+		}
+		ret.None = use == writeStoresNoRetention
+	}
 	var out []store.Store
-	for _, raw := range s.cfg.GetAll("bernstein.store") {
-		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv})
+	for _, raw := range raws {
+		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv, Retention: ret, Now: s.env.now})
 		if err != nil {
 			return nil, exitWith(ExitError, "%v", err)
 		}
@@ -39,8 +63,12 @@ func findCopy(ctx context.Context, s *session, dir string, stores []store.Store,
 	if err == nil || !errors.Is(err, archives.ErrNotHeld) || len(stores) == 0 {
 		return cp, skipped, err
 	}
+	records, err := archives.Records(s.repo, e.Tracker, e.Ticket, e.BundleSHA256)
+	if err != nil {
+		return nil, skipped, err
+	}
 	for _, st := range stores {
-		h, passed, ok, serr := st.Get(ctx, e.Tracker, e.Ticket, e.BundleSHA256)
+		h, passed, ok, serr := st.Get(ctx, e.Tracker, e.Ticket, e.BundleSHA256, archives.KnownTo(records, st.URL()))
 		for _, p := range passed {
 			skipped = append(skipped, termtext.Clean(p))
 		}
@@ -68,10 +96,17 @@ type uploaded struct {
 	err            error
 }
 
+// uploads is what upload did: per store, and the store records to keep.
+type uploads struct {
+	stores  []uploaded
+	records []archives.Recorded
+}
+
 // upload puts each noted archive this clone holds (bundles folder or refs/bernstein/archives, checked against the
 // note) into every store, what the store lacks only. It stops at the context's deadline; the first error of a
 // store ends that store's upload.
-func upload(ctx context.Context, s *session, dir string, stores []store.Store, entries []notes.Entry) []uploaded {
+func upload(ctx context.Context, s *session, dir string, stores []store.Store, entries []notes.Entry) uploads {
+	var recs []archives.Recorded
 	res := make([]uploaded, len(stores))
 	for i, st := range stores {
 		res[i].store = st.URL()
@@ -87,19 +122,36 @@ func upload(ctx context.Context, s *session, dir string, stores []store.Store, e
 		if sb, ok := archives.ReadRecordedSidecar(dir, e, attest.SigstoreSuffix, attest.MaxSigstoreBundle); ok {
 			it.Sidecars = append(it.Sidecars, sb)
 		}
+		records, err := archives.Records(s.repo, e.Tracker, e.Ticket, e.BundleSHA256)
+		if err != nil {
+			records = nil // a hint only: without it, put reads what it finds to check it
+		}
 		for i, st := range stores {
 			if res[i].err != nil {
 				continue
 			}
 			start := s.env.now()
-			n, err := st.Put(ctx, it)
+			it.Known = archives.KnownTo(records, st.URL())
+			rc, err := st.Put(ctx, it)
 			res[i].took += s.env.now().Sub(start)
-			res[i].adds += n
+			res[i].adds += rc.Added
 			res[i].archives++
 			res[i].err = err
+			if err == nil && len(rc.Versions) > 0 {
+				recs = append(recs, archives.Recorded{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
+					Record: archives.StoreRecord{Store: st.URL(), Objects: rc.Versions}})
+			}
 		}
 	}
-	return res
+	return uploads{stores: res, records: recs}
+}
+
+// keepRecords adds the store records of an upload to refs/bernstein/archives; added counts the new ones.
+func (s *session) keepRecords(u uploads) (int, error) {
+	if len(u.records) == 0 {
+		return 0, nil
+	}
+	return archives.AddStoreRecords(s.repo, record.Identity(s.cfg, s.env.getenv), u.records)
 }
 
 // notedEverywhere is every entry of every note on the notes ref, each archive once.
@@ -126,36 +178,53 @@ func (s *session) notedEverywhere() ([]notes.Entry, error) {
 	return out, nil
 }
 
-// pushToStores is push's last step: every noted archive held here, to every configured store.
-func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) error {
-	stores, err := s.stores()
+// pushToStores is push's last step: every noted archive held here, to every configured store. kept counts the
+// store records it added to refs/bernstein/archives (push then pushes the ref again). A bucket without Object
+// Lock is a usage error (exit 2) unless --no-retention.
+func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) (kept int, err error) {
+	use := writeStores
+	if c.Bool("no-retention") {
+		use = writeStoresNoRetention
+	}
+	stores, err := s.stores(use)
 	if err != nil || len(stores) == 0 {
-		return err
+		return 0, err
 	}
 	entries, err := s.notedEverywhere()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	failed := 0
-	for _, u := range upload(ctx, s, dir, stores, entries) {
+	failed, unlocked := 0, 0
+	up := upload(ctx, s, dir, stores, entries)
+	for _, u := range up.stores {
 		if u.err != nil {
 			failed++
+			if errors.Is(u.err, store.ErrNoObjectLock) {
+				unlocked++
+			}
 			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.err.Error()))
 			continue
 		}
 		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.adds, "file"), termtext.Clean(u.store),
 			plural.Count(u.archives, "archive"), u.took.Round(time.Millisecond))
 	}
-	if failed > 0 {
-		return exitWith(ExitError, "%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
+	if kept, err = s.keepRecords(up); err != nil {
+		return 0, err
 	}
-	return nil
+	if unlocked > 0 {
+		return kept, exitWith(ExitUsage, "%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
+			plural.Count(unlocked, "bucket"))
+	}
+	if failed > 0 {
+		return kept, exitWith(ExitError, "%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
+	}
+	return kept, nil
 }
 
 // hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
 // fit or fails is one problem line with the command that finishes it.
 func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
-	stores, err := s.stores()
+	stores, err := s.stores(writeStores)
 	if err != nil {
 		problem("%v", err)
 		return
@@ -179,13 +248,21 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	for _, u := range upload(ctx, s, dir, stores, entries) {
+	up := upload(ctx, s, dir, stores, entries)
+	if _, err := s.keepRecords(up); err != nil {
+		problem("store records not kept in %s: %v; 'git bernstein push' keeps them", archives.Ref, err)
+	}
+	for _, u := range up.stores {
 		if u.err != nil {
 			why := u.err.Error()
-			if errors.Is(u.err, context.DeadlineExceeded) {
+			finish := "'git bernstein push' uploads them"
+			switch {
+			case errors.Is(u.err, context.DeadlineExceeded):
 				why = "the time budget ran out (bernstein.hookBudget)"
+			case errors.Is(u.err, store.ErrNoObjectLock):
+				finish = "'git bernstein push --no-retention' uploads them unlocked"
 			}
-			problem("archives not all uploaded to %s: %s; 'git bernstein push' uploads them", u.store, why)
+			problem("archives not all uploaded to %s: %s; %s", u.store, termtext.Clean(why), finish)
 		}
 	}
 }

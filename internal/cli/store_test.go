@@ -16,6 +16,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/s3test"
 )
 
 // ociStore serves go-containerregistry's registry on 127.0.0.1 (with the referrers API or without it, where
@@ -113,62 +114,92 @@ func TestHookUploadFailureIsLogged(t *testing.T) {
 		t.Fatalf("hook.log: %s", logged)
 	}
 	// A URL that is not a store is said, not guessed at.
-	r.Git("config", "bernstein.store", "s3://bucket/evidence")
-	if _, e, c := runIn(t, r.Dir, r.Env, "get", "HEAD"); c != 1 || !strings.Contains(e, "S3 stores are not supported yet") {
-		t.Fatalf("get with an s3 store: %d %s", c, e)
+	r.Git("config", "bernstein.store", "s3://ci:s3cret@bucket/evidence")
+	if _, e, c := runIn(t, r.Dir, r.Env, "get", "HEAD"); c != 1 || !strings.Contains(e, "is not s3://BUCKET[/PREFIX]") || strings.Contains(e, "s3cret") {
+		t.Fatalf("get with an s3 store URL holding credentials: %d %s", c, e)
 	}
 }
 
 // The timings README gives for a 100-bundle history (BERNSTEIN_STORE_TIMING=1 go test ./internal/cli -run
-// TestOCIStoreTiming -v): record 100 signed bundles, push them to an empty registry, push again (nothing left to
-// upload), and get all 100 from the registry in a clone without the archives ref.
-func TestOCIStoreTiming(t *testing.T) {
+// TestStoreTiming -v; the S3 rows need make test's server, BERNSTEIN_TEST_S3_*): record 100 signed bundles, push
+// them (to the git remote only, or also to an empty registry or bucket), push again (nothing left to upload), and
+// get all 100 in a clone: from refs/bernstein/archives, or from the store (the clone's archives ref deleted, or
+// for S3 holding only the store records, as keepOnlyStoreRecords leaves it).
+func TestStoreTiming(t *testing.T) {
 	if os.Getenv("BERNSTEIN_STORE_TIMING") == "" {
 		t.Skip("BERNSTEIN_STORE_TIMING=1 runs it")
 	}
-	for _, referrers := range []bool{true, false} {
-		url := ociStore(t, referrers)
+	type setup struct {
+		name string
+		url  func(t *testing.T) (string, []string)
+	}
+	setups := []setup{
+		{"git ref only", func(*testing.T) (string, []string) { return "", nil }},
+		{"OCI, referrers API", func(t *testing.T) (string, []string) { return ociStore(t, true), nil }},
+		{"OCI, tag schema", func(t *testing.T) (string, []string) { return ociStore(t, false), nil }},
+	}
+	if os.Getenv(s3test.EnvEndpoint) != "" {
+		setups = append(setups, setup{"S3 with Object Lock", func(t *testing.T) (string, []string) {
+			srv := s3test.Need(t)
+			return "s3://" + srv.Bucket(t, true) + "/evidence", withS3(nil, srv)
+		}})
+	}
+	for _, st := range setups {
+		url, extra := st.url(t)
 		r := gittest.New(t)
+		env := append(append([]string(nil), r.Env...), extra...)
 		r.Commit("Initial commit", map[string]string{"README": "x\n"})
 		base := r.Rev("HEAD")
 		for i := 1; i <= 100; i++ {
 			r.Commit(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{fmt.Sprintf("f%d.go", i): fmt.Sprintf("%d\n", i)})
 		}
 		keyDir := t.TempDir()
-		if _, e, c := runIn(t, keyDir, r.Env, "keygen", "--kid", "k1"); c != 0 {
+		if _, e, c := runIn(t, keyDir, env, "keygen", "--kid", "k1"); c != 0 {
 			t.Fatalf("keygen: %s", e)
 		}
 		r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
 		r.Git("config", "bernstein.signingKid", "k1")
-		if _, e, c := runIn(t, r.Dir, r.Env, "record", base+"..HEAD"); c != 0 {
+		r.Git("config", "bernstein.retention", "3650d")
+		if _, e, c := runIn(t, r.Dir, env, "record", base+"..HEAD"); c != 0 {
 			t.Fatalf("record: %s", e)
 		}
 		bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
 		r.Git("init", "-q", "--bare", "-b", "main", bare)
 		r.Git("remote", "add", "origin", bare)
 		r.Git("push", "-q", "origin", "main")
-		r.Git("config", "bernstein.store", url)
+		if url != "" {
+			r.Git("config", "bernstein.store", url)
+		}
 		for _, round := range []string{"first", "second"} {
 			start := time.Now()
-			out, e, c := runIn(t, r.Dir, r.Env, "push")
+			out, e, c := runIn(t, r.Dir, env, "push")
 			if c != 0 {
 				t.Fatalf("push: %s %s", out, e)
 			}
-			t.Logf("referrers API %v: %s push of 100 bundles: %s (%s)", referrers, round, time.Since(start).Round(time.Millisecond), strings.TrimSpace(out))
+			t.Logf("%s: %s push of 100 bundles: %s (%s)", st.name, round, time.Since(start).Round(time.Millisecond), strings.Join(strings.Fields(out), " "))
 		}
 		clone := filepath.Join(filepath.Dir(r.Dir), "clone")
 		r.Git("clone", "-q", bare, clone)
-		if _, e, c := runIn(t, clone, r.Env, "fetch"); c != 0 {
+		if _, e, c := runIn(t, clone, env, "fetch"); c != 0 {
 			t.Fatalf("fetch: %s", e)
 		}
 		cl := r.Open(clone)
-		cl.Git("update-ref", "-d", string(archives.Ref))
-		cl.Git("config", "bernstein.store", url)
+		from := string(archives.Ref)
+		switch {
+		case strings.HasPrefix(url, "s3://"):
+			keepOnlyStoreRecords(t, cl)
+		case url != "":
+			cl.Git("update-ref", "-d", string(archives.Ref))
+		}
+		if url != "" {
+			cl.Git("config", "bernstein.store", url)
+			from = url
+		}
 		start := time.Now()
-		out, e, c := runIn(t, clone, r.Env, "get", "HEAD", "--out", "ev")
-		if c != 0 || strings.Count(out, "from "+url) != 100 {
+		out, e, c := runIn(t, clone, env, "get", "HEAD", "--out", "ev")
+		if c != 0 || strings.Count(out, "from "+from) != 100 {
 			t.Fatalf("get: %d %s %s", c, out, e)
 		}
-		t.Logf("referrers API %v: get of 100 bundles from the store: %s (%s)", referrers, time.Since(start).Round(time.Millisecond), strings.TrimSpace(e))
+		t.Logf("%s: get of 100 bundles from %s: %s (%s)", st.name, from, time.Since(start).Round(time.Millisecond), strings.TrimSpace(e))
 	}
 }

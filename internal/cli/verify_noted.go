@@ -48,7 +48,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := s.stores()
+	stores, err := s.stores(readStores)
 	if err != nil {
 		return err
 	}

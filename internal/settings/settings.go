@@ -40,7 +40,10 @@ var Keys = []Key{
 	{"bernstein.pullRequests", "`false`: `bundle`, `record` and the post-merge hook ask GitHub for no pull request (as `--no-pr`; a flag that asks for them wins)", "`true`"},
 	{"bernstein.controls", "`bundle`, `record` and the post-merge hook also capture each pull request's change-control evidence for `audit` (as `--controls`)", "`false`"},
 	{"bernstein.maxTickets", "most tickets `record` and the hook bundle from one range; the others are named with the command that records them (`0`: no cap)", "`100`"},
-	{"bernstein.store", "a store `push` and the hook upload archives and sidecars to and `get` reads from: `oci://HOST[:PORT]/REPOSITORY`, an OCI registry (credentials from `docker login`; multi-valued: `git config --add`)", "none"},
+	{"bernstein.store", "a store `push` and the hook upload archives and sidecars to and `get` reads from: `oci://HOST[:PORT]/REPOSITORY`, an OCI registry (credentials from `docker login`), or `s3://BUCKET[/PREFIX]`, an S3 bucket with Object Lock (credentials from `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`); multi-valued: `git config --add`", "none"},
+	{"bernstein.retention", "how long S3 stores lock each object, counted from the bundle's `created_at`: days (`2555d`), years (`7y`) or a Go duration (`720h`)", "the bucket's default retention"},
+	{"bernstein.retentionMode", "Object Lock mode of that retention: `COMPLIANCE` (nobody can shorten or delete) or `GOVERNANCE` (users with s3:BypassGovernanceRetention can)", "`COMPLIANCE`"},
+	{"bernstein.legalHold", "`true`: S3 stores also put a legal hold on each object (it stays until lifted, whatever the retention)", "`false`"},
 	{"bernstein.hookBudget", "time the post-merge hook may take (a duration such as `5s`, or whole seconds); what does not fit is left with the command that finishes it", "`5s`"},
 }
 

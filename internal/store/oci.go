@@ -197,7 +197,12 @@ func (s *ociStore) archiveManifest(it Item) ([]byte, ocispec.Descriptor) {
 
 // Put uploads the archive's manifest (tagged TagFor), its blob and the empty config when missing, then a
 // referrer for each sidecar the registry does not list yet.
-func (s *ociStore) Put(ctx context.Context, it Item) (int, error) {
+func (s *ociStore) Put(ctx context.Context, it Item) (Receipt, error) {
+	n, err := s.put(ctx, it)
+	return Receipt{Added: n}, err
+}
+
+func (s *ociStore) put(ctx context.Context, it Item) (int, error) {
 	if sum(it.Archive) != it.SHA256 {
 		return 0, fmt.Errorf("%s: the archive for %s %s is not the noted %s: not uploaded", s.raw, it.Tracker, it.Ticket, it.SHA256)
 	}
@@ -334,7 +339,7 @@ func (s *ociStore) fetchBlob(ctx context.Context, d ocispec.Descriptor, max int6
 // another artifact type (a cosign signature, say) is not read; one of ours that is not what it claims (another
 // subject, too large, a blob that does not match) is passed over and said in skipped, so that a planted
 // referrer cannot keep the archive from being had; an archive that does not match is an error.
-func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string) (*archives.Held, []string, bool, error) {
+func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string, _ []archives.StoredObject) (*archives.Held, []string, bool, error) {
 	subject, m, err := s.resolve(ctx, want)
 	if err != nil || m == nil {
 		return nil, nil, false, err
@@ -376,13 +381,7 @@ func (s *ociStore) Get(ctx context.Context, tracker, ticket, want string) (*arch
 			h.Sidecars = append(h.Sidecars, *sc)
 		}
 	}
-	sort.Slice(h.Sidecars, func(i, j int) bool {
-		a, b := h.Sidecars[i], h.Sidecars[j]
-		if a.Kind != b.Kind {
-			return kindRank(a.Kind) < kindRank(b.Kind)
-		}
-		return a.SHA256 < b.SHA256
-	})
+	sortSidecars(h.Sidecars)
 	return h, skipped, true, nil
 }
 
@@ -410,6 +409,17 @@ func kindOf(artifactType string) string {
 		}
 	}
 	return ""
+}
+
+// sortSidecars orders sidecars as the archives ref lists them: by kind (archives.Kinds, then the rest), then digest.
+func sortSidecars(sc []archives.Sidecar) {
+	sort.Slice(sc, func(i, j int) bool {
+		a, b := sc[i], sc[j]
+		if a.Kind != b.Kind {
+			return kindRank(a.Kind) < kindRank(b.Kind)
+		}
+		return a.SHA256 < b.SHA256
+	})
 }
 
 func kindRank(k string) int {

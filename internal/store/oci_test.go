@@ -68,20 +68,20 @@ func TestPutGet(t *testing.T) {
 			})
 			ctx := context.Background()
 			it := item("archive bytes", side(archives.JWS, "jws"), side(archives.Attestation, "{}\n"))
-			if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256); ok || err != nil {
+			if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil); ok || err != nil {
 				t.Fatalf("get from an empty registry: %v %v", ok, err)
 			}
-			if n, err := s.Put(ctx, it); n != 3 || err != nil {
-				t.Fatalf("put: %d %v", n, err)
+			if n, err := s.Put(ctx, it); n.Added != 3 || err != nil {
+				t.Fatalf("put: %d %v", n.Added, err)
 			}
-			if n, err := s.Put(ctx, it); n != 0 || err != nil {
-				t.Fatalf("second put: %d %v", n, err)
+			if n, err := s.Put(ctx, it); n.Added != 0 || err != nil {
+				t.Fatalf("second put: %d %v", n.Added, err)
 			}
 			it.Sidecars = append(it.Sidecars, side(archives.JWS, "second jws"))
-			if n, err := s.Put(ctx, it); n != 1 || err != nil {
-				t.Fatalf("put with a new sidecar: %d %v", n, err)
+			if n, err := s.Put(ctx, it); n.Added != 1 || err != nil {
+				t.Fatalf("put with a new sidecar: %d %v", n.Added, err)
 			}
-			h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256)
+			h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil)
 			if !ok || err != nil || len(skipped) != 0 {
 				t.Fatalf("get: %v %v %v", ok, err, skipped)
 			}
@@ -126,12 +126,12 @@ func TestGetChecksWhatTheRegistrySends(t *testing.T) {
 		t.Fatal(err)
 	}
 	tamper = it.Sidecars[0].SHA256
-	h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256)
+	h, skipped, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil)
 	if !ok || err != nil || len(h.Sidecars) != 0 || len(skipped) != 1 {
 		t.Fatalf("a changed sidecar: %v %v %+v %v", ok, err, h, skipped)
 	}
 	tamper = it.SHA256
-	if h, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256); ok || h != nil || err == nil || !strings.Contains(err.Error(), "digest") {
+	if h, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil); ok || h != nil || err == nil || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a changed archive: %v %v %v", ok, h, err)
 	}
 	// put refuses an archive that is not the noted one
@@ -160,7 +160,7 @@ func TestGetRefusesAForeignTag(t *testing.T) {
 	if err := o.repo.Tag(ctx, d, TagFor(other)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", other); ok || err == nil || !strings.Contains(err.Error(), "refused") {
+	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", other, nil); ok || err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("a tag naming another archive: %v %v", ok, err)
 	}
 }
@@ -172,7 +172,11 @@ func TestOpen(t *testing.T) {
 		"oci://user:secret@registry.example.com/x": "credentials come from docker login",
 		"oci://registry.example.com/x:latest":      "not oci://",
 		"oci://registry.example.com":               "not oci://",
-		"s3://bucket/prefix":                       "not supported yet",
+		"s3://bucket/prefix":                       "",
+		"s3://user:secret@bucket/prefix":           "not s3://BUCKET",
+		"s3://Bad_Bucket/prefix":                   "bucket",
+		"s3://bucket/a/../b":                       "..",
+		"s3://bucket/a\tb":                         "control character",
 		"https://example.com/x":                    "unknown scheme",
 		"registry.example.com/x":                   "not a URL",
 	} {
@@ -231,10 +235,10 @@ func TestDockerCredentials(t *testing.T) {
 		t.Fatal("put without credentials")
 	}
 	right := `{"auths":{"` + host + `":{"auth":"` + base64.StdEncoding.EncodeToString([]byte("ci:s3cret-token")) + `"}}}`
-	if n, err := open(right).Put(ctx, it); n != 1 || err != nil {
-		t.Fatalf("put with docker login's credentials: %d %v", n, err)
+	if n, err := open(right).Put(ctx, it); n.Added != 1 || err != nil {
+		t.Fatalf("put with docker login's credentials: %d %v", n.Added, err)
 	}
-	if _, _, ok, err := open(right).Get(ctx, "github", "ENG-42", it.SHA256); !ok || err != nil {
+	if _, _, ok, err := open(right).Get(ctx, "github", "ENG-42", it.SHA256, nil); !ok || err != nil {
 		t.Fatalf("get with docker login's credentials: %v %v", ok, err)
 	}
 }
@@ -268,7 +272,7 @@ func TestGetBoundsWhatTheRegistryClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	big = true
-	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256); ok || err == nil || !strings.Contains(err.Error(), "more than the 65536 allowed") {
+	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil); ok || err == nil || !strings.Contains(err.Error(), "more than the 65536 allowed") {
 		t.Fatalf("a 10 MiB manifest: %v %v", ok, err)
 	}
 }
