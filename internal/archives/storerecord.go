@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
@@ -75,7 +72,7 @@ type Recorded struct {
 }
 
 // AddStoreRecords keeps the records beside their archives, in one commit; added counts those the ref did not hold.
-func AddStoreRecords(r *gitext.Repo, sig object.Signature, recs []Recorded) (added int, err error) {
+func AddStoreRecords(r *gitext.Repo, sig gitext.Signature, recs []Recorded) (added int, err error) {
 	var files []gitext.TreeFile
 	seen := map[string]bool{}
 	for _, rc := range recs {
@@ -102,17 +99,17 @@ func Records(r *gitext.Repo, tracker, ticket, digest string) ([]StoreRecord, err
 		return nil, err
 	}
 	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
-	if err != nil || !ok || mode != filemode.Dir {
+	if err != nil || !ok || mode != gitext.ModeDir {
 		return nil, err
 	}
-	dir, err := object.GetTree(r.Storer, dirHash)
+	dir, err := r.TreeEntries(dirHash)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Ref, err)
 	}
 	var out []StoreRecord
-	for _, e := range dir.Entries {
+	for _, e := range dir {
 		m := sidecarName.FindStringSubmatch(e.Name)
-		if m == nil || m[1] != digest || m[3] != StoreKind || e.Mode != filemode.Regular {
+		if m == nil || m[1] != digest || m[3] != StoreKind || e.Mode != gitext.ModeRegular {
 			continue
 		}
 		data, err := r.ReadBlobMax(e.Hash, MaxStoreRecord)
