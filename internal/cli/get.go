@@ -47,7 +47,7 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 			return "", nil, err
 		}
 		if !ok {
-			return "", nil, exitWith(ExitError, "no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
+			return "", nil, fmt.Errorf("no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
 		}
 		entries, _ = notes.Parse(text)
 		return fmt.Sprintf("%s (%s)", arg, h.String()[:7]), entries, nil
@@ -74,7 +74,7 @@ func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, 
 		}
 	}
 	if len(entries) == 0 {
-		return "", nil, exitWith(ExitError, "%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
+		return "", nil, fmt.Errorf("%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
 	}
 	return "ticket " + arg, entries, nil
 }
@@ -143,7 +143,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
 		plural.Count(len(entries), "archive"), termtext.Clean(what), envOf(c).now().Sub(start).Round(time.Millisecond))
 	if missing > 0 {
-		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
+		return fmt.Errorf("%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
 	}
 	return nil
 }

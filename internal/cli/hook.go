@@ -3,14 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/hooks"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -46,7 +45,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
 		fmt.Fprintf(errw, "git-bernstein: post-merge: %s\n", termtext.Clean(msg))
 		if logPath != "" {
-			appendLog(logPath, msg)
+			_ = hooks.AppendLog(logPath, envOf(c).now(), msg) // already printed; a log is not worth failing for
 		}
 	}
 	// Whatever goes wrong below, the merge is done and must stay done: report, log, exit 0.
@@ -66,7 +65,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		problem("%v", err)
 		return nil
 	}
-	logPath = filepath.Join(s.repo.CommonDir, "bernstein", "hook.log")
+	logPath = hooks.LogPath(s.repo.CommonDir)
 	budget, err := hookBudget(s)
 	if err != nil {
 		problem("%v", err)
@@ -112,18 +111,4 @@ func hookBudget(s *session) (time.Duration, error) {
 		return d, nil
 	}
 	return defaultHookBudget, fmt.Errorf("git config bernstein.hookBudget %q is not a duration such as 5s or 1m: using %s", v, defaultHookBudget)
-}
-
-// appendLog adds one timestamped line to the hook log. A log that cannot be written is not worth failing for:
-// the problem was already printed.
-func appendLog(path, msg string) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s post-merge: %s\n", time.Now().UTC().Format(time.RFC3339), msg)
 }

@@ -64,7 +64,7 @@ func runLineageCheckpoint(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		if errors.Is(err, lineage.ErrStoreFails) {
 			printVerify(c.Root().ErrWriter, res, store.Key)
-			return exitWith(ExitError, "no checkpoint: the store does not verify (above)")
+			return fmt.Errorf("no checkpoint: the store does not verify (above)")
 		}
 		return err
 	}
@@ -185,7 +185,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	abs := func(p string) string { return inDir(wd, p) }
 	keys, err := trustedCards(wd, c.StringSlice("card"))
 	if err != nil {
-		return exitWith(ExitUsage, "%v", err)
+		return usageError("%v", err)
 	}
 	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
 	var checked []checkedCheckpoint
@@ -209,7 +209,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	for _, path := range c.StringSlice("checkpoint") {
 		data, err := regularfile.ReadFile(abs(path), "lineage v2 checkpoint", checkpoint.MaxSize)
 		if err != nil {
-			return exitWith(ExitUsage, "%v", err)
+			return usageError("%v", err)
 		}
 		sum := sha256.Sum256(data)
 		given[hex.EncodeToString(sum[:])] = data
@@ -260,7 +260,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 		}
 	}
 	if !res.OK {
-		return exitWith(ExitError, "")
+		return errReported
 	}
 	return nil
 }
@@ -306,7 +306,7 @@ func notedCheckpoints(c *ucli.Command, rev string, given map[string][]byte) ([]n
 	}
 	h, err := s.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
-		return nil, exitWith(ExitUsage, "--since %s: %v", rev, err)
+		return nil, usageError("--since %s: %v", rev, err)
 	}
 	tip, err := s.repo.CommitObject(*h)
 	if err != nil {

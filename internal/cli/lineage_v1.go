@@ -112,7 +112,7 @@ func loadLineageCards(c *ucli.Command, flag string) (*logv1.Cards, error) {
 			return nil, err
 		}
 		if err := cards.LoadCardsDir(p); err != nil {
-			return nil, exitWith(ExitUsage, "%v", err)
+			return nil, usageError("%v", err)
 		}
 	}
 	return &cards, nil
@@ -127,15 +127,15 @@ func readLineageV1(c *ucli.Command) (string, *logv1.Root, *logv1.Log, error) {
 	}
 	r, err := logv1.OpenRoot(root)
 	if err != nil {
-		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
+		return "", nil, nil, usageError("lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
 	}
 	data, err := r.ReadLog()
 	if err != nil {
 		r.Close()
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, exitWith(ExitUsage, "lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
+			return "", nil, nil, usageError("lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
 		}
-		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v", err)
+		return "", nil, nil, usageError("lineage v1: %v", err)
 	}
 	return root, r, logv1.Parse(data), nil
 }
@@ -144,12 +144,12 @@ func readLineageV1(c *ucli.Command) (string, *logv1.Root, *logv1.Log, error) {
 func readOperatorKey(path string) ([]byte, error) {
 	b, err := regularfile.ReadFile(path, "operator key", 64<<10)
 	if err != nil {
-		return nil, exitWith(ExitUsage, "%v", err)
+		return nil, usageError("%v", err)
 	}
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
 	if len(b) == 0 {
-		return nil, exitWith(ExitUsage, "operator key %s is empty", path)
+		return nil, usageError("operator key %s is empty", path)
 	}
 	return b, nil
 }
@@ -235,7 +235,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 		}
 	}
 	if !res.OK() {
-		return exitWith(ExitError, "")
+		return errReported
 	}
 	return nil
 }

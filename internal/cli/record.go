@@ -161,7 +161,7 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", err)
 	}
 	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
-		return exitWith(ExitError, "%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
+		return fmt.Errorf("%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
 	}
 	return nil
 }

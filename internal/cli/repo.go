@@ -29,7 +29,7 @@ func openSession(env *Env) (*session, error) {
 	repo, err := gitext.Discover(wd, env.getenv)
 	if err != nil {
 		if errors.Is(err, gitext.ErrNotRepository) {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, fmt.Errorf("%v", err)
 		}
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func runShow(_ context.Context, c *ucli.Command) error {
 		return err
 	}
 	if !ok {
-		return exitWith(ExitError, "no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
+		return fmt.Errorf("no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
 			rev, h.String()[:7], ref)
 	}
 	entries, other := notes.Parse(text)

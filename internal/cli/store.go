@@ -25,7 +25,7 @@ func (s *session) stores() ([]store.Store, error) {
 	for _, raw := range s.cfg.GetAll("bernstein.store") {
 		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv})
 		if err != nil {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, fmt.Errorf("%v", err)
 		}
 		out = append(out, st)
 	}
@@ -147,7 +147,7 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 			plural.Count(u.archives, "archive"), u.took.Round(time.Millisecond))
 	}
 	if failed > 0 {
-		return exitWith(ExitError, "%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
+		return fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
 	}
 	return nil
 }

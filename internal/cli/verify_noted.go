@@ -88,7 +88,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		worst = max(worst, report.ExitCode)
 	}
 	if worst != 0 {
-		return exitWith(worst, "")
+		return verdict(worst, "")
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func sep(i int) string {
 // notedEntriesOnRev is notedEntries for a revision only: verify --rev names a commit, never a ticket.
 func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
 	if _, err := s.repo.ResolveRevision(plumbing.Revision(rev)); err != nil {
-		return "", nil, exitWith(ExitUsage, "--rev %s: cannot resolve it: %v", rev, err)
+		return "", nil, usageError("--rev %s: cannot resolve it: %v", rev, err)
 	}
 	return s.notedEntries(rev)
 }
