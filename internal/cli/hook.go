@@ -3,13 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/hooks"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -66,9 +65,11 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		return nil
 	}
 	logPath = hooks.LogPath(s.repo.CommonDir)
-	budget, err := hookBudget(s)
-	if err != nil {
+	budget := settings.DefaultHookBudget
+	if set, err := s.settings(c); err != nil {
 		problem("%v", err)
+	} else if budget = set.HookBudget; set.Err("bernstein.hookBudget") != nil {
+		problem("%v", set.Err("bernstein.hookBudget"))
 	}
 	rep, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {
@@ -91,24 +92,4 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		problem("%s", deferredLine(c, rep, budget))
 	}
 	return nil
-}
-
-// defaultHookBudget is how long the post-merge hook may take before it leaves the rest for later: a merge is
-// something a person waits for.
-const defaultHookBudget = 5 * time.Second
-
-// hookBudget is git config bernstein.hookBudget, a Go duration ("5s", "1m") or whole seconds ("5"); a value that
-// is neither is reported and the default used, since the hook must not fail.
-func hookBudget(s *session) (time.Duration, error) {
-	v, ok := s.cfg.Get("bernstein.hookBudget")
-	if !ok || v == "" {
-		return defaultHookBudget, nil
-	}
-	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		return time.Duration(n) * time.Second, nil
-	}
-	if d, err := time.ParseDuration(v); err == nil && d > 0 {
-		return d, nil
-	}
-	return defaultHookBudget, fmt.Errorf("git config bernstein.hookBudget %q is not a duration such as 5s or 1m: using %s", v, defaultHookBudget)
 }

@@ -18,10 +18,9 @@ var layerDebt = map[string][]string{
 	"bundle_note.go":        {"github.com/go-git/go-git/v5/plumbing"},
 	"codeowners.go":         {"github.com/go-git/go-git/v5/plumbing", "github.com/go-git/go-git/v5/plumbing/filemode"},
 	"get.go":                {"github.com/go-git/go-git/v5/plumbing"},
-	"lineage_checkpoint.go": {"crypto/sha256", "github.com/go-git/go-git/v5/plumbing"},
+	"lineage_checkpoint.go": {"github.com/go-git/go-git/v5/plumbing"},
 	"share.go":              {"github.com/go-git/go-git/v5/plumbing"},
 	"show.go":               {"github.com/go-git/go-git/v5/plumbing"},
-	"sign_flags.go":         {"crypto"}, // bundleSigning passes a crypto.Signer on
 	"verify_note.go":        {"github.com/go-git/go-git/v5/plumbing"},
 	"verify_noted.go":       {"github.com/go-git/go-git/v5/plumbing"},
 }

@@ -165,15 +165,7 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 
 // bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.
 func (s *session) bundleDirHere(c *ucli.Command) (string, error) {
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return "", err
-	}
-	wd, err := s.env.getwd()
-	if err != nil {
-		return "", err
-	}
-	return s.bundleDir(c, root, wd), nil
+	return s.bundleDir(c)
 }
 
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
@@ -185,15 +177,10 @@ func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	root, err := s.projectRoot(false)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		return 0, err
 	}
-	wd, err := s.env.getwd()
-	if err != nil {
-		return 0, err
-	}
-	dir := s.bundleDir(c, root, wd)
 	var keep []archives.Bundle
 	for _, n := range all {
 		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)

@@ -68,7 +68,7 @@ func runShow(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("cannot resolve %s: %w", rev, err)
 	}
 	ref := notes.RefFrom(s.cfg)
-	text, ok, err := s.repo.Note(ref, *h)
+	entries, other, ok, err := notes.On(s.repo, ref, *h)
 	if err != nil {
 		return err
 	}
@@ -76,16 +76,14 @@ func runShow(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
 			rev, h.String()[:7], ref)
 	}
-	entries, other := notes.Parse(text)
 	for _, o := range other {
 		fmt.Fprintf(c.Root().ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
 	}
-	root := s.repo.WorkTree
-	if root == "" {
-		root = s.repo.GitDir
+	dir, err := s.bundleDir(c)
+	if err != nil {
+		return err
 	}
 	wd, _ := envOf(c).getwd()
-	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {
 		name := record.PathPart(filepath.Base(e.Bundle))

@@ -20,9 +20,13 @@ import (
 )
 
 // stores opens every git config bernstein.store, in the order configured.
-func (s *session) stores() ([]store.Store, error) {
+func (s *session) stores(c *ucli.Command) ([]store.Store, error) {
+	set, err := s.settings(c)
+	if err != nil {
+		return nil, err
+	}
 	var out []store.Store
-	for _, raw := range s.cfg.GetAll("bernstein.store") {
+	for _, raw := range set.Stores {
 		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv})
 		if err != nil {
 			return nil, fmt.Errorf("%v", err)
@@ -128,7 +132,7 @@ func (s *session) notedEverywhere() ([]notes.Entry, error) {
 
 // pushToStores is push's last step: every noted archive held here, to every configured store.
 func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string) error {
-	stores, err := s.stores()
+	stores, err := s.stores(c)
 	if err != nil || len(stores) == 0 {
 		return err
 	}
@@ -155,7 +159,7 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 // hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
 // fit or fails is one problem line with the command that finishes it.
 func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
-	stores, err := s.stores()
+	stores, err := s.stores(c)
 	if err != nil {
 		problem("%v", err)
 		return

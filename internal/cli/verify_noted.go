@@ -35,21 +35,20 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return err
-	}
 	wd, err := s.env.getwd()
 	if err != nil {
 		return err
 	}
-	dir := s.bundleDir(c, root, wd)
+	dir, err := s.bundleDir(c)
+	if err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := s.stores()
+	stores, err := s.stores(c)
 	if err != nil {
 		return err
 	}
