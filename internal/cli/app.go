@@ -1,6 +1,8 @@
 // Package cli is the command-line layer: it parses flags, calls the capability packages and prints.
-// Most logic lives in the packages it calls, where tests reach it directly; what is still here (flag defaults
-// from configuration, some policy of verify and lineage) belongs in capability packages and is moving there.
+// Logic lives in the packages it calls, where tests reach it directly: settings and their precedence in package
+// settings (settings.go reads the flags into settings.Flags), note lookups in notes, checkpoint policy in
+// lineage/pinned, local copies in record. Exit codes come from one map (exit.go); the run's surroundings (folder,
+// environment, clock, stderr) from Env. imports_test.go keeps go-git, crypto and file opening out of here.
 package cli
 
 import (

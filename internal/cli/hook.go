@@ -65,11 +65,11 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		return nil
 	}
 	logPath = hooks.LogPath(s.repo.CommonDir)
-	budget := settings.DefaultHookBudget
-	if set, err := s.settings(c); err != nil {
-		problem("%v", err)
-	} else if budget = set.HookBudget; set.Err("bernstein.hookBudget") != nil {
-		problem("%v", set.Err("bernstein.hookBudget"))
+	budget := settings.DefaultHookBudget // when the settings cannot be had, record below says why
+	if set, err := s.settings(c); err == nil {
+		if budget = set.HookBudget; set.Err("bernstein.hookBudget") != nil {
+			problem("%v", set.Err("bernstein.hookBudget"))
+		}
 	}
 	rep, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {

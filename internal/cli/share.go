@@ -156,16 +156,11 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
 			plural.Count(p.Attempts, "round"), envOf(c).now().Sub(start).Round(time.Millisecond))
 	}
-	dir, err := s.bundleDirHere(c)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		return err
 	}
 	return s.pushToStores(ctx, c, dir)
-}
-
-// bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.
-func (s *session) bundleDirHere(c *ucli.Command) (string, error) {
-	return s.bundleDir(c)
 }
 
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
@@ -197,8 +192,9 @@ func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 			}
 			b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
 				Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-			// Not here, not a file to read, or not the noted archive (changed since): nothing to keep.
-			if sum, err := localSHA256(dir, e.Tracker, e.Ticket, e.Bundle); err != nil || sum != e.BundleSHA256 {
+			// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
+			// archive's (the copy found is under another path): nothing to keep.
+			if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
 				continue
 			}
 			for _, kind := range archives.Kinds {

@@ -172,7 +172,7 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 			plural.Count(len(rep.Recorded), "archive"), plural.Count(len(stores), "store"))
 		return
 	}
-	dir, err := s.bundleDirHere(c)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		problem("%v", err)
 		return

@@ -15,7 +15,8 @@ const MaxNote = 1 << 20
 
 // On reads the entries noted on target in ref; other are the lines this version does not understand. ok is
 // false when target has no note there.
-func On(r *gitext.Repo, ref plumbing.ReferenceName, target plumbing.Hash) (entries []Entry, other []string, ok bool, err error) {
+func On(r *gitext.Repo, ref plumbing.ReferenceName, target plumbing.Hash) (
+	entries []Entry, other []string, ok bool, err error) {
 	text, ok, err := r.Note(ref, target)
 	if err != nil || !ok {
 		return nil, nil, false, err

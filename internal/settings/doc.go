@@ -7,26 +7,25 @@
 // reads, so a key is listed once and documented where it is read.
 //
 // Precedence: a flag, else the environment variable, else git's configuration, else bernstein.yaml, else the
-// default. Each setting, the sources it has (in that order) and its default:
+// default. Each setting (its Settings field), its sources in that order and its default:
 //
-//	setting (Settings field)      flag                  environment             git config / bernstein.yaml   default
-//	Tracker                       --tracker (1)         -                       bernstein.tracker             github
-//	Match                         --match               -                       bernstein.match               trailer,branch,merge,message
-//	Trailers (added up)           --trailer             -                       bernstein.trailer (all)       none (2)
-//	BaseBranch                    -                     -                       bernstein.baseBranch          origin/HEAD's target, main, master (3)
-//	TicketPattern                 -                     -                       bernstein.ticketPattern       [A-Z][A-Z0-9]+-[0-9]+ (3)
-//	Projects                      -                     -                       bernstein.projects (all)      every key
-//	Index                         -                     -                       bernstein.index               true
-//	BundleDir                     --bundle-dir (4)      -                       bernstein.bundleDir (4)       <git common dir>/bernstein/bundles
-//	MaxTickets                    --max-tickets         -                       bernstein.maxTickets          100 (0: no cap)
-//	HookBudget                    -                     -                       bernstein.hookBudget          5s (5)
-//	Controls                      --controls            -                       bernstein.controls            false
-//	Attest                        --attest              -                       bernstein.attest              false
-//	GithubRepo                    --github-repo         -                       bernstein.githubRepo          from bernstein.remote's URL
-//	Remote                        -                     -                       bernstein.remote              origin (6)
-//	GithubAPIURL                  --github-api-url      GITHUB_API_URL          bernstein.githubApiUrl        https://api.github.com/
-//	Stores (all, in order)        -                     -                       bernstein.store (all)         none
-//	LineageV2                     -                     BERNSTEIN_LINEAGE_V2    bernstein.yaml lineage.version off (on when 2)
+//	Tracker       --tracker (1), bernstein.tracker                    github
+//	Match         --match, bernstein.match                            trailer,branch,merge,message
+//	Trailers      bernstein.trailer (all), then --trailer (added up)  none (2)
+//	BaseBranch    bernstein.baseBranch                                origin/HEAD's target, main, master (3)
+//	TicketPattern bernstein.ticketPattern                             [A-Z][A-Z0-9]+-[0-9]+ (3)
+//	Projects      bernstein.projects (all)                            every key
+//	Index         bernstein.index                                     true
+//	BundleDir     --bundle-dir, bernstein.bundleDir (4)               <git common dir>/bernstein/bundles
+//	MaxTickets    --max-tickets, bernstein.maxTickets                 100 (0: no cap)
+//	HookBudget    bernstein.hookBudget (5)                            5s
+//	Controls      --controls, bernstein.controls                      false
+//	Attest        --attest, bernstein.attest                          false
+//	GithubRepo    --github-repo, bernstein.githubRepo                 from the remote's URL
+//	Remote        bernstein.remote (6)                                origin
+//	GithubAPIURL  --github-api-url, GITHUB_API_URL, bernstein.githubApiUrl   https://api.github.com/
+//	Stores        bernstein.store (all, in order)                     none
+//	LineageV2     BERNSTEIN_LINEAGE_V2, bernstein.yaml lineage.version  off (on: 1 or true; version 2)
 //
 // (1) bundle's Bernstein form (`bundle TRACKER ID`) names the tracker as an argument, which wins over all.
 // (2) after the default trailer keys (package discover, DefaultTrailerKeys).
