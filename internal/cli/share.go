@@ -167,8 +167,7 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 // bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
 // left only in the folder. It returns how many files were added.
 func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
-	ref := notes.RefFrom(s.cfg)
-	all, err := s.repo.Notes(ref)
+	entries, err := notes.Entries(s.repo, notes.RefFrom(s.cfg))
 	if err != nil {
 		return 0, err
 	}
@@ -177,34 +176,27 @@ func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 		return 0, err
 	}
 	var keep []archives.Bundle
-	for _, n := range all {
-		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
-		if err != nil {
-			return 0, err
+	for _, e := range entries {
+		if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
+			if err != nil {
+				return 0, err
+			}
+			continue
 		}
-		entries, _ := notes.Parse(text)
-		for _, e := range entries {
-			if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
-				if err != nil {
-					return 0, err
-				}
-				continue
-			}
-			b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
-				Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-			// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
-			// archive's (the copy found is under another path): nothing to keep.
-			if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
-				continue
-			}
-			for _, kind := range archives.Kinds {
-				if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
-					f.Close()
-					b.Sidecars[kind] = b.Archive + kind
-				}
-			}
-			keep = append(keep, b)
+		b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
+			Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
+		// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
+		// archive's (the copy found is under another path): nothing to keep.
+		if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
+			continue
 		}
+		for _, kind := range archives.Kinds {
+			if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
+				f.Close()
+				b.Sidecars[kind] = b.Archive + kind
+			}
+		}
+		keep = append(keep, b)
 	}
 	if len(keep) == 0 {
 		return 0, nil

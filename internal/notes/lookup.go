@@ -25,27 +25,38 @@ func On(r *gitext.Repo, ref plumbing.ReferenceName, target plumbing.Hash) (
 	return entries, other, true, nil
 }
 
-// ForTicket is every entry of ref's notes for ticket want (ticket.Same), each bundle digest once, in the notes'
-// order. Every note counts, not only notes on commits of this clone (Log's): a note on a commit not fetched
-// still names the ticket's archive.
-func ForTicket(r *gitext.Repo, ref plumbing.ReferenceName, want string) ([]Entry, error) {
+// Entries is every entry of ref's notes, note by note in the notes' order (by target), each note read bounded
+// by MaxNote. Every note counts, not only notes on commits of this clone (Log's): a note on a commit not
+// fetched still names an archive.
+func Entries(r *gitext.Repo, ref plumbing.ReferenceName) ([]Entry, error) {
 	all, err := r.Notes(ref)
 	if err != nil {
 		return nil, err
 	}
 	var entries []Entry
-	seen := map[string]bool{}
 	for _, n := range all {
 		text, err := r.ReadBlobMax(n.Blob, MaxNote)
 		if err != nil {
 			return nil, err
 		}
 		noted, _ := Parse(text)
-		for _, e := range noted {
-			if ticket.Same(e.Ticket, want) && !seen[e.BundleSHA256] {
-				seen[e.BundleSHA256] = true
-				entries = append(entries, e)
-			}
+		entries = append(entries, noted...)
+	}
+	return entries, nil
+}
+
+// ForTicket is every entry of ref's notes (Entries) for ticket want (ticket.Same), each bundle digest once.
+func ForTicket(r *gitext.Repo, ref plumbing.ReferenceName, want string) ([]Entry, error) {
+	all, err := Entries(r, ref)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	seen := map[string]bool{}
+	for _, e := range all {
+		if ticket.Same(e.Ticket, want) && !seen[e.BundleSHA256] {
+			seen[e.BundleSHA256] = true
+			entries = append(entries, e)
 		}
 	}
 	return entries, nil
