@@ -159,3 +159,33 @@ func TestLoadLineageV2(t *testing.T) {
 		t.Errorf("bad YAML: %v", err)
 	}
 }
+
+// TestDocListsEveryKey: the package doc's precedence table, or its list of keys read elsewhere, names every
+// key of Keys, and Load's defaults are the ones README's table (Keys) gives.
+func TestDocListsEveryKey(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Keys {
+		if !strings.Contains(string(doc), k.Name) {
+			t.Errorf("doc.go does not say how %s is read", k.Name)
+		}
+	}
+	defaults := map[string]string{
+		"bernstein.tracker":    DefaultTracker,
+		"bernstein.match":      DefaultMatch,
+		"bernstein.maxTickets": fmt.Sprint(DefaultMaxTickets),
+		"bernstein.hookBudget": DefaultHookBudget.String(),
+		"bernstein.index":      fmt.Sprint(Load(Sources{}, Flags{}).Index),
+		"bernstein.controls":   fmt.Sprint(Load(Sources{}, Flags{}).Controls),
+		"bernstein.attest":     fmt.Sprint(Load(Sources{}, Flags{}).Attest),
+	}
+	for name, def := range defaults {
+		k, ok := Lookup(name)
+		if !ok || k.Default != "`"+def+"`" {
+			t.Errorf("%s: Load's default %q, README's (Keys) %q", name, def, k.Default)
+		}
+	}
+}
