@@ -4,10 +4,25 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
+	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/cli"
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	env := &cli.Env{Getenv: os.Getenv, Now: time.Now, LongHeap: collectLess}
+	os.Exit(cli.RunEnv(env, os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// collectLess halves how often the garbage collector runs (GOGC=200), unless GOGC is set; `commits` asks for it
+// (cli.Env.LongHeap). commits holds a node per commit of history, live until it exits a fraction of a second
+// later: at Go's default pace (GOGC=100) a warm run on 70000 commits collected three times while decoding and
+// reading, a ninth of its time (36 ms -> 32 ms; GOGC=off: 30 ms). The price is memory while it runs: a first run
+// on 200000 commits peaks at about 340 MB instead of 300 MB. Only commits does this; bundle keeps Go's pace and
+// its memory bound. It is the process's setting, so it is set here and not by the CLI package.
+func collectLess() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 }

@@ -77,7 +77,7 @@ func TestBrowserPages(t *testing.T) {
 	}
 	run := func(args ...string) (string, int) {
 		var out, errb bytes.Buffer
-		code := cli.Run(append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
+		code := cli.RunEnv(&cli.Env{Now: time.Now}, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
 		return out.String(), code
 	}
 	if _, code := run("verify-page", "--out", "verify.html"); code != 0 {

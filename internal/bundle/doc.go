@@ -19,8 +19,8 @@
 //     transcripts or traces file are then taken whole; a .jsonl file in lineage or audit is taken as the slice
 //     of its matching lines, whole lines byte for byte in file order, unless WholeFiles (--whole-files).
 //
-// With lineage v2 on (LineageV2Enabled: BERNSTEIN_LINEAGE_V2, when set, decides: 1 or true; else lineage.version
-// 2 in <project root>/bernstein.yaml), the tasks of .sdd/lineage/v2 tied to the ticket are packed too: a task
+// With lineage v2 on (Options.LineageV2, as package settings reads it: BERNSTEIN_LINEAGE_V2, when set, decides: 1
+// or true; else lineage.version 2 in <project root>/bernstein.yaml), the tasks of .sdd/lineage/v2 tied to the ticket are packed too: a task
 // is tied when its task_id names the ticket, or when one of its parent refs, or one of the child files they
 // point at (each read only when at most the probe limit), has a record naming tracker and ticket as above.
 // The bundle then holds the slice of parent.jsonl with those tasks' lines and, whole, the child files they

@@ -7,43 +7,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 	"github.com/git-bernstein/git-bernstein/internal/pyjson"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
-
-// LineageV2Enabled says whether the project writes lineage v2, as the Bernstein docs enable it:
-// BERNSTEIN_LINEAGE_V2=1, or `lineage: {version: 2}` in <project root>/bernstein.yaml.
-func LineageV2Enabled(projectRoot string, getenv func(string) string) (bool, error) {
-	if v := getenv("BERNSTEIN_LINEAGE_V2"); v != "" {
-		return v == "1" || strings.EqualFold(v, "true"), nil
-	}
-	path := filepath.Join(projectRoot, "bernstein.yaml")
-	// Read without blocking and bounded: a FIFO or /dev/zero here would otherwise hang or exhaust the hook.
-	data, err := regularfile.ReadFile(path, "Bernstein configuration", 1<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	var cfg struct {
-		Lineage struct {
-			Version any `yaml:"version"`
-		} `yaml:"lineage"`
-	}
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
-		return false, fmt.Errorf("parse %s: %w (fix the YAML, or set BERNSTEIN_LINEAGE_V2=0 to ignore it)", path, err)
-	}
-	return fmt.Sprint(cfg.Lineage.Version) == "2", nil
-}
 
 // LineageV2CheckpointMember is where a bundle carries the checkpoint it was made with.
 const LineageV2CheckpointMember = "lineage/v2/checkpoint.json"

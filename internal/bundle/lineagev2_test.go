@@ -56,31 +56,3 @@ func TestLineageV2Packed(t *testing.T) {
 		t.Error("lineage v2 packed while disabled")
 	}
 }
-
-func TestLineageV2Enabled(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	env := map[string]string{}
-	getenv := func(k string) string { return env[k] }
-	check := func(want bool) {
-		t.Helper()
-		got, err := LineageV2Enabled(dir, getenv)
-		if err != nil || got != want {
-			t.Errorf("got %v %v, want %v", got, err, want)
-		}
-	}
-	check(false)
-	os.WriteFile(filepath.Join(dir, "bernstein.yaml"), []byte("lineage:\n  version: 2\n"), 0o644)
-	check(true)
-	env["BERNSTEIN_LINEAGE_V2"] = "0"
-	check(false)
-	env["BERNSTEIN_LINEAGE_V2"] = "1"
-	os.WriteFile(filepath.Join(dir, "bernstein.yaml"), []byte("lineage:\n  version: 1\n"), 0o644)
-	check(true)
-	delete(env, "BERNSTEIN_LINEAGE_V2")
-	check(false)
-	os.WriteFile(filepath.Join(dir, "bernstein.yaml"), []byte("lineage: [\n"), 0o644)
-	if _, err := LineageV2Enabled(dir, getenv); err == nil || !strings.Contains(err.Error(), "bernstein.yaml") {
-		t.Errorf("bad YAML: %v", err)
-	}
-}

@@ -1,11 +1,12 @@
 // Package cli is the command-line layer: it parses flags, calls the capability packages and prints.
-// Most logic lives in the packages it calls, where tests reach it directly; what is still here (flag defaults
-// from configuration, some policy of verify and lineage) belongs in capability packages and is moving there.
+// Logic lives in the packages it calls, where tests reach it directly: settings and their precedence in package
+// settings (settings.go reads the flags into settings.Flags), note lookups in notes, checkpoint policy in
+// lineage/pinned, local copies in record. Exit codes come from one map (exit.go); the run's surroundings (folder,
+// environment, clock, stderr) from Env. imports_test.go keeps go-git, crypto and file opening out of here.
 package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -14,31 +15,17 @@ import (
 	ucli "github.com/urfave/cli/v3"
 )
 
-// Exit codes shared by every command. verify adds 3 (warnings under --strict); see its help.
-const (
-	ExitOK    = 0
-	ExitError = 1
-	ExitUsage = 2
-)
-
-const exitCodesHelp = `EXIT CODES:
-   0  success
-   1  error (the message says what failed and what to do)
-   2  usage error (bad flags or arguments)
-   verify: 0 VERIFIED, 1 FAILED, 2 UNVERIFIABLE or unusable input, 3 verified with warnings under --strict
-   audit: verify's codes, and 4 when VERIFIED and a change control has an exception`
-
-// Run runs the program with args (args[0] is the program name) and returns the process exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return RunEnv(&Env{}, args, stdin, stdout, stderr)
-}
-
-// RunEnv is Run in the surroundings env describes.
+// RunEnv runs the program with args (args[0] is the program name) in the surroundings env describes and
+// returns the process exit code.
 func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var notFound bool
 	run := Env{}
 	if env != nil {
 		run = *env // the caller's Env is left as it was
+	}
+	if run.Now == nil {
+		fmt.Fprintln(stderr, "git-bernstein: internal error: Env has no clock (Env.Now)")
+		return ExitError
 	}
 	run.stderr = stderr
 	env = &run
@@ -105,32 +92,6 @@ func helpAsFlag(args []string) []string {
 		}
 	}
 	return append(append([]string{args[0]}, args[2:]...), "--help")
-}
-
-// exitCode prints err (once) and maps it to the documented exit code.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return ExitOK
-	}
-	var ec ucli.ExitCoder
-	if errors.As(err, &ec) {
-		if msg := strings.TrimSpace(err.Error()); msg != "" {
-			fmt.Fprintf(stderr, "git-bernstein: %s\n", msg)
-		}
-		return ec.ExitCode()
-	}
-	fmt.Fprintf(stderr, "git-bernstein: %v\n", err)
-	return ExitError
-}
-
-// usageError is a bad flag or argument: exit 2.
-func usageError(format string, a ...any) error {
-	return ucli.Exit(fmt.Sprintf(format, a...), ExitUsage)
-}
-
-// exitWith returns an error that exits with code after printing msg (nothing when msg is empty).
-func exitWith(code int, format string, a ...any) error {
-	return ucli.Exit(fmt.Sprintf(format, a...), code)
 }
 
 // commands lists every subcommand; each lives in a file of its own.

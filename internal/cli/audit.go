@@ -146,7 +146,7 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 		}
 	}
 	if code != 0 {
-		return exitWith(code, "")
+		return verdict(code, "")
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -94,6 +93,7 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	if err != nil {
 		return err
 	}
+	s.workdir = workdir != ""
 	opts, err := s.findOptions(c, tracker, id)
 	if err != nil {
 		return err
@@ -125,14 +125,14 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	if c.Int64("probe-limit") < 0 {
 		return usageError("--probe-limit must not be negative")
 	}
-	projectRoot, err := s.projectRoot(workdir != "")
+	set, err := s.settings(c)
 	if err != nil {
 		return err
 	}
-	lineageV2, err := bundle.LineageV2Enabled(projectRoot, envOf(c).getenv)
-	if err != nil {
+	if err := set.Err("lineage.version"); err != nil {
 		return err
 	}
+	lineageV2 := set.LineageV2
 	done := s.showProgress(c)
 	defer done()
 	files := progress.New(c.Root().ErrWriter, "Packing", "files")
@@ -213,15 +213,6 @@ func safeFileName(id string) string {
 		s = "_" + s
 	}
 	return s
-}
-
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }
 
 // displayPath shows p relative to the working folder when it is inside it.

@@ -45,7 +45,7 @@ func runCardSSH(_ context.Context, c *ucli.Command) error {
 	}
 	keys, err := sign.LoadCardAs(inDir(wd, path), path)
 	if err != nil {
-		return exitWith(ExitError, "%v", err)
+		return fmt.Errorf("%v", err)
 	}
 	for _, k := range keys {
 		var line string
@@ -57,7 +57,7 @@ func runCardSSH(_ context.Context, c *ucli.Command) error {
 			line, err = sshsig.AllowedSignersLine(k.Kid, k.Public)
 		}
 		if err != nil {
-			return exitWith(ExitError, "card %s: %v", path, err)
+			return fmt.Errorf("card %s: %v", path, err)
 		}
 		fmt.Fprintln(c.Root().Writer, line)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -55,7 +54,7 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	collectLess(s.env)
+	s.env.longHeap()
 	opts, err := s.findOptions(c, "", id)
 	if err != nil {
 		return err
@@ -77,17 +76,6 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 	base, _, _ := s.repo.BaseBranch(opts.BaseBranch)
 	printChanges(c.Root().Writer, res.Details, base.String())
 	return nil
-}
-
-// collectLess halves how often the garbage collector runs (GOGC=200), unless GOGC is set. commits holds a node
-// per commit of history, live until it exits a fraction of a second later: at Go's default pace (GOGC=100) a warm
-// run on 70000 commits collected three times while decoding and reading, a ninth of its time (36 ms -> 32 ms;
-// GOGC=off: 30 ms). The price is memory while it runs: a first run on 200000 commits peaks at about 340 MB
-// instead of 300 MB. Only commits does this; bundle keeps Go's pace and its memory bound.
-func collectLess(env *Env) {
-	if env.getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
 }
 
 // printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer

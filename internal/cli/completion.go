@@ -13,6 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -220,7 +221,8 @@ func indexedTickets(env *Env, cur string) []string {
 	// (not KIP-848 beside KAFKA-848), as record and the hook bundle only theirs.
 	var projects []string
 	if cfg, err := repo.Config(env.getenv); err == nil {
-		projects, _ = record.ParseProjects(cfg.GetAll("bernstein.projects")) // a bad value: no filter here; record says why
+		set := settings.Load(settings.Sources{Config: cfg}, settings.Flags{})
+		projects, _ = record.ParseProjects(set.Projects) // a bad value: no filter here; record says why
 	}
 	var out []string
 	if head == "" {

@@ -12,13 +12,17 @@ import (
 )
 
 // Env is what one run of the program takes from its surroundings: the folder it starts from, the environment
-// variables, the clock and the GitHub time budget. Run uses the process's own; tests pass their own to RunEnv, so
-// commands run side by side with no package-level state to swap (no os.Chdir, no t.Setenv).
+// variables, the clock, the GitHub time budget and the run's standard error. main passes the process's own
+// (the clock and the garbage collector's pace are set there, nowhere in this package); tests pass their own to
+// RunEnv, so commands run side by side with no package-level state to swap (no os.Chdir, no t.Setenv).
 type Env struct {
 	Dir       string              // the folder commands start from; "" means the process's working folder
 	Getenv    func(string) string // nil means os.Getenv
-	Now       func() time.Time    // nil means time.Now
+	Now       func() time.Time    // the clock; RunEnv refuses to run without one
 	PRTimeout time.Duration       // all GitHub requests of one bundle together; 0 means github.DefaultTimeout
+	// LongHeap is called by commands that hold a node per commit of history until they exit (commits): main
+	// makes the garbage collector run less often there (see cmd/git-bernstein). nil: nothing changes.
+	LongHeap func()
 
 	stderr io.Writer // the run's standard error (RunEnv sets it), for what packages report while they work
 }
@@ -26,11 +30,9 @@ type Env struct {
 // notice writes one line a package reports while it works (gitext running git for a partial clone's objects) to
 // the run's standard error, prefixed "notice: ".
 func (e *Env) notice(msg string) {
-	w := e.stderr
-	if w == nil {
-		w = os.Stderr
+	if e.stderr != nil {
+		fmt.Fprintf(e.stderr, "notice: %s\n", msg)
 	}
-	fmt.Fprintf(w, "notice: %s\n", msg)
 }
 
 func (e *Env) getwd() (string, error) {
@@ -48,11 +50,13 @@ func (e *Env) getenv(key string) string {
 	return os.Getenv(key)
 }
 
-func (e *Env) now() time.Time {
-	if e.Now != nil {
-		return e.Now()
+func (e *Env) now() time.Time { return e.Now() }
+
+// longHeap tells main that this run holds a large heap until it exits (LongHeap).
+func (e *Env) longHeap() {
+	if e.LongHeap != nil {
+		e.LongHeap()
 	}
-	return time.Now()
 }
 
 func (e *Env) prTimeout() time.Duration {

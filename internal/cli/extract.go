@@ -122,7 +122,7 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 			"proving it one (an extract before markers, or one killed as it started): remove it yourself if it is\n", p)
 	}
 	if res.Report == nil { // the destination was refused before anything was read
-		return exitWith(verify.ExitUnverifiable, "%v", xerr)
+		return verdict(verify.ExitUnverifiable, "%v", xerr)
 	}
 	code := res.Report.ExitCode
 	if xerr != nil {
@@ -139,14 +139,14 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 			return err
 		}
 		if code != 0 {
-			return exitWith(code, "")
+			return verdict(code, "")
 		}
 		return nil
 	}
 	io.WriteString(c.Root().Writer, res.Report.Text())
 	switch {
 	case xerr != nil:
-		return exitWith(code, "%v; nothing was extracted", xerr)
+		return verdict(code, "%v; nothing was extracted", xerr)
 	case res.Extracted && res.Unverified && repoUnusableLine(res.Report):
 		fmt.Fprintf(c.Root().Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
 			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
@@ -159,7 +159,7 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 		fmt.Fprintf(c.Root().Writer, "Nothing extracted: %s\n", res.Reason)
 	}
 	if code != 0 {
-		return exitWith(code, "")
+		return verdict(code, "")
 	}
 	return nil
 }

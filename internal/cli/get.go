@@ -12,9 +12,8 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
-	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 func getCommand() *ucli.Command {
@@ -42,39 +41,23 @@ existing file with other bytes. Exit 1 when an archive is noted but no copy with
 func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, err error) {
 	ref := notes.RefFrom(s.cfg)
 	if h, rerr := s.repo.Resolve(arg); rerr == nil {
-		text, ok, err := s.repo.Note(ref, h)
+		entries, _, ok, err := notes.On(s.repo, ref, h)
 		if err != nil {
 			return "", nil, err
 		}
 		if !ok {
-			return "", nil, exitWith(ExitError, "no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
+			return "", nil, fmt.Errorf("no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
 		}
-		entries, _ = notes.Parse(text)
 		return fmt.Sprintf("%s (%s)", arg, h.String()[:7]), entries, nil
 	}
 	// Every note, not notes.Log's: a note on a commit this clone lacks (a branch not fetched) still names the
 	// ticket's archive, and the archive is what is asked for.
-	want := strings.TrimPrefix(arg, "#")
-	all, err := s.repo.Notes(ref)
+	entries, err = notes.ForTicket(s.repo, ref, strings.TrimPrefix(arg, "#"))
 	if err != nil {
 		return "", nil, err
 	}
-	seen := map[string]bool{}
-	for _, n := range all {
-		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
-		if err != nil {
-			return "", nil, err
-		}
-		noted, _ := notes.Parse(text)
-		for _, e := range noted {
-			if ticket.Same(e.Ticket, want) && !seen[e.BundleSHA256] {
-				seen[e.BundleSHA256] = true
-				entries = append(entries, e)
-			}
-		}
-	}
 	if len(entries) == 0 {
-		return "", nil, exitWith(ExitError, "%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
+		return "", nil, fmt.Errorf("%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
 	}
 	return "ticket " + arg, entries, nil
 }
@@ -93,17 +76,16 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return err
-	}
 	wd, err := s.env.getwd()
 	if err != nil {
 		return err
 	}
-	dir := s.bundleDir(c, root, wd)
-	out := inDir(wd, expandHome(c.String("out")))
-	stores, err := s.stores(readStores)
+	dir, err := s.bundleDir(c)
+	if err != nil {
+		return err
+	}
+	out := inDir(wd, settings.ExpandHome(c.String("out")))
+	stores, err := s.stores(c, readStores)
 	if err != nil {
 		return err
 	}
@@ -143,7 +125,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
 		plural.Count(len(entries), "archive"), termtext.Clean(what), envOf(c).now().Sub(start).Round(time.Millisecond))
 	if missing > 0 {
-		return exitWith(ExitError, "%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
+		return fmt.Errorf("%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	ucli "github.com/urfave/cli/v3"
 )
@@ -56,7 +57,7 @@ func TestHelpPagesSayGitBernstein(t *testing.T) {
 	walk(nil, commands())
 	for _, p := range paths {
 		for _, args := range [][]string{append(append([]string{}, p...), "--help"), append([]string{"help"}, p...)} {
-			out, errOut, code := runEnv(t, &Env{}, args...)
+			out, errOut, code := runEnv(t, &Env{Now: time.Now}, args...)
 			if code != 0 || errOut != "" {
 				t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
 				continue

@@ -3,14 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/hooks"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -48,7 +46,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
 		fmt.Fprintf(errw, "git-bernstein: post-merge: %s\n", termtext.Clean(msg))
 		if logPath != "" {
-			appendLog(logPath, msg)
+			_ = hooks.AppendLog(logPath, envOf(c).now(), msg) // already printed; a log is not worth failing for
 		}
 	}
 	// Whatever goes wrong below, the merge is done and must stay done: report, log, exit 0.
@@ -68,10 +66,12 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		problem("%v", err)
 		return nil
 	}
-	logPath = filepath.Join(s.repo.CommonDir, "bernstein", "hook.log")
-	budget, err := hookBudget(s)
-	if err != nil {
-		problem("%v", err)
+	logPath = hooks.LogPath(s.repo.CommonDir)
+	budget := settings.DefaultHookBudget // when the settings cannot be had, record below says why
+	if set, err := s.settings(c); err == nil {
+		if budget = set.HookBudget; set.Err("bernstein.hookBudget") != nil {
+			problem("%v", set.Err("bernstein.hookBudget"))
+		}
 	}
 	rep, partial, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {
@@ -97,38 +97,4 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 		problem("%s", line)
 	}
 	return nil
-}
-
-// defaultHookBudget is how long the post-merge hook may take before it leaves the rest for later: a merge is
-// something a person waits for.
-const defaultHookBudget = 5 * time.Second
-
-// hookBudget is git config bernstein.hookBudget, a Go duration ("5s", "1m") or whole seconds ("5"); a value that
-// is neither is reported and the default used, since the hook must not fail.
-func hookBudget(s *session) (time.Duration, error) {
-	v, ok := s.cfg.Get("bernstein.hookBudget")
-	if !ok || v == "" {
-		return defaultHookBudget, nil
-	}
-	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		return time.Duration(n) * time.Second, nil
-	}
-	if d, err := time.ParseDuration(v); err == nil && d > 0 {
-		return d, nil
-	}
-	return defaultHookBudget, fmt.Errorf("git config bernstein.hookBudget %q is not a duration such as 5s or 1m: using %s", v, defaultHookBudget)
-}
-
-// appendLog adds one timestamped line to the hook log. A log that cannot be written is not worth failing for:
-// the problem was already printed.
-func appendLog(path, msg string) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s post-merge: %s\n", time.Now().UTC().Format(time.RFC3339), msg)
 }

@@ -7,6 +7,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
@@ -30,7 +31,7 @@ func runKeygenSSH(c *ucli.Command) error {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
 	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-		spec = inDir(wd, expandHome(spec))
+		spec = inDir(wd, settings.ExpandHome(spec))
 	}
 	pub, err := sshsig.LoadPublicKey(spec)
 	if err != nil {

@@ -137,10 +137,10 @@ seq and the parent timeline is untouched. Prints "Appended sha256:<hex> seq <n>"
 func defaultLineageRoot(env *Env) (string, error) {
 	s, err := openSession(env)
 	if err != nil {
-		return "", exitWith(ExitError, "%v; or pass --root PATH", err)
+		return "", fmt.Errorf("%v; or pass --root PATH", err)
 	}
 	if s.repo.WorkTree == "" {
-		return "", exitWith(ExitError, "repository %s has no worktree: pass --root PATH", s.repo.GitDir)
+		return "", fmt.Errorf("repository %s has no worktree: pass --root PATH", s.repo.GitDir)
 	}
 	sdd, err := s.sddFolder("", false)
 	if err != nil {
@@ -261,7 +261,7 @@ func runLineageVerify(_ context.Context, c *ucli.Command) error {
 		printVerify(w, res, key)
 	}
 	if !res.OK {
-		return exitWith(ExitError, "")
+		return errReported
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,14 +8,12 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"sort"
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 const lineageV1ExitHelp = `EXIT CODES:
@@ -112,7 +109,7 @@ func loadLineageCards(c *ucli.Command, flag string) (*logv1.Cards, error) {
 			return nil, err
 		}
 		if err := cards.LoadCardsDir(p); err != nil {
-			return nil, exitWith(ExitUsage, "%v", err)
+			return nil, usageError("%v", err)
 		}
 	}
 	return &cards, nil
@@ -127,31 +124,17 @@ func readLineageV1(c *ucli.Command) (string, *logv1.Root, *logv1.Log, error) {
 	}
 	r, err := logv1.OpenRoot(root)
 	if err != nil {
-		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
+		return "", nil, nil, usageError("lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
 	}
 	data, err := r.ReadLog()
 	if err != nil {
 		r.Close()
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, exitWith(ExitUsage, "lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
+			return "", nil, nil, usageError("lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
 		}
-		return "", nil, nil, exitWith(ExitUsage, "lineage v1: %v", err)
+		return "", nil, nil, usageError("lineage v1: %v", err)
 	}
 	return root, r, logv1.Parse(data), nil
-}
-
-// readOperatorKey reads the HMAC secret: the file's bytes less one trailing "\n" or "\r\n", not empty.
-func readOperatorKey(path string) ([]byte, error) {
-	b, err := regularfile.ReadFile(path, "operator key", 64<<10)
-	if err != nil {
-		return nil, exitWith(ExitUsage, "%v", err)
-	}
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
-	if len(b) == 0 {
-		return nil, exitWith(ExitUsage, "operator key %s is empty", path)
-	}
-	return b, nil
 }
 
 type lineageV1Failure struct {
@@ -178,8 +161,8 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 		if err != nil {
 			return err
 		}
-		if opts.OperatorKey, err = readOperatorKey(p); err != nil {
-			return err
+		if opts.OperatorKey, err = logv1.ReadOperatorKey(p); err != nil {
+			return usageError("%v", err)
 		}
 	}
 	root, r, log, err := readLineageV1(c)
@@ -189,16 +172,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 	defer r.Close()
 	opts.Sidecars = r.Sidecar
 	res := logv1.Verify(log, opts)
-	agents := map[string]bool{}
-	for _, e := range log.Entries {
-		agents[e.AgentID] = true
-	}
-	open := 0
-	for _, f := range res.Forks {
-		if !f.Resolved {
-			open++
-		}
-	}
+	agents, open := log.Agents(), res.UnresolvedForks()
 	w := c.Root().Writer
 	if c.Bool("json") {
 		out := struct {
@@ -209,7 +183,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 			Forks    int                `json:"unresolved_forks"`
 			Failures []lineageV1Failure `json:"failures"`
 			Warnings []string           `json:"warnings"`
-		}{res.OK(), root, len(log.Entries), len(agents), open, []lineageV1Failure{}, res.Warnings}
+		}{res.OK(), root, len(log.Entries), agents, open, []lineageV1Failure{}, res.Warnings}
 		if out.Warnings == nil {
 			out.Warnings = []string{}
 		}
@@ -222,7 +196,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 	} else {
 		if res.OK() {
 			fmt.Fprintf(w, "Lineage v1: OK (%s, %s, %s) in %s\n", plural.Count(len(log.Entries), "entry"),
-				plural.Count(len(agents), "agent"), plural.Count(open, "unresolved fork"), root)
+				plural.Count(agents, "agent"), plural.Count(open, "unresolved fork"), root)
 		} else {
 			fmt.Fprintf(w, "Lineage v1: FAIL (%s in %s) in %s\n", plural.Count(len(res.Failures), "failure"),
 				plural.Count(len(log.Entries), "entry"), root)
@@ -235,7 +209,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 		}
 	}
 	if !res.OK() {
-		return exitWith(ExitError, "")
+		return errReported
 	}
 	return nil
 }
@@ -263,19 +237,7 @@ func runLineageV1Log(_ context.Context, c *ucli.Command) error {
 	}
 	defer r.Close()
 	res := logv1.Verify(log, logv1.Options{Cards: cards, Sidecars: r.Sidecar})
-	var entries []*logv1.Entry
-	for _, e := range log.Entries {
-		if e.ArtefactPath == path {
-			entries = append(entries, e)
-		}
-	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].TsNs < entries[j].TsNs })
-	var forks []logv1.Fork
-	for _, f := range logv1.Forks(log) {
-		if f.Artefact == path {
-			forks = append(forks, f)
-		}
-	}
+	entries, forks := logv1.History(log, path)
 	type jsonEntry struct {
 		Line       int      `json:"line"`
 		Time       string   `json:"time"`

@@ -32,10 +32,11 @@ func prFlags() []ucli.Flag {
 // captureControls is --controls, else git config bernstein.controls: off by default, since the evidence costs
 // several requests a pull request (60 an hour without a token).
 func (s *session) captureControls(c *ucli.Command) (bool, error) {
-	if c.IsSet("controls") {
-		return c.Bool("controls"), nil
+	set, err := s.settings(c)
+	if err != nil {
+		return false, err
 	}
-	return s.cfg.Bool("bernstein.controls", false)
+	return set.Controls, set.Err("bernstein.controls")
 }
 
 // prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
@@ -65,16 +66,16 @@ func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket,
 }
 
 // noPR is --no-pr, else git config bernstein.pullRequests false, unless a flag asks for pull requests (--pr,
-// --require-pr, --controls): then the flags decide.
+// --require-pr, --controls): then the flags decide (settings.Load).
 func (s *session) noPR(c *ucli.Command) (bool, error) {
-	if c.IsSet("no-pr") || c.IsSet("pr") || c.IsSet("require-pr") || c.IsSet("controls") {
-		return c.Bool("no-pr"), nil
-	}
-	want, err := s.cfg.Bool("bernstein.pullRequests", true)
+	set, err := s.settings(c)
 	if err != nil {
+		return false, err
+	}
+	if err := set.Err("bernstein.pullRequests"); err != nil {
 		return false, fmt.Errorf("git config bernstein.pullRequests: %w (give true or false)", err)
 	}
-	return !want, nil
+	return set.NoPR, nil
 }
 
 // prQuery is what one fetch of a ticket's pull requests needs beside the ticket and its commits.
@@ -215,14 +216,11 @@ func requirePR(tk ticket.Ticket, res *github.Result) error {
 // githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
 // reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
 func (s *session) githubClient(c *ucli.Command, timeout time.Duration) (client *github.Client, unavailable error, err error) {
-	apiURL, from := c.String("github-api-url"), "--github-api-url"
-	if apiURL == "" {
-		apiURL, from = s.env.getenv("GITHUB_API_URL"), "GITHUB_API_URL"
+	set, err := s.settings(c)
+	if err != nil {
+		return nil, nil, err
 	}
-	if apiURL == "" {
-		apiURL, _ = s.cfg.Get("bernstein.githubApiUrl")
-		from = "git config bernstein.githubApiUrl"
-	}
+	apiURL, from := set.GithubAPIURL, set.GithubAPIURLFrom
 	if _, err := github.ParseAPIURL(apiURL); err != nil {
 		if from == "--github-api-url" {
 			return nil, nil, usageError("--github-api-url: %v", err)
@@ -261,24 +259,26 @@ type repoChoice struct {
 
 // githubRepo is --github-repo, else bernstein.githubRepo, else the repository the remote's URL names.
 func (s *session) githubRepo(c *ucli.Command) (repoChoice, error) {
-	if v := c.String("github-repo"); c.IsSet("github-repo") {
-		repo, err := github.ParseRepo(v)
+	set, err := s.settings(c)
+	if err != nil {
+		return repoChoice{}, err
+	}
+	switch set.GithubRepoFrom {
+	case "--github-repo":
+		repo, err := github.ParseRepo(set.GithubRepo)
 		if err != nil {
 			return repoChoice{}, usageError("--github-repo: %v", err)
 		}
 		return repoChoice{repo: repo}, nil
-	}
-	if v, ok := s.cfg.Get("bernstein.githubRepo"); ok && v != "" {
-		repo, err := github.ParseRepo(v)
+	case "":
+	default:
+		repo, err := github.ParseRepo(set.GithubRepo)
 		if err != nil {
-			return repoChoice{}, fmt.Errorf("git config bernstein.githubRepo: %w", err)
+			return repoChoice{}, fmt.Errorf("%s: %w", set.GithubRepoFrom, err)
 		}
 		return repoChoice{repo: repo}, nil
 	}
-	name, chosen := s.cfg.Get("bernstein.remote")
-	if name == "" {
-		name, chosen = "origin", false
-	}
+	name, chosen := set.Remote, set.RemoteChosen
 	url, ok := s.cfg.Get("remote." + name + ".url")
 	if !ok || url == "" {
 		err := fmt.Errorf("no GitHub repository known: there is no remote %q; give --github-repo OWNER/NAME "+

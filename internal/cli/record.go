@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,29 +30,6 @@ func recordFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "github-api-url", Usage: "GitHub API `URL`, used as given (default: GITHUB_API_URL, else git config bernstein.githubApiUrl, else https://api.github.com/)"},
 		&ucli.BoolFlag{Name: "controls", HideDefault: true, Usage: "also capture each pull request's change-control evidence for git bernstein audit (default: git config bernstein.controls, else off)"},
 	})
-}
-
-// defaultMaxTickets caps the tickets one range records unless bernstein.maxTickets says otherwise: one merge
-// naming thousands of tickets held a merge up for minutes.
-const defaultMaxTickets = 100
-
-// maxTickets is --max-tickets, else bernstein.maxTickets, else defaultMaxTickets.
-func (s *session) maxTickets(c *ucli.Command) (int, error) {
-	if c.IsSet("max-tickets") {
-		if n := c.Int("max-tickets"); n >= 0 {
-			return n, nil
-		}
-		return 0, usageError("--max-tickets %d: give 0 (no cap) or more", c.Int("max-tickets"))
-	}
-	v, ok := s.cfg.Get("bernstein.maxTickets")
-	if !ok || v == "" {
-		return defaultMaxTickets, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("git config bernstein.maxTickets %q is not a whole number (0 is no cap); fix it with git config bernstein.maxTickets 100", v)
-	}
-	return n, nil
 }
 
 // deferredLine says, in one line, which tickets were left and the exact command that records them: the range
@@ -186,7 +161,7 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", err)
 	}
 	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
-		return exitWith(ExitError, "%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
+		return fmt.Errorf("%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
 	}
 	return nil
 }
@@ -211,13 +186,16 @@ func partialLine(c *ucli.Command, rep *record.Report, partial []string) string {
 // record runs record.Record with the flags and the configuration; the hook shares it, with a deadline. partial
 // are the tickets whose pull requests GitHub did not give in full.
 func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep *record.Report, partial []string, err error) {
-	tracker := s.configOr(c, "tracker", "bernstein.tracker", "github")
-	pattern, _ := s.cfg.Get("bernstein.ticketPattern")
-	finder, err := record.NewFinder(pattern, tracker, s.trailerKeys(c), s.cfg.TrailerOptions())
+	set, err := s.settings(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	if finder.Projects, err = record.ParseProjects(s.cfg.GetAll("bernstein.projects")); err != nil {
+	tracker := set.Tracker
+	finder, err := record.NewFinder(set.TicketPattern, tracker, trailerKeys(set), s.cfg.TrailerOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	if finder.Projects, err = record.ParseProjects(set.Projects); err != nil {
 		return nil, nil, err
 	}
 	var opts record.Options
@@ -232,34 +210,27 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return nil, nil, err
-	}
-	wd, err := s.env.getwd()
-	if err != nil {
-		return nil, nil, err
-	}
 	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
 		return nil, nil, err
 	}
-	if opts.LineageV2, err = bundle.LineageV2Enabled(root, s.env.getenv); err != nil {
+	if err := set.Err("lineage.version"); err != nil {
 		return nil, nil, err
 	}
+	opts.LineageV2 = set.LineageV2
 	if opts.LineageV2 {
 		// The checkpoint each bundle carries is taken of a store that verifies under the writers' key.
 		if opts.LineageKey, err = lineage.ResolveKey("", s.env.getenv); err != nil {
 			return nil, nil, err
 		}
 	}
-	opts.BundleDir = s.bundleDir(c, root, wd)
+	opts.BundleDir = set.BundleDir
 	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder
 	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = notes.RefFrom(s.cfg)
 	opts.Author = record.Identity(s.cfg, s.env.getenv)
 	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
-	if opts.MaxTickets, err = s.maxTickets(c); err != nil {
+	if opts.MaxTickets, err = set.MaxTickets, set.Err("bernstein.maxTickets"); err != nil {
 		return nil, nil, err
 	}
 	noPR, err := s.noPR(c)
@@ -277,7 +248,7 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 		}
 	}
 	rep, err = record.Record(opts)
-	if err == nil && s.trackerDefaulted(c) && record.LooksLikeKeys(rep.Tickets) {
+	if err == nil && set.TrackerDefaulted && record.LooksLikeKeys(rep.Tickets) {
 		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
 			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
 	}
@@ -309,7 +280,8 @@ func severalKeys(keys []record.KeyCount) string {
 // keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key
 // would be filed under github only because no tracker was chosen (tracker: an argument's, "" when none).
 func (s *session) keyUnderGithub(c *ucli.Command, tracker, id string) []string {
-	if tracker != "" || !s.trackerDefaulted(c) || !record.LooksLikeKeys([]record.Found{{ID: id}}) {
+	if set, err := s.settings(c); tracker != "" || err != nil || !set.TrackerDefaulted ||
+		!record.LooksLikeKeys([]record.Found{{ID: id}}) {
 		return nil
 	}
 	return []string{fmt.Sprintf("%s looks like a Jira or Linear key, but bernstein.tracker is not set, so it is taken as a "+
@@ -317,33 +289,13 @@ func (s *session) keyUnderGithub(c *ucli.Command, tracker, id string) []string {
 		"name the right tracker (`git config bernstein.tracker github` keeps github and ends this warning)", id)}
 }
 
-// trackerDefaulted says the tracker is github only because nothing chose one (no --tracker, no bernstein.tracker).
-func (s *session) trackerDefaulted(c *ucli.Command) bool {
-	if c.IsSet("tracker") {
-		return false
+// bundleDir is where recorded bundles are (settings: --bundle-dir, bernstein.bundleDir, the default).
+func (s *session) bundleDir(c *ucli.Command) (string, error) {
+	set, err := s.settings(c)
+	if err != nil {
+		return "", err
 	}
-	v, ok := s.cfg.Get("bernstein.tracker")
-	return !ok || v == ""
-}
-
-// bundleDir is --bundle-dir (relative to the working folder), else bernstein.bundleDir (relative to the top of
-// the worktree, like core.hooksPath), else <git common dir>/bernstein/bundles.
-func (s *session) bundleDir(c *ucli.Command, root, wd string) string {
-	if d := c.String("bundle-dir"); d != "" {
-		d = expandHome(d)
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(wd, d)
-		}
-		return d
-	}
-	if d, ok := s.cfg.Get("bernstein.bundleDir"); ok && d != "" {
-		d = expandHome(d)
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(root, d)
-		}
-		return d
-	}
-	return filepath.Join(s.repo.CommonDir, "bernstein", "bundles")
+	return set.BundleDir, nil
 }
 
 func printRecordJSON(c *ucli.Command, rep *record.Report) error {

@@ -11,14 +11,17 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // session is what most commands need: the repository around the working folder and its configuration.
 type session struct {
-	repo *gitext.Repo
-	cfg  *gitext.Config
-	env  *Env
+	repo    *gitext.Repo
+	cfg     *gitext.Config
+	env     *Env
+	workdir bool               // bundle --workdir: the working folder is the project root
+	set     *settings.Settings // loaded by settings
 	// progress is told how many commits a history walk has read, when showProgress set it.
 	progress func(commits int)
 }
@@ -39,7 +42,7 @@ func openSession(env *Env) (*session, error) {
 		}))
 	if err != nil {
 		if errors.Is(err, gitext.ErrNotRepository) {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, fmt.Errorf("%v", err)
 		}
 		return nil, err
 	}
@@ -60,17 +63,6 @@ func (s *session) showProgress(c *ucli.Command) func() {
 	}
 	s.progress = m.Set
 	return m.Done
-}
-
-// configOr returns the flag's value when set, else `git config key`, else def.
-func (s *session) configOr(c *ucli.Command, flag, key, def string) string {
-	if c.IsSet(flag) {
-		return c.String(flag)
-	}
-	if v, ok := s.cfg.Get(key); ok && v != "" {
-		return v
-	}
-	return def
 }
 
 // matchFlags are the flags every command that finds a ticket's commits shares: the tracker and the sources.
@@ -103,8 +95,12 @@ func flagGroups(groups ...[]ucli.Flag) []ucli.Flag {
 // findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
 // tracker, when not empty, comes from an argument and wins over --tracker and git config.
 func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Options, error) {
+	set, err := s.settings(c)
+	if err != nil {
+		return discover.Options{}, err
+	}
 	if tracker == "" {
-		tracker = s.configOr(c, "tracker", "bernstein.tracker", "github")
+		tracker = set.Tracker
 	}
 	if tracker == "" {
 		return discover.Options{}, usageError("--tracker is empty")
@@ -119,13 +115,11 @@ func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Opt
 			tk = tk.InRepo(choice.repo.String())
 		}
 	}
-	sources, err := parseSources(s.configOr(c, "match", "bernstein.match", strings.Join(discover.AllSources, ",")))
+	sources, err := parseSources(set.Match)
 	if err != nil {
 		return discover.Options{}, err
 	}
-	base, _ := s.cfg.Get("bernstein.baseBranch")
-	useIndex, err := s.cfg.Bool("bernstein.index", true)
-	if err != nil {
+	if err := set.Err("bernstein.index"); err != nil {
 		return discover.Options{}, err
 	}
 	coreAbbrev, _ := s.cfg.Get("core.abbrev")
@@ -133,18 +127,16 @@ func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Opt
 		CoreAbbrev:  coreAbbrev,
 		Ticket:      tk,
 		Sources:     sources,
-		TrailerKeys: s.trailerKeys(c),
+		TrailerKeys: trailerKeys(set),
 		Trailers:    s.cfg.TrailerOptions(),
-		BaseBranch:  base,
-		UseIndex:    useIndex,
+		BaseBranch:  set.BaseBranch,
+		UseIndex:    set.Index,
 	}, nil
 }
 
 // trailerKeys are the keys whose trailers name tickets: the defaults, git config bernstein.trailer, --trailer.
-func (s *session) trailerKeys(c *ucli.Command) []string {
-	keys := append([]string{}, discover.DefaultTrailerKeys...)
-	keys = append(keys, s.cfg.GetAll("bernstein.trailer")...)
-	return append(keys, c.StringSlice("trailer")...)
+func trailerKeys(set *settings.Settings) []string {
+	return append(append([]string{}, discover.DefaultTrailerKeys...), set.Trailers...)
 }
 
 func parseSources(list string) ([]string, error) {

@@ -27,7 +27,7 @@ func testEnv(dir string, env []string) *Env {
 		vars[k] = v
 	}
 	// GitHub answers in tests come from local servers: 5 s is ample, and a test of a hanging server ends sooner.
-	return &Env{Dir: dir, PRTimeout: 5 * time.Second, Getenv: func(k string) string {
+	return &Env{Dir: dir, Now: time.Now, PRTimeout: 5 * time.Second, Getenv: func(k string) string {
 		if v, ok := vars[k]; ok {
 			return v
 		}

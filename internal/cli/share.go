@@ -163,7 +163,7 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
 			plural.Count(p.Attempts, "round"), envOf(c).now().Sub(start).Round(time.Millisecond))
 	}
-	dir, err := s.bundleDirHere(c)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		return err
 	}
@@ -178,65 +178,40 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	return err
 }
 
-// bundleDirHere is the bundles folder for this run: --bundle-dir, else the configured or default one.
-func (s *session) bundleDirHere(c *ucli.Command) (string, error) {
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return "", err
-	}
-	wd, err := s.env.getwd()
-	if err != nil {
-		return "", err
-	}
-	return s.bundleDir(c, root, wd), nil
-}
-
 // keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
 // bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
 // left only in the folder. It returns how many files were added.
 func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
-	ref := notes.RefFrom(s.cfg)
-	all, err := s.repo.Notes(ref)
+	entries, err := notes.Entries(s.repo, notes.RefFrom(s.cfg))
 	if err != nil {
 		return 0, err
 	}
-	root, err := s.projectRoot(false)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		return 0, err
 	}
-	wd, err := s.env.getwd()
-	if err != nil {
-		return 0, err
-	}
-	dir := s.bundleDir(c, root, wd)
 	var keep []archives.Bundle
-	for _, n := range all {
-		text, err := s.repo.ReadBlobMax(n.Blob, share.MaxNote)
-		if err != nil {
-			return 0, err
+	for _, e := range entries {
+		if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
+			if err != nil {
+				return 0, err
+			}
+			continue
 		}
-		entries, _ := notes.Parse(text)
-		for _, e := range entries {
-			if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
-				if err != nil {
-					return 0, err
-				}
-				continue
-			}
-			b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
-				Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-			// Not here, not a file to read, or not the noted archive (changed since): nothing to keep.
-			if sum, err := localSHA256(dir, e.Tracker, e.Ticket, e.Bundle); err != nil || sum != e.BundleSHA256 {
-				continue
-			}
-			for _, kind := range archives.Kinds {
-				if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
-					f.Close()
-					b.Sidecars[kind] = b.Archive + kind
-				}
-			}
-			keep = append(keep, b)
+		b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
+			Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
+		// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
+		// archive's (the copy found is under another path): nothing to keep.
+		if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
+			continue
 		}
+		for _, kind := range archives.Kinds {
+			if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
+				f.Close()
+				b.Sidecars[kind] = b.Archive + kind
+			}
+		}
+		keep = append(keep, b)
 	}
 	if len(keep) == 0 {
 		return 0, nil

@@ -2,10 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
@@ -67,38 +64,26 @@ func runShow(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("cannot resolve %s: %w", rev, err)
 	}
 	ref := notes.RefFrom(s.cfg)
-	text, ok, err := s.repo.Note(ref, h)
+	entries, other, ok, err := notes.On(s.repo, ref, h)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return exitWith(ExitError, "no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
+		return fmt.Errorf("no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
 			rev, h.String()[:7], ref)
 	}
-	entries, other := notes.Parse(text)
 	for _, o := range other {
 		fmt.Fprintf(c.Root().ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
 	}
-	root := s.repo.WorkTree
-	if root == "" {
-		root = s.repo.GitDir
+	dir, err := s.bundleDir(c)
+	if err != nil {
+		return err
 	}
 	wd, _ := envOf(c).getwd()
-	dir := s.bundleDir(c, root, wd)
 	shown := make([]shownEntry, 0, len(entries))
 	for _, e := range entries {
-		name := record.PathPart(filepath.Base(e.Bundle))
-		se := shownEntry{Entry: e, Path: record.RecordedPath(dir, e.Tracker, e.Ticket, name)}
-		switch sum, err := localSHA256(dir, e.Tracker, e.Ticket, name); {
-		case errors.Is(err, os.ErrNotExist):
-			se.Local = "missing"
-		case err != nil:
-			se.Local, se.Why = "refused", err.Error()
-		case sum == e.BundleSHA256:
-			se.Local = "match"
-		default:
-			se.Local = "differs"
-		}
+		local := record.LocalCopyOf(dir, e)
+		se := shownEntry{Entry: e, Path: local.Path, Local: local.State, Why: local.Why}
 		if se.Kept, err = archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil {
 			return err
 		}
@@ -122,11 +107,11 @@ func runShow(_ context.Context, c *ucli.Command) error {
 			termtext.Clean(e.Tracker), termtext.Clean(e.Bundle), signed, plural.Count(e.Commits, "commit"), plural.Count(e.Files, "file"), termtext.Clean(e.CreatedAt))
 		fmt.Fprintf(w, "  bundle sha256   %s\n  manifest sha256 %s\n", termtext.Clean(e.BundleSHA256), termtext.Clean(e.ManifestSHA256))
 		switch e.Local {
-		case "match":
+		case record.LocalMatch:
 			fmt.Fprintf(w, "  local copy      %s (digest matches)\n", displayPath(wd, e.Path))
-		case "differs":
+		case record.LocalDiffers:
 			fmt.Fprintf(w, "  local copy      %s (DIGEST DIFFERS: not the bundle that was noted)\n", displayPath(wd, e.Path))
-		case "refused":
+		case record.LocalRefused:
 			fmt.Fprintf(w, "  local copy      not read: %s\n", termtext.Clean(e.Why))
 		default:
 			fmt.Fprintf(w, "  local copy      none at %s; check another copy with 'git bernstein verify FILE --rev %s'\n", displayPath(wd, e.Path), h.String()[:12])
@@ -138,14 +123,4 @@ func runShow(_ context.Context, c *ucli.Command) error {
 		}
 	}
 	return nil
-}
-
-// localSHA256 hashes the recorded archive a note names, opened as record.OpenRecorded opens it.
-func localSHA256(dir, tracker, ticketID, name string) (string, error) {
-	f, path, err := record.OpenRecorded(dir, tracker, ticketID, name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return record.ReaderSHA256(f, path)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"crypto"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -40,19 +40,6 @@ func signFlags() []ucli.Flag {
 	}
 }
 
-// bundleSigning is how bundle and record sign: the key (nil: unsigned), its kid, and which signatures of the
-// archive's bytes to write beside it.
-type bundleSigning struct {
-	Key    crypto.Signer
-	Kid    string
-	SSHSig bool
-	Attest bool
-	signer *signing.Signer
-}
-
-// Close lets go of ssh-agent, when the key is there.
-func (b *bundleSigning) Close() { b.signer.Close() }
-
 // signer resolves --sign-key/--sign-kid and the configuration into a key (package signing, the one place that
 // does); nil when nothing asks for signing. s is nil outside a repository, where only the flags count.
 func signer(c *ucli.Command, env *Env, s *session) (*signing.Signer, error) {
@@ -74,30 +61,31 @@ func signer(c *ucli.Command, env *Env, s *session) (*signing.Signer, error) {
 // bundleSigning reads the signing flags and configuration (package signing; README, "Signing with SSH keys"),
 // and which signatures besides the JWS to write: .sig: --ssh-sig, default on for SSH keys; .intoto.jsonl:
 // --attest, default bernstein.attest.
-func (s *session) bundleSigning(c *ucli.Command) (*bundleSigning, error) {
+func (s *session) bundleSigning(c *ucli.Command) (*signing.Archive, error) {
 	sg, err := signer(c, s.env, s)
 	if err != nil {
 		return nil, err
 	}
-	b := &bundleSigning{signer: sg}
 	if sg == nil {
 		if c.Bool("ssh-sig") || c.Bool("attest") {
 			return nil, usageError("--ssh-sig and --attest sign with the bundle key: give --sign-key (or git config bernstein.signingKey)")
 		}
-		return b, nil
+		return signing.ForArchive(nil, nil, false), nil
 	}
-	b.Key, b.Kid, b.SSHSig = sg.Key, sg.Kid, sg.SSH
-	if c.IsSet("ssh-sig") {
-		b.SSHSig = c.Bool("ssh-sig")
+	set, err := s.settings(c)
+	if err == nil {
+		err = set.Err("bernstein.attest")
 	}
-	if b.Attest, err = s.cfg.Bool("bernstein.attest", false); err != nil {
+	if err != nil {
 		sg.Close()
 		return nil, err
 	}
-	if c.IsSet("attest") {
-		b.Attest = c.Bool("attest")
+	var sshSig *bool
+	if c.IsSet("ssh-sig") {
+		v := c.Bool("ssh-sig")
+		sshSig = &v
 	}
-	return b, nil
+	return signing.ForArchive(sg, sshSig, set.Attest), nil
 }
 
 // allowedSignersFlag is --allowed-signers of verify, extract and view.
@@ -115,7 +103,7 @@ func addSSHTrust(c *ucli.Command, wd, archivePath string, opts *verify.Options) 
 	files := c.StringSlice("allowed-signers")
 	if len(files) == 0 {
 		if p := gitConfigValue(env, wd, "gpg.ssh.allowedSignersFile"); p != "" {
-			files = []string{expandHome(p)}
+			files = []string{settings.ExpandHome(p)}
 		}
 	}
 	for _, name := range files {

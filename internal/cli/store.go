@@ -27,29 +27,30 @@ const (
 )
 
 // stores opens every git config bernstein.store, in the order configured, for use.
-func (s *session) stores(use int) ([]store.Store, error) {
-	raws := s.cfg.GetAll("bernstein.store")
-	if len(raws) == 0 {
+func (s *session) stores(c *ucli.Command, use int) ([]store.Store, error) {
+	set, err := s.settings(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Stores) == 0 {
 		return nil, nil
 	}
 	var ret store.Retention
 	if use != readStores {
-		period, _ := s.cfg.Get("bernstein.retention")
-		mode, _ := s.cfg.Get("bernstein.retentionMode")
-		var err error
-		if ret, err = store.ParseRetention(period, mode); err != nil {
-			return nil, exitWith(ExitUsage, "%v", err)
+		if ret, err = store.ParseRetention(set.Retention, set.RetentionMode); err != nil {
+			return nil, usageError("%v", err)
 		}
-		if ret.LegalHold, err = s.cfg.Bool("bernstein.legalHold", false); err != nil {
-			return nil, exitWith(ExitUsage, "%v", err)
+		if err := set.Err("bernstein.legalHold"); err != nil {
+			return nil, usageError("git config bernstein.legalHold: %v", err)
 		}
+		ret.LegalHold = set.LegalHold
 		ret.None = use == writeStoresNoRetention
 	}
 	var out []store.Store
-	for _, raw := range raws {
+	for _, raw := range set.Stores {
 		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv, Retention: ret, Now: s.env.now})
 		if err != nil {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, fmt.Errorf("%v", err)
 		}
 		out = append(out, st)
 	}
@@ -186,7 +187,7 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 	if c.Bool("no-retention") {
 		use = writeStoresNoRetention
 	}
-	stores, err := s.stores(use)
+	stores, err := s.stores(c, use)
 	if err != nil || len(stores) == 0 {
 		return 0, err
 	}
@@ -212,11 +213,11 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 		return 0, err
 	}
 	if unlocked > 0 {
-		return kept, exitWith(ExitUsage, "%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
+		return kept, usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
 			plural.Count(unlocked, "bucket"))
 	}
 	if failed > 0 {
-		return kept, exitWith(ExitError, "%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
+		return kept, fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(stores), "store"))
 	}
 	return kept, nil
 }
@@ -224,7 +225,7 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 // hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
 // fit or fails is one problem line with the command that finishes it.
 func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
-	stores, err := s.stores(writeStores)
+	stores, err := s.stores(c, writeStores)
 	if err != nil {
 		problem("%v", err)
 		return
@@ -237,7 +238,7 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 			plural.Count(len(rep.Recorded), "archive"), plural.Count(len(stores), "store"))
 		return
 	}
-	dir, err := s.bundleDirHere(c)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		problem("%v", err)
 		return

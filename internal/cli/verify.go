@@ -156,7 +156,7 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 		io.WriteString(c.Root().Writer, report.Text())
 	}
 	if report.ExitCode != 0 {
-		return exitWith(report.ExitCode, "")
+		return verdict(report.ExitCode, "")
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func noteCheck(env *Env, archivePath, rev string) *verify.NoteCheck {
 		return n
 	}
 	ref := notes.RefFrom(s.cfg)
-	text, ok, err := s.repo.Note(ref, h)
+	entries, _, ok, err := notes.On(s.repo, ref, h)
 	if err != nil {
 		n.Err = err
 		return n
@@ -38,7 +38,6 @@ func noteCheck(env *Env, archivePath, rev string) *verify.NoteCheck {
 		n.Err = fmt.Errorf("%s (%s) has no note in %s; get shared notes with 'git bernstein fetch' (see the README)", rev, h.String()[:7], ref)
 		return n
 	}
-	entries, _ := notes.Parse(text)
 	for _, e := range entries {
 		n.Noted = append(n.Noted, verify.NotedBundle{Tracker: e.Tracker, Ticket: e.Ticket, Bundle: e.Bundle, SHA256: e.BundleSHA256})
 	}

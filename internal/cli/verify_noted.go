@@ -34,21 +34,20 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	root, err := s.projectRoot(false)
-	if err != nil {
-		return err
-	}
 	wd, err := s.env.getwd()
 	if err != nil {
 		return err
 	}
-	dir := s.bundleDir(c, root, wd)
+	dir, err := s.bundleDir(c)
+	if err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := s.stores(readStores)
+	stores, err := s.stores(c, readStores)
 	if err != nil {
 		return err
 	}
@@ -87,7 +86,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		worst = max(worst, report.ExitCode)
 	}
 	if worst != 0 {
-		return exitWith(worst, "")
+		return verdict(worst, "")
 	}
 	return nil
 }
@@ -102,7 +101,7 @@ func sep(i int) string {
 // notedEntriesOnRev is notedEntries for a revision only: verify --rev names a commit, never a ticket.
 func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
 	if _, err := s.repo.Resolve(rev); err != nil {
-		return "", nil, exitWith(ExitUsage, "--rev %s: cannot resolve it: %v", rev, err)
+		return "", nil, usageError("--rev %s: cannot resolve it: %v", rev, err)
 	}
 	return s.notedEntries(rev)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/release"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 func verifyReleaseCommand() *ucli.Command {
@@ -48,17 +49,17 @@ func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 	}
 	keys, err := trustedCards(wd, c.StringSlice("card"))
 	if err != nil {
-		return exitWith(ExitUsage, "%v", err)
+		return usageError("%v", err)
 	}
 	trust := release.Trust{Keys: keys, Now: envOf(c).now()}
 	for _, name := range c.StringSlice("allowed-signers") {
 		data, err := regularfile.ReadFile(inDir(wd, name), "allowed signers file", sshsig.MaxAllowedSignersSize)
 		if err != nil {
-			return exitWith(ExitUsage, "%v; check --allowed-signers", err)
+			return usageError("%v; check --allowed-signers", err)
 		}
 		lines, err := sshsig.ParseAllowedSigners(data, name, time.Local)
 		if err != nil {
-			return exitWith(ExitUsage, "%v", err)
+			return usageError("%v", err)
 		}
 		trust.Allowed = append(trust.Allowed, lines...)
 	}
@@ -84,8 +85,8 @@ func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 		return nil
 	case r.Unusable:
 		fmt.Fprintf(w, "UNVERIFIABLE: %s could not be checked; do not run its binaries until it is\n", dir)
-		return exitWith(ExitUsage, "")
+		return verdict(verify.ExitUnverifiable, "")
 	}
 	fmt.Fprintf(w, "FAILED: %s is not the release its signer made; do not run its binaries\n", dir)
-	return exitWith(ExitError, "")
+	return verdict(verify.ExitFailed, "")
 }

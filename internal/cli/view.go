@@ -70,7 +70,7 @@ func runView(_ context.Context, c *ucli.Command) error {
 	// or never end) is an error, exit 2, before anything is written.
 	f, _, err := regularfile.Open(archivePath, "archive")
 	if err != nil {
-		return exitWith(ExitUsage, "%v", err)
+		return usageError("%v", err)
 	}
 	f.Close()
 	pol, err := readPolicy(c, wd)
@@ -95,7 +95,7 @@ func runView(_ context.Context, c *ucli.Command) error {
 	}
 	fmt.Fprintf(c.Root().Writer, "%s: %s\n", b.Report.Verdict, out)
 	if b.Report.ExitCode != 0 {
-		return exitWith(b.Report.ExitCode, "")
+		return verdict(b.Report.ExitCode, "")
 	}
 	return nil
 }

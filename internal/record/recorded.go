@@ -1,11 +1,13 @@
 package record
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
 // RecordedPath is where Record puts the archive name of a ticket's bundle: <bundleDir>/<tracker>/<ticket>/<name>,
@@ -31,4 +33,43 @@ func OpenRecorded(bundleDir, tracker, ticketID, name string) (f *os.File, path s
 	defer dir.Close()
 	f, _, err = dir.Open(PathPart(tracker) + "/" + PathPart(ticketID) + "/" + name)
 	return f, path, err
+}
+
+// Local copy states: what the bundles folder holds for a noted archive (LocalCopyOf).
+const (
+	LocalMatch   = "match"   // the archive with the noted digest
+	LocalDiffers = "differs" // an archive of that name with another digest: not the bundle that was noted
+	LocalMissing = "missing" // none
+	LocalRefused = "refused" // not read: a symlink on the way, a FIFO, a file with two names, …
+)
+
+// LocalCopy is what the bundles folder holds for one noted archive.
+type LocalCopy struct {
+	Path  string // where it is looked for (RecordedPath)
+	State string // LocalMatch, LocalDiffers, LocalMissing or LocalRefused
+	Why   string // why it was refused
+}
+
+// LocalCopyOf finds the recorded archive e names under bundleDir, opened as OpenRecorded opens it, and holds it
+// to the noted digest.
+func LocalCopyOf(bundleDir string, e notes.Entry) LocalCopy {
+	name := PathPart(filepath.Base(e.Bundle))
+	lc := LocalCopy{Path: RecordedPath(bundleDir, e.Tracker, e.Ticket, name)}
+	f, path, err := OpenRecorded(bundleDir, e.Tracker, e.Ticket, name)
+	var sum string
+	if err == nil {
+		sum, err = ReaderSHA256(f, path)
+		f.Close()
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		lc.State = LocalMissing
+	case err != nil:
+		lc.State, lc.Why = LocalRefused, err.Error()
+	case sum == e.BundleSHA256:
+		lc.State = LocalMatch
+	default:
+		lc.State = LocalDiffers
+	}
+	return lc
 }

@@ -28,8 +28,8 @@ import (
 
 // Limits on what a remote's notes may make us read.
 const (
-	MaxNote  = 1 << 20 // one note: a line is about 300 bytes, so thousands of bundles on one commit
-	MaxNotes = 1 << 20 // notes in one notes tree
+	MaxNote  = notes.MaxNote // one note: a line is about 300 bytes, so thousands of bundles on one commit
+	MaxNotes = 1 << 20       // notes in one notes tree
 )
 
 // Options say what to move and as whom.

@@ -35,8 +35,7 @@ type PositionedRef struct {
 // TicketRefsOf is the ticket refs of cp (its Refs, as Of took them from the store) for tasks; cpFile is the
 // checkpoint file the bundle carries.
 func TicketRefsOf(cp *Checkpoint, cpFile []byte, tasks []string) *TicketRefs {
-	sum := sha256.Sum256(cpFile)
-	tr := &TicketRefs{CheckpointSHA256: hex.EncodeToString(sum[:]), Tasks: []string{}, Refs: []PositionedRef{}}
+	tr := &TicketRefs{CheckpointSHA256: Digest(cpFile), Tasks: []string{}, Refs: []PositionedRef{}}
 	want := map[string]bool{}
 	for _, t := range tasks {
 		if !want[t] {
@@ -196,4 +195,11 @@ func CheckRefs(cp *Checkpoint, cpSHA256 string, tr *TicketRefs, slice []Ref) []P
 		}
 	}
 	return out
+}
+
+// Digest is the sha256 of a checkpoint file's bytes in lower-case hex: the digest notes carry
+// (lineage_v2_checkpoint_sha256), ticket refs name and verify reports.
+func Digest(file []byte) string {
+	sum := sha256.Sum256(file)
+	return hex.EncodeToString(sum[:])
 }
