@@ -14,8 +14,7 @@ import (
 // layerDebt lists the imports of go-git and crypto/ that files of this package still make, each to move into a
 // capability package (gitext, notes, record, signing, …). The list only shrinks: TestCLIOnlyAdapts fails on a
 // new one, and on one listed here that the file no longer makes.
-var layerDebt = map[string][]string{
-}
+var layerDebt = map[string][]string{}
 
 // fileDebt lists the files of this package that still open a file themselves.
 var fileDebt = map[string][]string{}
