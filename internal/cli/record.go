@@ -189,6 +189,7 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (*rec
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
+	opts.OCIStore = signing.OCIStore
 	root, err := s.projectRoot(false)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,10 @@ type bundleSigning struct {
 	Kid    string
 	SSHSig bool
 	Attest bool
-	signer *signing.Signer
+	// OCIStore is, with Attest, the first oci:// bernstein.store: the statement also names the archive's
+	// manifest there, for cosign verify-attestation (package attest, "OCI manifest subject").
+	OCIStore string
+	signer   *signing.Signer
 }
 
 // Close lets go of ssh-agent, when the key is there.
@@ -96,6 +99,12 @@ func (s *session) bundleSigning(c *ucli.Command) (*bundleSigning, error) {
 	}
 	if c.IsSet("attest") {
 		b.Attest = c.Bool("attest")
+	}
+	for _, raw := range s.cfg.GetAll("bernstein.store") {
+		if scheme, _, _ := strings.Cut(raw, "://"); b.Attest && strings.EqualFold(scheme, "oci") {
+			b.OCIStore = raw
+			break
+		}
 	}
 	return b, nil
 }
