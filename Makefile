@@ -45,7 +45,7 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(MANDIR)/git-bernstein.1
 
-# A release that proves itself (internal/release/doc.go): the binaries for linux and darwin × amd64 and arm64,
+# A release that proves itself (internal/release/doc.go): the binaries for linux, darwin and windows × amd64 and arm64,
 # built as `build` builds (-trimpath, this LDFLAGS) plus an empty build id and CGO_ENABLED=0, so that two runs on
 # one commit give the same bytes; then the CycloneDX SBOM, SHA256SUMS and its .sig, and the SLSA provenance
 # (.intoto.jsonl, .sigstore.json), signed with SIGN_KEY (else git config bernstein.signingKey) as SIGN_KID
@@ -54,7 +54,7 @@ RELEASE  ?= build/release
 SIGN_KEY ?=
 SIGN_KID ?=
 release: modules
-	@echo "building the release into $(RELEASE): 4 targets, several minutes the first time…"
+	@echo "building the release into $(RELEASE): 6 targets, several minutes the first time…"
 	@$(GO) run ./internal/release/cmd/release -out '$(RELEASE)' -ldflags '$(LDFLAGS)' $(if $(SIGN_KEY),-sign-key '$(SIGN_KEY)') $(if $(SIGN_KID),-sign-kid '$(SIGN_KID)')
 	@cat '$(RELEASE)/SHA256SUMS'
 
@@ -91,6 +91,8 @@ vet: modules
 	@echo "checking gofmt and go vet…"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo 'gofmt: files above need formatting (run make fmt)'; exit 1; }
 	$(GO) vet ./...
+	@echo "checking that the windows build compiles and vets (GOOS=windows go vet)…"
+	GOOS=windows $(GO) vet ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -7,12 +7,12 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -390,7 +390,7 @@ func TestIndexNotARegularFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			case "fifo":
-				if err := syscall.Mkfifo(path, 0o644); err != nil {
+				if err := fifotest.Make(path, 0o644); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			}
