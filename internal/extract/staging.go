@@ -111,7 +111,7 @@ func folderMode(root *os.Root) (os.FileMode, error) {
 		return 0, fmt.Errorf("find the folder mode: %w", err)
 	}
 	fi, err := root.Lstat(probe)
-	root.Remove(probe)
+	_ = root.Remove(probe) // an empty probe folder left behind goes with the staging folder
 	if err != nil {
 		return 0, fmt.Errorf("find the folder mode: %w", err)
 	}

@@ -171,7 +171,7 @@ func appendLine(path string, canonical func() ([]byte, error), mode os.FileMode)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			d.Sync()
+			_ = d.Sync() // best effort, as atomicfile's: some file systems refuse fsync on folders
 			d.Close()
 		}
 	}

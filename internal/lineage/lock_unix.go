@@ -25,7 +25,7 @@ func lockFile(f *os.File) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
+	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil // closing f releases it anyway
 }
 
 // openNoFollow opens path with O_NOFOLLOW (a symlink there is errSymlink) and O_NONBLOCK (a FIFO never waits

@@ -23,7 +23,7 @@ func lockFile(f *os.File) (func(), error) {
 	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
 		return nil, err
 	}
-	return func() { windows.UnlockFileEx(h, 0, 1, 0, ol) }, nil
+	return func() { _ = windows.UnlockFileEx(h, 0, 1, 0, ol) }, nil // closing f releases it anyway
 }
 
 // openNoFollow is O_NOFOLLOW where there is none: the entry is looked at with Lstat first and refused when it is a

@@ -25,7 +25,7 @@ import (
 // wrap (nil: none), and opens the store oci://127.0.0.1:PORT/team/evidence on it.
 func serve(t *testing.T, referrers bool, wrap func(http.Handler) http.Handler) (Store, *httptest.Server) {
 	t.Helper()
-	var h http.Handler = registry.New(registry.WithReferrersSupport(referrers), registry.Logger(log.New(io.Discard, "", 0)))
+	h := registry.New(registry.WithReferrersSupport(referrers), registry.Logger(log.New(io.Discard, "", 0)))
 	if wrap != nil {
 		h = wrap(h)
 	}
