@@ -122,7 +122,7 @@ type limitedWriter struct {
 func (l *limitedWriter) Write(p []byte) (int, error) {
 	if l.n > 0 {
 		k := min(len(p), l.n)
-		l.w.Write(p[:k])
+		_, _ = l.w.Write(p[:k]) // the limit, not the writer's error, is what the caller reads
 		l.n -= k
 	}
 	return len(p), nil

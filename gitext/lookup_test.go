@@ -115,7 +115,7 @@ func TestTreesLikeGit(t *testing.T) {
 
 	for _, tc := range []struct{ from, to string }{{"HEAD~1", "HEAD"}, {"", "HEAD~1"}, {"HEAD", "side"}} {
 		var from gitext.Hash
-		args := []string{"diff-tree", "-r", "--no-renames", tc.to + "^{tree}"}
+		var args []string
 		if tc.from != "" {
 			from = gitext.NewHash(r.Rev(tc.from + "^{tree}"))
 			args = []string{"diff-tree", "-r", "--no-renames", tc.from + "^{tree}", tc.to + "^{tree}"}

@@ -179,7 +179,7 @@ func (p *promisor) close() {
 		p.stdin.Close()
 	}
 	if p.cmd != nil && p.cmd.Process != nil {
-		p.cmd.Wait()
+		_ = p.cmd.Wait() // closing: the helper's exit says nothing about objects already checked
 	}
 	if p.stderr != nil {
 		p.stderr.Close()

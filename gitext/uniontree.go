@@ -114,7 +114,7 @@ func (r *Repo) TreeFiles(tree Hash) (map[string]FileMode, map[string]Hash, error
 
 // SkipTree, returned by CheckTree's check for a folder, says not to read what it holds (a subtree already
 // known: one the local ref has under the same hash).
-var SkipTree = errors.New("skip this tree")
+var SkipTree = errors.New("skip this tree") //nolint:staticcheck // ST1012: a signal named like fs.SkipDir, not a failure
 
 // CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
 // caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before

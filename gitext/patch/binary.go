@@ -53,7 +53,7 @@ func deflate(data []byte) ([]byte, error) {
 
 func writeBase85Lines(w *bufio.Writer, data []byte) {
 	lines := &base85Lines{w: w}
-	lines.Write(data)
+	_, _ = lines.Write(data) // w's error surfaces at its Flush
 	lines.flush()
 	w.WriteString("\n")
 }

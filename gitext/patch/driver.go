@@ -27,9 +27,7 @@ func (f funcFinder) find(line string) (string, bool) {
 	// ff_regexp leaves out the line's "\n" (or "\r\n") before matching.
 	if strings.HasSuffix(line, "\n") {
 		line = line[:len(line)-1]
-		if strings.HasSuffix(line, "\r") {
-			line = line[:len(line)-1]
-		}
+		line = strings.TrimSuffix(line, "\r")
 	}
 	for _, r := range f.regs {
 		m := r.re.FindStringSubmatchIndex(line)

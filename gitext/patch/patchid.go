@@ -137,7 +137,8 @@ func shortHex(s string, short func(string) string) string {
 
 // scanHunkHeader reads "@@ -a,b +c,d @@" as patch-id.c's scan_hunk_header does: b and d (1 when absent) become
 // the lines left before and after; a malformed header leaves what it has not reached unchanged.
-func scanHunkHeader(line []byte, before, after int) (int, int) {
+func scanHunkHeader(line []byte, _, after int) (int, int) {
+	var before int // set on every path: b is always reached
 	q := line[4:]
 	n := digits(q)
 	if n < len(q) && q[n] == ',' {

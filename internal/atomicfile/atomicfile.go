@@ -101,7 +101,7 @@ func Write(path string, mode os.FileMode, noReplace bool, fill func(io.Writer) e
 // syncDir makes the rename durable. Errors are ignored: some file systems refuse fsync on folders.
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		d.Sync()
+		_ = d.Sync()
 		d.Close()
 	}
 }

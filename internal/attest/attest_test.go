@@ -50,10 +50,10 @@ func TestSealOpenCheck(t *testing.T) {
 	if err != nil || o.KeyID != "k1" || o.Source != "card" {
 		t.Fatalf("Open: %v %+v", err, o)
 	}
-	if w, err := CheckBundle(o, "ENG-42.tar.gz", hexSum, []byte(manifestJSON)); err != nil || len(w) != 0 {
+	if w, err := CheckBundle(o, "ENG-42.tar.gz", hexSum, []byte(manifestJSON)); err != nil || len(w.Warnings) != 0 || w.OCIManifest != "" {
 		t.Fatalf("CheckBundle: %v %v", err, w)
 	}
-	if w, err := CheckBundle(o, "renamed.tar.gz", hexSum, []byte(manifestJSON)); err != nil || len(w) != 1 {
+	if w, err := CheckBundle(o, "renamed.tar.gz", hexSum, []byte(manifestJSON)); err != nil || len(w.Warnings) != 1 {
 		t.Fatalf("renamed: %v %v", err, w)
 	}
 	if _, err := CheckBundle(o, "ENG-42.tar.gz", strings.Repeat("0", 64), []byte(manifestJSON)); !errors.Is(err, ErrMismatch) {

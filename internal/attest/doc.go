@@ -34,11 +34,34 @@
 //	 "subject":[{"digest":{"sha256":"<hex of the archive file>"},"name":"<archive file name>"}]}
 //
 // (shown wrapped; JCS sorts the members and writes no whitespace). The subject is the archive file: its base
-// name and the lower-case hex SHA-256 of all its bytes. The predicate is the manifest (package manifest,
-// schema_version 1), which predicateType names with its version. CheckBundle holds a statement against an
-// archive: payloadType, _type and predicateType exactly these, no other members, exactly one subject whose
-// sha256 is the archive's, and a predicate whose JCS form is the manifest's. A subject name other than the
-// archive's file name is a warning only (archives are renamed; the digest binds).
+// name and the lower-case hex SHA-256 of all its bytes; with an OCI store, the archive's OCI manifest follows
+// it (below). The predicate is the manifest (package manifest, schema_version 1), which predicateType names
+// with its version. CheckBundle holds a statement against an archive: payloadType, _type and predicateType
+// exactly these, no other members, a first subject whose sha256 is the archive's, at most one more subject and
+// that one an OCI manifest subject, and a predicate whose JCS form is the manifest's. A subject name other than
+// the archive's file name is a warning only (archives are renamed; the digest binds).
+//
+// # OCI manifest subject
+//
+// In an OCI store (package store) the archive is an artifact whose image manifest package ociartifact builds
+// from what the note says and the archive's size alone, so its digest is known when the archive is written.
+// cosign verify-attestation HOST/REPOSITORY@sha256:<manifest> wants a statement about that manifest, so when
+// bundle, record or the hook attest with an oci:// bernstein.store configured, the statement has a second
+// subject:
+//
+//	{"digest":{"sha256":"<hex of the manifest>"},"name":"oci://HOST[:PORT]/REPOSITORY@sha256:<hex of the manifest>"}
+//
+// HOST[:PORT]/REPOSITORY is the first oci:// store configured (the digest is the same in every registry).
+// The name is exactly oci://, a DNS name or a bracketed IPv6 address, an optional port, /, a repository in the
+// distribution specification's grammar (lower-case components), @sha256: and 64 lower-case hex digits, at most
+// 600 characters; the digest has exactly one member, sha256, equal to the name's. One signature then covers
+// the archive and its manifest: the .intoto.jsonl and .sigstore.json beside the archive carry it, and the
+// Sigstore bundle, pushed as the manifest's referrer of type application/vnd.dev.sigstore.bundle.v0.3+json,
+// is what cosign finds. CheckBundle accepts that one extra subject, after the archive's, and reports its name
+// (package verify says it on the attestation line); any other extra subject, a second OCI one, or one whose
+// name and digest differ is ErrMismatch. It does not recompute the manifest (that needs the note, and a
+// renamed archive has another title): cosign checks the digest against the registry, and the archive's own
+// subject still binds the statement to these bytes.
 //
 // <archive>.intoto.jsonl holds one envelope line. `git bernstein verify` checks it when it is beside the
 // archive (package verify, "Attestation").

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -61,10 +60,7 @@ func rssOf(cmdline string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
-	cpu := ru.Utime.Sec*1e6 + int64(ru.Utime.Usec) + ru.Stime.Sec*1e6 + int64(ru.Stime.Usec)
-	fmt.Println(ru.Maxrss, cpu)
+	fmt.Println(childrenUsage())
 }
 
 func timeFunc(runs int, f func() error) (time.Duration, error) {

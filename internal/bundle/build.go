@@ -42,6 +42,9 @@ type Options struct {
 	// bundle (sidecars.go); both need SignKey.
 	SSHSig bool
 	Attest bool
+	// OCIStore, with Attest, is the first oci:// store configured (bernstein.store): the statement then also names
+	// the archive's manifest there (package ociartifact, Subject), the subject cosign verify-attestation matches.
+	OCIStore string
 	// LineageV2 also packs the lineage v2 records of tasks tied to the ticket under lineage/v2/.
 	LineageV2 bool
 	// LineageV2Checkpoint, with LineageV2, is a checkpoint file of the store (package lineage, "Checkpoints")

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"fmt"
 	"hash"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
@@ -64,7 +66,22 @@ func writeSidecars(opts Options, res *Result, d *archiveDigests, manifestJSON []
 		res.SSHSig = opts.Out + ".sig"
 	}
 	if opts.Attest {
-		env, err := attest.SealBundle(opts.SignKey, opts.SignKid, filepath.Base(opts.Out), hex.EncodeToString(d.h256.Sum(nil)), manifestJSON)
+		sum := hex.EncodeToString(d.h256.Sum(nil))
+		var oci []attest.Subject
+		if opts.OCIStore != "" {
+			// The manifest the store will hold, made from what the note will say (record.EntryFor): its digest
+			// is known before any upload, so the one signature happens here.
+			sub, err := ociartifact.Subject(opts.OCIStore, ociartifact.Archive{Tracker: res.Manifest.Tracker,
+				Ticket: res.Manifest.TicketID, Bundle: filepath.Base(opts.Out), SHA256: sum,
+				CreatedAt: res.Manifest.CreatedAt, Size: res.Size})
+			if err != nil {
+				// A store URL push would refuse too: the bundle (and the hook's record) is still worth having.
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%v: the attestation names the archive alone, not its OCI manifest", err))
+			} else {
+				oci = append(oci, sub)
+			}
+		}
+		env, err := attest.SealBundle(opts.SignKey, opts.SignKid, filepath.Base(opts.Out), sum, manifestJSON, oci...)
 		if err == nil {
 			err = write(attest.Suffix, env)
 		}

@@ -150,6 +150,7 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 		SignKid:   signing.Kid,
 		SSHSig:    signing.SSHSig,
 		Attest:    signing.Attest,
+		OCIStore:  signing.OCIStore,
 		PRs:       s.prFunc(ctx, c, opts.Ticket, sdd),
 	})
 	if err != nil {

@@ -18,8 +18,10 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/release"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 )
 
 // TestCosignVerifiesSigstoreBundle is README's cosign recipe ("In-toto attestations") run by real cosign:
@@ -172,5 +174,71 @@ func TestCosignVerifiesRelease(t *testing.T) {
 	}
 	if out, err := run(good, filepath.Join(rel, release.SumsSigFile)); err == nil {
 		t.Errorf("cosign accepted a file the provenance is not about:\n%s", out)
+	}
+}
+
+// TestCosignVerifiesOCIAttestation is README's registry recipe ("OCI registry") run by real cosign against
+// go-containerregistry's registry on 127.0.0.1: after the hook records and uploads a bundle with --attest,
+// `cosign verify-attestation --key card.pub.pem --insecure-ignore-tlog --type <predicateType> HOST/REPO@<manifest>`
+// finds the Sigstore bundle among the archive's referrers and accepts it, its statement naming that manifest;
+// another key is refused.
+func TestCosignVerifiesOCIAttestation(t *testing.T) {
+	cosign, err := exec.LookPath("cosign")
+	if err != nil {
+		t.Skip("cosign is not installed: the stock registry attestation check needs it")
+	}
+	version, _ := exec.Command(cosign, "version").CombinedOutput()
+	url := ociStore(t, true)
+	r := ticketRepo(t)
+	dir := t.TempDir()
+	for _, kid := range []string{"k1", "mallory"} {
+		if _, se, code := runIn(t, dir, nil, "keygen", "--kid", kid); code != 0 {
+			t.Fatal(se)
+		}
+	}
+	r.Git("config", "bernstein.signingKey", filepath.Join(dir, "k1.pem"))
+	r.Git("config", "bernstein.signingKid", "k1")
+	r.Git("config", "bernstein.hookBudget", "60s")
+	r.Git("config", "bernstein.attest", "true")
+	r.Git("config", "bernstein.store", url)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	if out, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
+		t.Fatalf("hook: %d %s %s", c, out, e)
+	}
+	head := r.Rev("HEAD")
+	sum, _ := record.FileSHA256(filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz"))
+	ref := strings.TrimPrefix(url, "oci://") + "@" + manifestDigest(t, url, store.TagFor(sum))
+	pemOf := func(card string) string {
+		data, _ := os.ReadFile(filepath.Join(dir, card+".card.json"))
+		var c struct {
+			PEM string `json:"public_key_pem"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, card+".pub.pem")
+		os.WriteFile(p, []byte(c.PEM), 0o644)
+		return p
+	}
+	run := func(key string) (string, error) {
+		args := []string{"verify-attestation", "--key", key, "--insecure-ignore-tlog", "--allow-http-registry",
+			"--type", attest.PredicateType}
+		if regexp.MustCompile(`GitVersion:\s*v?2\.`).Match(version) {
+			root := filepath.Join(dir, "empty-trusted-root.json")
+			os.WriteFile(root, []byte(`{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`), 0o644)
+			args = append(args, "--new-bundle-format", "--trusted-root", root)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cosign, append(args, ref)...)
+		cmd.Env = append(os.Environ(), "SIGSTORE_NO_CACHE=1", "TUF_ROOT="+filepath.Join(dir, "tuf"), "DOCKER_CONFIG="+dir)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(pemOf("k1")); err != nil {
+		t.Fatalf("cosign refused the archive's attestation in the registry: %v\n%s", err, out)
+	}
+	if out, err := run(pemOf("mallory")); err == nil {
+		t.Fatalf("cosign accepted another key:\n%s", out)
 	}
 }

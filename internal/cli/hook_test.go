@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -135,7 +135,7 @@ func TestHookRecordsMergeAndKeepsForeignHook(t *testing.T) {
 		t.Fatalf("show with a symlinked bundle:\n%s", out)
 	}
 	os.Remove(file)
-	if err := syscall.Mkfifo(file, 0o644); err != nil {
+	if err := fifotest.Make(file, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, _ = runIn(t, r.Dir, r.Env, "show", "--json")

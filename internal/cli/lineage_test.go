@@ -6,10 +6,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -197,7 +197,7 @@ func TestLineageHostileStore(t *testing.T) {
 		name string
 		make func(path string) error
 	}{
-		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"FIFO", func(p string) error { return fifotest.Make(p, 0o644) }},
 		{"/dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -210,6 +210,7 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 	}
 	defer signing.Close()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
+	opts.OCIStore = signing.OCIStore
 	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
 		return nil, nil, err
 	}

@@ -85,7 +85,14 @@ func (s *session) bundleSigning(c *ucli.Command) (*signing.Archive, error) {
 		v := c.Bool("ssh-sig")
 		sshSig = &v
 	}
-	return signing.ForArchive(sg, sshSig, set.Attest), nil
+	a := signing.ForArchive(sg, sshSig, set.Attest)
+	for _, raw := range set.Stores {
+		if scheme, _, _ := strings.Cut(raw, "://"); a.Attest && strings.EqualFold(scheme, "oci") {
+			a.OCIStore = raw
+			break
+		}
+	}
+	return a, nil
 }
 
 // allowedSignersFlag is --allowed-signers of verify, extract and view.

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/s3test"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 )
 
 // ociStore serves go-containerregistry's registry on 127.0.0.1 (with the referrers API or without it, where
@@ -93,8 +96,32 @@ func TestOCIStoreHookPushGetVerify(t *testing.T) {
 				!strings.Contains(out, "[PASS] attestation") || !strings.Contains(out, "[PASS] sigstore-bundle") {
 				t.Fatalf("verify --rev HEAD from the store: %d\n%s\n%s", c, out, e)
 			}
+			// The hook signed, before uploading, a statement that also names the manifest the registry holds:
+			// the one subject cosign verify-attestation matches. verify says so on both lines.
+			oci := url + "@" + manifestDigest(t, url, store.TagFor(sum))
+			if n := strings.Count(out, "it also names the OCI manifest "+oci+" "); n != 2 {
+				t.Fatalf("verify names the OCI manifest %s on %d lines, want 2:\n%s", oci, n, out)
+			}
 		})
 	}
+}
+
+// manifestDigest asks the registry behind the oci:// store url which manifest digest tag names.
+func manifestDigest(t *testing.T, url, tag string) string {
+	t.Helper()
+	host, repo, _ := strings.Cut(strings.TrimPrefix(url, "oci://"), "/")
+	req, _ := http.NewRequest(http.MethodHead, "http://"+host+"/v2/"+repo+"/manifests/"+tag, nil)
+	req.Header.Set("Accept", "application/vnd.oci.image.manifest.v1+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	d := resp.Header.Get("Docker-Content-Digest")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(d, "sha256:") {
+		t.Fatalf("HEAD %s: %s, digest %q", tag, resp.Status, d)
+	}
+	return d
 }
 
 // A store the hook cannot reach costs the merge nothing: one line, logged, with the command that finishes it.
@@ -201,5 +228,60 @@ func TestStoreTiming(t *testing.T) {
 			t.Fatalf("get: %d %s %s", c, out, e)
 		}
 		t.Logf("%s: get of 100 bundles from %s: %s (%s)", st.name, from, time.Since(start).Round(time.Millisecond), strings.TrimSpace(e))
+	}
+}
+
+// bundle --attest with an oci:// store configured signs, before any upload, a statement that also names the
+// archive's manifest there (the one the registry will hold: TestOCIStoreHookPushGetVerify), which the
+// independent python check and verify accept; a store URL push would refuse leaves the statement about the
+// archive alone, with a warning, and the bundle is still written.
+func TestBundleAttestsTheOCIManifest(t *testing.T) {
+	t.Parallel()
+	r := ticketRepo(t)
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
+	dir := t.TempDir()
+	if _, se, code := runIn(t, dir, nil, "keygen", "--kid", "k1"); code != 0 {
+		t.Fatal(se)
+	}
+	r.Git("config", "bernstein.store", "oci://registry.example.com:5000/team/evidence")
+	r.Git("config", "--add", "bernstein.store", "oci://second.example.com/evidence")
+	archive := filepath.Join(dir, "ENG-42.tar.gz")
+	bundle := func() (string, string) {
+		so, se, code := runIn(t, r.Dir, r.Env, "bundle", "--no-pr", "--attest", "--sign-key", filepath.Join(dir, "k1.pem"),
+			"--sign-kid", "k1", "--created-at", "2026-01-02T03:04:05Z", "--out", archive, "ENG-42")
+		if code != 0 {
+			t.Fatalf("bundle: %d\n%s%s", code, so, se)
+		}
+		return so, se
+	}
+	bundle()
+	so, se, code := runIn(t, dir, nil, "verify", "ENG-42.tar.gz", "--card", filepath.Join(dir, "k1.card.json"))
+	oci := "it also names the OCI manifest oci://registry.example.com:5000/team/evidence@sha256:"
+	if code != 0 || strings.Count(so, oci) != 2 {
+		t.Fatalf("verify: %d, want %q on the attestation and sigstore-bundle lines\n%s%s", code, oci, so, se)
+	}
+	var card struct {
+		PEM string `json:"public_key_pem"`
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "k1.card.json"))
+	if err := json.Unmarshal(data, &card); err != nil {
+		t.Fatal(err)
+	}
+	pem := filepath.Join(dir, "k1.pub.pem")
+	os.WriteFile(pem, []byte(card.PEM), 0o644)
+	if out, err, ok := independentDSSE(t, archive+".intoto.jsonl", pem, archive); !ok {
+		t.Logf("independent DSSE check skipped: %s", out)
+	} else if err != nil || !strings.Contains(out, "OCI manifest oci://registry.example.com:5000/team/evidence@sha256:") {
+		t.Fatalf("independent DSSE check: %v\n%s", err, out)
+	}
+
+	r.Git("config", "--unset-all", "bernstein.store")
+	r.Git("config", "bernstein.store", "oci://registry.example.com/Team")
+	if _, se := bundle(); !strings.Contains(se, "the attestation names the archive alone") {
+		t.Fatalf("no warning for a store URL the subject cannot name:\n%s", se)
+	}
+	if so, se, code := runIn(t, dir, nil, "verify", "ENG-42.tar.gz", "--card", filepath.Join(dir, "k1.card.json")); code != 0 ||
+		strings.Contains(so, "OCI manifest") {
+		t.Fatalf("verify: %d\n%s%s", code, so, se)
 	}
 }

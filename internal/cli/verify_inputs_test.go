@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 )
 
 // TestVerifyInputsNeverHang: a FIFO as the archive, as the auto-found .jws or as a --card (unpacking an
@@ -16,14 +17,14 @@ func TestVerifyInputsNeverHang(t *testing.T) {
 	r, card := aliceBundles(t, "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}`+"\n")
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := fifotest.Make(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	// A bundle whose .jws beside it is a FIFO.
 	os.Mkdir(filepath.Join(dir, "jws"), 0o755)
 	data, _ := os.ReadFile(filepath.Join(r.Dir, "ENG-42.tar.gz"))
 	os.WriteFile(filepath.Join(dir, "jws", "b.tar.gz"), data, 0o644)
-	syscall.Mkfifo(filepath.Join(dir, "jws", "b.tar.gz.jws"), 0o644)
+	fifotest.Make(filepath.Join(dir, "jws", "b.tar.gz.jws"), 0o644)
 
 	for _, tc := range []struct {
 		args []string

@@ -44,7 +44,10 @@ func TestVerifyRelease(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "VERIFIED: every file of release") || !strings.Contains(out, "[PASS]     sigstore-bundle ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	allowed, _, code := runIn(t, dir, nil, "card", "ssh", "release.card.json")
+	allowed, errOut, code := runIn(t, dir, nil, "card", "ssh", "release.card.json")
+	if code != 0 {
+		t.Fatalf("card ssh: exit %d\n%s", code, errOut)
+	}
 	os.WriteFile(filepath.Join(dir, "allowed_signers"), []byte(allowed), 0o644)
 	if out, errOut, code = runIn(t, dir, nil, "verify-release", "release", "--allowed-signers", "allowed_signers"); code != 0 {
 		t.Fatalf("with allowed signers: exit %d\n%s%s", code, out, errOut)

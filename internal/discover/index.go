@@ -513,19 +513,6 @@ func (d *decoder) uv() uint64 {
 	return x
 }
 
-func (d *decoder) sv() int64 {
-	if d.err != nil {
-		return 0
-	}
-	x, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errBadIndex
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
 func (d *decoder) take(n int) []byte {
 	if d.err != nil || n < 0 || n > len(d.b) {
 		d.err = errBadIndex

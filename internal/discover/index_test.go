@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -385,7 +385,7 @@ func TestIndexNotARegularFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			case "fifo":
-				if err := syscall.Mkfifo(path, 0o644); err != nil {
+				if err := fifotest.Make(path, 0o644); err != nil {
 					t.Skipf("mkfifo: %v", err)
 				}
 			}

@@ -32,4 +32,9 @@
 //     process killed in the instant between making the folder and locking its marker, or between removing the
 //     marker and the final rename, and one from an extract older than markers) is never removed; when it is a
 //     folder of the user's named like ours it is listed in Result.Unproven, so that the user can look.
+//
+// On Windows there is no O_NOFOLLOW and no flock (create_other.go, stale_other.go): files are still created
+// O_CREATE|O_EXCL through os.Root, and each new file is then held to the entry at its name (a plain file, no
+// reparse point, os.SameFile with the opened handle) or the extraction fails; staging folders left by a killed
+// process are never swept there, since nothing proves their writer gone.
 package extract

@@ -173,7 +173,12 @@ func (s *stagingSink) Member(name string, size int64) (io.Writer, error) {
 		s.err = err
 		return nil, err
 	}
-	f, err := d.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	f, err := d.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
+	if err == nil {
+		if err = checkCreated(d, base, f); err != nil {
+			f.Close()
+		}
+	}
 	if errors.Is(err, os.ErrExist) {
 		err = fmt.Errorf("create %.200q: another member already has this name on this file system (letter case or Unicode normalization): %w", name, bare(err))
 	} else if err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // A staging folder is where members go before the verdict: ".<DIR>.extract-<digits>" beside DIR, mode 0700.
@@ -50,9 +49,12 @@ func newStaging(into string) (*staging, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("open the staging folder %s: %w", path, err)
 	}
-	m, err := s.root.OpenFile(markerName, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	m, err := s.root.OpenFile(markerName, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 	if err == nil {
 		s.marker = m
+		err = checkCreated(s.root, markerName, m)
+	}
+	if err == nil {
 		if err = lockNow(m); err == nil {
 			_, err = fmt.Fprintf(m, "%spid %d\n", markerMagic, os.Getpid())
 		}
@@ -109,7 +111,7 @@ func folderMode(root *os.Root) (os.FileMode, error) {
 		return 0, fmt.Errorf("find the folder mode: %w", err)
 	}
 	fi, err := root.Lstat(probe)
-	root.Remove(probe)
+	_ = root.Remove(probe) // an empty probe folder left behind goes with the staging folder
 	if err != nil {
 		return 0, fmt.Errorf("find the folder mode: %w", err)
 	}

@@ -13,11 +13,11 @@ import (
 	"reflect"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -376,7 +376,7 @@ func TestOfflineCopiesNeverFollowSymlinks(t *testing.T) {
 		{"a payload is a symlink or a FIFO", func(t *testing.T, sdd, outside string) {
 			os.MkdirAll(filepath.Join(sdd, "pr"), 0o755)
 			os.Symlink(filepath.Join(outside, "pr", "pr_30.json"), filepath.Join(sdd, "pr", "pr_30.json"))
-			if err := syscall.Mkfifo(filepath.Join(sdd, "pr", "pr_31.json"), 0o644); err != nil {
+			if err := fifotest.Make(filepath.Join(sdd, "pr", "pr_31.json"), 0o644); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 		}, ""},

@@ -51,7 +51,7 @@ func Hunk(kind string, size int64, deflated []byte) string {
 func Deflate(data []byte) []byte {
 	var buf bytes.Buffer
 	zw := zlib.NewWriter(&buf)
-	zw.Write(data)
+	_, _ = zw.Write(data) // into a bytes.Buffer: cannot fail
 	zw.Close()
 	return buf.Bytes()
 }
@@ -60,7 +60,7 @@ func Deflate(data []byte) []byte {
 func DeflatedZeros(n int64) []byte {
 	var buf bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestCompression)
-	io.CopyN(zw, zeros{}, n)
+	_, _ = io.CopyN(zw, zeros{}, n) // zeros and a bytes.Buffer: cannot fail
 	zw.Close()
 	return buf.Bytes()
 }

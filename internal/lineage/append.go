@@ -9,8 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // Append records body as the first body of a child and a parent ref pointing at it, the way upstream's
@@ -102,8 +100,8 @@ func (s *Store) AppendBody(childSHA string, body ChildBody) (ChildBody, error) {
 	return body, nil
 }
 
-// lock takes flock(LOCK_EX) on parent.jsonl, creating the store folders and the file as upstream does. flock
-// belongs to the open file description, so every call opens its own.
+// lock takes an exclusive lock on parent.jsonl (lockFile: flock on unix, LockFileEx on Windows), creating the
+// store folders and the file as upstream does. The lock belongs to the open file, so every call opens its own.
 func (s *Store) lock() (func(), error) {
 	if err := os.MkdirAll(filepath.Join(s.Root, childrenDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create lineage store %s: %w", s.Root, err)
@@ -112,18 +110,13 @@ func (s *Store) lock() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	unlock, err := lockFile(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", s.ParentPath(), err)
 	}
 	return func() {
-		unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		unlock()
 		f.Close()
 	}, nil
 }
@@ -178,18 +171,19 @@ func appendLine(path string, canonical func() ([]byte, error), mode os.FileMode)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		if d, err := os.Open(filepath.Dir(path)); err == nil {
-			d.Sync()
+			_ = d.Sync() // best effort, as atomicfile's: some file systems refuse fsync on folders
 			d.Close()
 		}
 	}
 	return nil
 }
 
-// openStoreFile opens a store file for writing the way the readers read it: never through a symlink, never
-// blocking (a FIFO put in the store would hold an append forever), and only when it is a regular file.
+// openStoreFile opens a store file for writing the way the readers read it: never through a symlink (openNoFollow:
+// O_NOFOLLOW on unix; on Windows no reparse point, the opened file the one checked), never blocking (a FIFO put
+// in the store would hold an append forever), and only when it is a regular file.
 func openStoreFile(path string, flag int, mode os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK, mode)
-	if errors.Is(err, unix.ELOOP) {
+	f, err := openNoFollow(path, flag, mode)
+	if errors.Is(err, errSymlink) {
 		return nil, fmt.Errorf("open %s: it is a symbolic link; the store's files are never written through one", path)
 	}
 	if err != nil {

@@ -97,6 +97,11 @@
 // each line with one write followed by fsync (and an fsync of the folder for a new file). The child line is
 // written before the parent line, so a crash in between leaves an orphan child file (reported below), never a
 // ref to nothing. As upstream, a first body whose content address already has a file is chained onto it.
+// Store files are opened with O_NOFOLLOW|O_NONBLOCK and must be regular files. On Windows (lock_windows.go) the
+// lock is LockFileEx on one byte far past the end of parent.jsonl (Windows locks are mandatory, so no byte a
+// reader reads), and a store file that is a reparse point (symbolic link, junction) is refused, the file opened
+// being held to the entry looked at before and after the open (os.SameFile). Upstream's fcntl.flock has no
+// Windows form, so the two lock alike on unix only.
 //
 // # Verify
 //

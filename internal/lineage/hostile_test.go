@@ -4,9 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 )
 
 // A store file that is a FIFO or a symlink to /dev/zero once hung verify and show, or ran them out of memory:
@@ -19,9 +20,9 @@ func TestStoreRefusesFilesThatAreNotRegular(t *testing.T) {
 		file string // relative to the store root
 		make func(path string) error
 	}{
-		{"parent.jsonl is a FIFO", "parent.jsonl", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"parent.jsonl is a FIFO", "parent.jsonl", func(p string) error { return fifotest.Make(p, 0o644) }},
 		{"parent.jsonl links to /dev/zero", "parent.jsonl", func(p string) error { return os.Symlink("/dev/zero", p) }},
-		{"a child file is a FIFO", child, func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"a child file is a FIFO", child, func(p string) error { return fifotest.Make(p, 0o644) }},
 		{"a child file links to /dev/zero", child, func(p string) error { return os.Symlink("/dev/zero", p) }},
 	}
 	for _, tt := range tests {
@@ -82,12 +83,12 @@ func TestAppendRefusesFIFOAndSymlink(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
+			if err := fifotest.Make(path, 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 			want = filepath.Base(path)
 		case "fifo":
-			if err := syscall.Mkfifo(st.ParentPath(), 0o600); err != nil {
+			if err := fifotest.Make(st.ParentPath(), 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 		case "symlink":

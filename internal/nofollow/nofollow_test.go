@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
@@ -34,7 +34,7 @@ func tree(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, "sdd/traces/fifo"), 0o644); err != nil {
+	if err := fifotest.Make(filepath.Join(root, "sdd/traces/fifo"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	return root

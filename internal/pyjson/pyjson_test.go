@@ -209,7 +209,7 @@ func randomValue(rng *rand.Rand, depth int) any {
 	case 0:
 		f := math.Float64frombits(rng.Uint64())
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			f = -0.0
+			f = math.Copysign(0, -1) // negative zero (the literal -0.0 is +0 in Go)
 		}
 		return f
 	case 1:

@@ -40,8 +40,9 @@ type Options struct {
 	CreatedAt time.Time
 	SignKey   crypto.Signer // Ed25519: a key file's or ssh-agent's (package sshsig)
 	SignKid   string
-	SSHSig    bool // also <archive>.sig (package bundle, Options)
-	Attest    bool // also <archive>.intoto.jsonl
+	SSHSig    bool   // also <archive>.sig (package bundle, Options)
+	Attest    bool   // also <archive>.intoto.jsonl
+	OCIStore  string // with Attest, the statement also names the archive's manifest there (package bundle, Options)
 	NotesRef  gitext.RefName
 	Author    gitext.Signature
 	// Only, when set, records just these tickets of the range (ids compared ignoring case): what a command that
@@ -207,6 +208,7 @@ func recordOne(opts Options, fd Found, short string, tip gitext.Hash, createdAt 
 		SignKid:   opts.SignKid,
 		SSHSig:    opts.SSHSig,
 		Attest:    opts.Attest,
+		OCIStore:  opts.OCIStore,
 		LineageV2: opts.LineageV2,
 
 		LineageV2Checkpoint:     cp.data,

@@ -4,16 +4,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 )
 
 func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := fifotest.Make(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	reg := filepath.Join(dir, "reg")

@@ -17,18 +17,19 @@ import (
 // Target is one GOOS/GOARCH pair a release is built for.
 type Target struct{ OS, Arch string }
 
-// Targets are the platforms of a release: linux and darwin × amd64 and arm64. Windows is not one: extract
-// opens files with O_NOFOLLOW and lineage v2 append locks with flock(2), which Windows has not (doc.go,
-// "Files"), and a binary that lacks the checks that keep a hostile archive from writing through a symlink
-// is not one to ship.
+// Targets are the platforms of a release: linux, darwin and windows × amd64 and arm64. On Windows the checks
+// that keep a hostile archive or store from being written through a link are build-tagged equivalents of the
+// unix ones (extract: os.Root, O_EXCL and the created file held to its entry with os.SameFile; lineage v2
+// append: no reparse point, the opened file the one looked at, LockFileEx for flock).
 var Targets = []Target{
 	{"linux", "amd64"}, {"linux", "arm64"},
 	{"darwin", "amd64"}, {"darwin", "arm64"},
+	{"windows", "amd64"}, {"windows", "arm64"},
 }
 
 func (t Target) String() string { return t.OS + "/" + t.Arch }
 
-// Binary is the target's file name in the release folder (with .exe for windows, should it ever build there).
+// Binary is the target's file name in the release folder, with .exe for windows.
 func (t Target) Binary() string {
 	name := "git-bernstein-" + t.OS + "-" + t.Arch
 	if t.OS == "windows" {

@@ -4,15 +4,15 @@
 //
 // A release folder (`make release` writes build/release) holds:
 //
-//	git-bernstein-<os>-<arch>        one binary per target: linux, darwin × amd64, arm64
+//	git-bernstein-<os>-<arch>[.exe]  one binary per target: linux, darwin, windows × amd64, arm64 (.exe: windows)
 //	git-bernstein.cdx.json           CycloneDX SBOM of the modules linked into the binaries
 //	SHA256SUMS                       "<sha256 hex>  <name>" for each file above, sorted by name
 //	SHA256SUMS.sig                   SSHSIG over SHA256SUMS, namespace git-bernstein (ssh-keygen -Y verify)
 //	provenance.intoto.jsonl          in-toto Statement v1, SLSA provenance v1, in a DSSE envelope (keyid: kid)
 //	provenance.sigstore.json         the same envelope in a Sigstore bundle v0.3 (package attest)
 //
-// There is no Windows binary: extract and lineage v2 append rely on O_NOFOLLOW and flock(2), which Windows
-// lacks, so the module does not build there (Targets).
+// The Windows binaries have no O_NOFOLLOW or flock(2): extract and lineage v2 append use build-tagged
+// equivalents there (Targets says which); the unix builds keep theirs.
 //
 // # Reproducible
 //

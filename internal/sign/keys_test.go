@@ -13,8 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 )
 
 func TestPEMRoundTrip(t *testing.T) {
@@ -107,7 +108,7 @@ func TestLoadPrivateKeyErrors(t *testing.T) {
 	}
 	// A FIFO named as the key is refused at once (a blocking open would wait for a writer for ever).
 	fifo := filepath.Join(dir, "fifo.pem")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := fifotest.Make(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	if _, err := LoadPrivateKey(fifo); err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "not a regular file") {

@@ -10,7 +10,10 @@ type Archive struct {
 	Kid    string
 	SSHSig bool
 	Attest bool
-	signer *Signer
+	// OCIStore is, with Attest, the first oci:// bernstein.store: the statement also names the archive's
+	// manifest there, for cosign verify-attestation (package attest, "OCI manifest subject").
+	OCIStore string
+	signer   *Signer
 }
 
 // ForArchive is how an archive is signed with sg (nil: unsigned, and nothing else is written): .sig when sshSig

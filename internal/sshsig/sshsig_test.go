@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/internal/fifotest"
 	"github.com/git-bernstein/git-bernstein/internal/sshtest"
 )
 
@@ -154,7 +154,7 @@ func TestRefusedKeys(t *testing.T) {
 func TestKeyFileFIFO(t *testing.T) {
 	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "key")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := fifotest.Make(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	if _, err := LoadKey(fifo, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "not a regular file") {

@@ -72,8 +72,8 @@ func Agent(t testing.TB) string {
 		t.Fatalf("start ssh-agent: %v", err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait() // killed: its exit status is the kill's
 	})
 	// Ready once it accepts a connection: the socket file appears when ssh-agent binds it, a moment before it
 	// listens, and an ssh-add in that moment is refused (a test failed that way now and then).

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/opencontainers/go-digest"
-	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/errdef"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
 )
 
 // The OCI layout (OCI image-spec 1.1, "Guidelines for Artifact Usage"): each archive is an image manifest of
@@ -38,13 +38,11 @@ import (
 // (sha256-<manifest hex>, an index oras-go keeps). Manifests carry only what the note says (no timestamps), so
 // two clones uploading one archive write the same bytes and the same digests.
 const (
-	ArchiveType      = "application/vnd.git-bernstein.bundle.v1"
-	archiveLayerType = "application/vnd.git-bernstein.bundle.v1.tar+gzip"
+	ArchiveType      = ociartifact.ArchiveType
+	archiveLayerType = ociartifact.ArchiveLayerType
 
-	annTracker = "io.github.git-bernstein.tracker"
-	annTicket  = "io.github.git-bernstein.ticket"
-	annBundle  = "io.github.git-bernstein.bundle.sha256"
-	annSidecar = "io.github.git-bernstein.sidecar.sha256"
+	annBundle  = ociartifact.AnnBundle
+	annSidecar = ociartifact.AnnSidecar
 )
 
 // sidecarTypes are the artifact types of the sidecars, by kind; the layer has the same media type.
@@ -172,27 +170,14 @@ func (s *ociStore) pushBlob(ctx context.Context, d ocispec.Descriptor, data []by
 	return true, nil
 }
 
-// manifestBytes makes an artifact manifest whose config is the empty JSON blob under the artifact's own media
-// type as well as artifactType (image-spec 1.1 allows both): registries that list referrers by config media type,
-// as some did before 1.1 was final, then list the same type as those that read artifactType.
-func manifestBytes(m ocispec.Manifest) ([]byte, ocispec.Descriptor) {
-	m.Versioned = specs.Versioned{SchemaVersion: 2}
-	m.Config = ocispec.Descriptor{MediaType: m.ArtifactType, Digest: ocispec.DescriptorEmptyJSON.Digest, Size: ocispec.DescriptorEmptyJSON.Size}
-	m.MediaType = ocispec.MediaTypeImageManifest
-	data, _ := json.Marshal(m) // a struct of strings and numbers: cannot fail
-	d := blobDesc(ocispec.MediaTypeImageManifest, data)
-	d.ArtifactType, d.Annotations = m.ArtifactType, m.Annotations
-	return data, d
-}
+// manifestBytes makes an artifact manifest (package ociartifact, Manifest).
+func manifestBytes(m ocispec.Manifest) ([]byte, ocispec.Descriptor) { return ociartifact.Manifest(m) }
 
+// archiveManifest is the archive's manifest, made from what the note says (package ociartifact): the bytes the
+// OCI manifest subject of a bundle's attestation names.
 func (s *ociStore) archiveManifest(it Item) ([]byte, ocispec.Descriptor) {
-	layer := blobDesc(archiveLayerType, it.Archive)
-	layer.Annotations = map[string]string{ocispec.AnnotationTitle: it.Bundle}
-	ann := map[string]string{annTracker: it.Tracker, annTicket: it.Ticket, annBundle: it.SHA256}
-	if it.CreatedAt != "" {
-		ann[ocispec.AnnotationCreated] = it.CreatedAt
-	}
-	return manifestBytes(ocispec.Manifest{ArtifactType: ArchiveType, Layers: []ocispec.Descriptor{layer}, Annotations: ann})
+	return ociartifact.ArchiveManifest(ociartifact.Archive{Tracker: it.Tracker, Ticket: it.Ticket, Bundle: it.Bundle,
+		SHA256: it.SHA256, CreatedAt: it.CreatedAt, Size: int64(len(it.Archive))})
 }
 
 // Put uploads the archive's manifest (tagged TagFor), its blob and the empty config when missing, then a
@@ -257,8 +242,12 @@ func (s *ociStore) put(ctx context.Context, it Item) (int, error) {
 		}
 		layer := blobDesc(typ, sc.Data)
 		layer.Annotations = map[string]string{ocispec.AnnotationTitle: it.Bundle + sc.Kind}
-		data, d := manifestBytes(ocispec.Manifest{ArtifactType: typ, Layers: []ocispec.Descriptor{layer}, Subject: &subject,
-			Annotations: map[string]string{annSidecar: sc.SHA256, annBundle: it.SHA256}})
+		ann := map[string]string{annSidecar: sc.SHA256, annBundle: it.SHA256}
+		if sc.Kind == attest.SigstoreSuffix {
+			// What cosign's bundle specification asks of the referrer (specs/BUNDLE_SPEC.md, "Annotations").
+			ann["dev.sigstore.bundle.content"], ann["dev.sigstore.bundle.predicateType"] = "dsse-envelope", attest.PredicateType
+		}
+		data, d := manifestBytes(ocispec.Manifest{ArtifactType: typ, Layers: []ocispec.Descriptor{layer}, Subject: &subject, Annotations: ann})
 		if err := s.repo.Manifests().Push(ctx, d, bytes.NewReader(data)); err != nil {
 			return added, fmt.Errorf("%s: referrer %s%s: %w", s.raw, it.Bundle, sc.Kind, err)
 		}

@@ -14,15 +14,18 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/registry"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
 )
 
 // serve starts go-containerregistry's in-process registry on 127.0.0.1, with or without the referrers API, behind
 // wrap (nil: none), and opens the store oci://127.0.0.1:PORT/team/evidence on it.
 func serve(t *testing.T, referrers bool, wrap func(http.Handler) http.Handler) (Store, *httptest.Server) {
 	t.Helper()
-	var h http.Handler = registry.New(registry.WithReferrersSupport(referrers), registry.Logger(log.New(io.Discard, "", 0)))
+	h := registry.New(registry.WithReferrersSupport(referrers), registry.Logger(log.New(io.Discard, "", 0)))
 	if wrap != nil {
 		h = wrap(h)
 	}
@@ -274,5 +277,51 @@ func TestGetBoundsWhatTheRegistryClaims(t *testing.T) {
 	big = true
 	if _, _, ok, err := s.Get(ctx, "github", "ENG-42", it.SHA256, nil); ok || err == nil || !strings.Contains(err.Error(), "more than the 65536 allowed") {
 		t.Fatalf("a 10 MiB manifest: %v %v", ok, err)
+	}
+}
+
+// The archive's manifest is what a bundle's attestation names before any upload (package ociartifact,
+// Subject): put writes exactly those bytes, so the registry's digest for the tag is the subject's, on both
+// kinds of registry; and the Sigstore bundle's referrer carries the annotations cosign's bundle specification
+// asks for.
+func TestPutWritesTheAttestedManifest(t *testing.T) {
+	for _, referrers := range []bool{true, false} {
+		t.Run(map[bool]string{true: "referrers API", false: "tag schema"}[referrers], func(t *testing.T) {
+			t.Parallel()
+			s, _ := serve(t, referrers, nil)
+			ctx := context.Background()
+			it := item("archive bytes", side(attest.SigstoreSuffix, `{"sigstore":1}`))
+			sub, err := ociartifact.Subject(s.URL(), ociartifact.Archive{Tracker: it.Tracker, Ticket: it.Ticket,
+				Bundle: it.Bundle, SHA256: it.SHA256, CreatedAt: it.CreatedAt, Size: int64(len(it.Archive))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Put(ctx, it); err != nil {
+				t.Fatal(err)
+			}
+			o := s.(*ociStore)
+			d, err := o.repo.Resolve(ctx, TagFor(it.SHA256))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := s.URL() + "@" + d.Digest.String(); sub.Name != want || sub.Digest["sha256"] != d.Digest.Encoded() {
+				t.Fatalf("the attestation would name %+v; the registry holds %s", sub, want)
+			}
+			var refs []ocispec.Descriptor
+			if err := o.repo.Referrers(ctx, d, attest.SigstoreMediaType, func(rs []ocispec.Descriptor) error {
+				refs = append(refs, rs...)
+				return nil
+			}); err != nil || len(refs) != 1 {
+				t.Fatalf("referrers: %v %+v", err, refs)
+			}
+			m, err := o.fetchManifest(ctx, refs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Annotations["dev.sigstore.bundle.content"] != "dsse-envelope" ||
+				m.Annotations["dev.sigstore.bundle.predicateType"] != attest.PredicateType {
+				t.Fatalf("the Sigstore bundle's referrer lacks cosign's annotations: %v", m.Annotations)
+			}
+		})
 	}
 }

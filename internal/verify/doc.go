@@ -162,9 +162,11 @@
 // # Attestation
 //
 // When <archive>.intoto.jsonl is given (Options.Attestation), the attestation check follows: a DSSE envelope
-// holding an in-toto Statement (package attest). The statement must describe this archive (one subject with
-// the archive file's sha256, predicate the manifest, exact types), else FAIL whether or not a key checked
-// the envelope. The envelope's keyid picks trusted keys as the JWS's kid does (cards, allowed signers lines).
+// holding an in-toto Statement (package attest). The statement must describe this archive (a first subject
+// with the archive file's sha256, predicate the manifest, exact types), else FAIL whether or not a key checked
+// the envelope. One more subject is allowed, the archive's OCI manifest in an OCI store (package attest, "OCI
+// manifest subject"), and the line then names it ("it also names the OCI manifest oci://…@sha256:…"); any
+// other extra subject is FAIL. The envelope's keyid picks trusted keys as the JWS's kid does (cards, allowed signers lines).
 //
 //	PASS  it describes this archive and a trusted key of its keyid accepts PAE (WARN when only the subject's
 //	      name differs from the archive's file name: renamed)

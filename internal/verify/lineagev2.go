@@ -105,7 +105,7 @@ func readChainRecord(line []byte) chainRecord {
 		}
 		if field != nil {
 			*field = ""
-			json.Unmarshal(v, field) // a member that is not a string reads as ""
+			_ = json.Unmarshal(v, field) // a member that is not a string reads as ""
 		}
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('}') {

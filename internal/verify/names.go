@@ -37,7 +37,7 @@ func (n *nameClashes) add(name string) {
 		why := "differ only in letter case: extracted on a case-insensitive file system (macOS, Windows), one overwrites the other"
 		if norm.NFC.String(first) == norm.NFC.String(name) {
 			why = "differ only in Unicode normalization (NFC/NFD): extracted on macOS, one overwrites the other"
-		} else if strings.ToLower(first) != strings.ToLower(name) {
+		} else if strings.ToLower(first) != strings.ToLower(name) { //nolint:staticcheck // SA6005: EqualFold folds more (ſ, K) than the key does
 			why = "differ only in letter case and Unicode normalization: extracted on macOS or Windows, one overwrites the other"
 		}
 		n.problems = append(n.problems, fmt.Sprintf("%.200q and %.200q %s", first, name, why))

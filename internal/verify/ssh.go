@@ -199,11 +199,16 @@ func checkAttestation(form attestationForm, env []byte, name string, d sshsig.Di
 	if err == nil {
 		body = opened
 	}
-	warnings, merr := attest.CheckBundle(body, name, sum, manifestJSON)
+	checked, merr := attest.CheckBundle(body, name, sum, manifestJSON)
 	if merr != nil {
 		return Check{Check: form.check, Status: Fail, Detail: "the in-toto statement does not describe this archive: it is about other bytes or another manifest", Problems: []string{merr.Error()}}
 	}
+	warnings := checked.Warnings
 	what := fmt.Sprintf("%s, in-toto Statement v1 about this archive (sha256 %s), predicate its manifest", form.what, short(sum))
+	if checked.OCIManifest != "" {
+		// The one extra subject allowed (package attest, "OCI manifest subject"): said, not checked here.
+		what += fmt.Sprintf("; it also names the OCI manifest %s (this archive as an OCI store's artifact: cosign verify-attestation checks that digest against the registry)", checked.OCIManifest)
+	}
 	switch {
 	case err == nil:
 		c := Check{Check: form.check, Status: Pass, Detail: fmt.Sprintf("%s, signed as %s %q: %s", what, form.id, opened.KeyID, opened.Source)}

@@ -252,3 +252,60 @@ func TestSigstoreBundleVerify(t *testing.T) {
 		t.Fatalf("both:\n%s", r.Text())
 	}
 }
+
+// An attestation (and its Sigstore bundle) may name, after the archive, exactly one OCI manifest: the archive as
+// an OCI store keeps it (package attest, "OCI manifest subject"). verify passes it and says so on the line;
+// any other extra subject, or a second one, is FAILED, signed or not.
+func TestAttestationOCIManifestSubject(t *testing.T) {
+	t.Parallel()
+	f := newSSHFixture(t)
+	h256 := sha256.Sum256(f.archive)
+	sum := hex.EncodeToString(h256[:])
+	manifest := strings.Repeat("5e", 32)
+	oci, err := attest.OCIManifestSubject("127.0.0.1:5000/team/evidence", manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive := attest.Subject{Name: "good.tar.gz", Digest: map[string]string{"sha256": sum}}
+	for _, tc := range []struct {
+		name     string
+		subjects []attest.Subject
+		want     Status
+	}{
+		{"the archive and its OCI manifest", []attest.Subject{archive, oci}, Pass},
+		{"another file", []attest.Subject{archive, {Name: "evil.tar.gz", Digest: map[string]string{"sha256": manifest}}}, Fail},
+		{"a mislabelled OCI manifest", []attest.Subject{archive, {Name: oci.Name, Digest: map[string]string{"sha256": sum}}}, Fail},
+		{"two OCI manifests", []attest.Subject{archive, oci, oci}, Fail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st, err := attest.Canonical(attest.Statement{Type: attest.StatementType, Subject: tc.subjects,
+				PredicateType: attest.PredicateType, Predicate: f.manifest})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := attest.Seal(f.priv, "test-only", attest.PayloadType, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb, err := attest.WrapSigstore(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Verify(bytes.NewReader(f.archive), f.jws, f.cards, Options{Attestation: env, SigstoreBundle: sb, ArchiveName: "good.tar.gz"})
+			for _, check := range []string{CheckAttestation, CheckSigstoreBundle} {
+				c := r.find(check)
+				if c == nil || c.Status != tc.want {
+					t.Fatalf("%s: want %s:\n%s", check, tc.want, r.Text())
+				}
+				named := strings.Contains(c.Detail, "it also names the OCI manifest "+oci.Name+" ")
+				if named != (tc.want == Pass) {
+					t.Fatalf("%s: names the OCI manifest: %v:\n%s", check, named, r.Text())
+				}
+			}
+			if tc.want == Pass && r.Verdict != Verified || tc.want == Fail && r.Verdict != Failed {
+				t.Fatalf("verdict %s:\n%s", r.Verdict, r.Text())
+			}
+		})
+	}
+}

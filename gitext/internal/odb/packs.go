@@ -47,7 +47,6 @@ type packIndex interface {
 type inflater struct {
 	zr  io.ReadCloser
 	src *bytes.Reader
-	buf bytes.Buffer
 }
 
 // OpenPacks maps every pack of dir (a repository's objects/pack folder; a missing folder holds no pack).

@@ -79,7 +79,7 @@ func TestDifferentialWithGitApply(t *testing.T) {
 					break
 				}
 				i := rapid.IntRange(0, len(starts)-1).Draw(rt, "section")
-				end := len(lines)
+				var end int
 				if i+1 < len(starts) {
 					end = starts[i+1]
 				} else {

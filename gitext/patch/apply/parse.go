@@ -811,13 +811,6 @@ func clip(l []byte) string {
 	return string(l)
 }
 
-func short(hex string) string {
-	if len(hex) > 12 {
-		return hex[:12]
-	}
-	return hex
-}
-
 func firstErr(errs ...error) error {
 	for _, e := range errs {
 		if e != nil {

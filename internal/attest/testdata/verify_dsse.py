@@ -9,10 +9,16 @@ key hint and no transparency log entries are checked, then its dsseEnvelope as a
 
 PAE is written out from the DSSE specification (protocol.md); the Ed25519 signature is checked with the
 `cryptography` package when installed, else with `openssl pkeyutl -verify -rawin`. With ARCHIVE, the
-statement's subject must be its sha256 and its predicate the archive's manifest.json. Prints OK and exits 0, or
+statement's first subject must be its sha256 (a second one, if any, an OCI manifest: oci://HOST/REPO@sha256:<hex>)
+and its predicate the archive's manifest.json. Prints OK and exits 0, or
 prints why and exits 1; exits 3 when neither cryptography nor openssl can check Ed25519.
 """
-import base64, hashlib, json, os, subprocess, sys, tarfile, tempfile
+import base64, hashlib, json, os, re, subprocess, sys, tarfile, tempfile
+
+LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+COMPONENT = r"[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*"
+OCI_NAME = re.compile(r"oci://(?:%s(?:\.%s)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?/%s(?:/%s)*@sha256:([0-9a-f]{64})\Z"
+                      % (LABEL, LABEL, COMPONENT, COMPONENT))
 
 
 def pae(payload_type: bytes, payload: bytes) -> bytes:
@@ -74,8 +80,17 @@ def main():
     if len(sys.argv) > 3:
         archive = sys.argv[3]
         digest = hashlib.sha256(open(archive, "rb").read()).hexdigest()
-        if [s["digest"]["sha256"] for s in st["subject"]] != [digest]:
-            sys.exit(print("subject %r is not the archive's sha256 %s" % (st["subject"], digest)) or 1)
+        subjects = st["subject"]
+        if not subjects or subjects[0]["digest"]["sha256"] != digest:
+            sys.exit(print("subject %r is not the archive's sha256 %s" % (subjects, digest)) or 1)
+        # At most one more: the archive's OCI manifest, oci://HOST[:PORT]/REPOSITORY@sha256:<hex>, digest that hex.
+        for s in subjects[1:2]:
+            m = OCI_NAME.match(s["name"])
+            if not m or s["digest"] != {"sha256": m.group(1)}:
+                sys.exit(print("second subject %r is not an OCI manifest" % s) or 1)
+            print("OCI manifest %s" % s["name"])
+        if len(subjects) > 2:
+            sys.exit(print("%d subjects" % len(subjects)) or 1)
         with tarfile.open(archive) as tf:
             manifest = json.load(tf.extractfile("manifest.json"))
         if st["predicate"] != manifest:

@@ -77,7 +77,9 @@ func Build(ctx context.Context, goTool, moduleDir string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	zw.Write(wasm)
+	if _, err := zw.Write(wasm); err != nil {
+		return nil, err
+	}
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}

@@ -150,7 +150,7 @@ func Gzip(data []byte, extra []byte, comment string) []byte {
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 	zw.Header.OS = 255
 	zw.Header.Extra, zw.Header.Comment = extra, comment
-	zw.Write(data)
+	_, _ = zw.Write(data) // into a bytes.Buffer: cannot fail
 	zw.Close()
 	return b.Bytes()
 }
