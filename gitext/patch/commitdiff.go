@@ -12,7 +12,8 @@ import (
 
 // Differ writes the diffs of single commits, reading the repository's diff settings once.
 type Differ struct {
-	src objectSource
+	src  objectSource
+	body partBody // WritePartDiff's file sections while the diffstat is worked out
 }
 
 // NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow.

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -51,6 +52,9 @@ type Options struct {
 	// RecomputePatchIDs computes every patch id and takes none from the cache; a cached id that differs is
 	// replaced, with a warning (bundle: what is signed must not come from a file anyone with .git can write).
 	RecomputePatchIDs bool
+	// Diffs, when not nil, keeps the part diffs made for the patch ids (patch.Differ.WritePartDiff), for a
+	// patch series of the same commits to write instead of diffing them again (bundle's git/diff.patch).
+	Diffs *patch.Diffs
 }
 
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
@@ -170,7 +174,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		out.Details = append(out.Details, d)
 	}
 	landed := landedOn(graph, tips, tied)
-	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev, patchIDCacheModeOf(opts))
+	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev, patchIDCacheModeOf(opts), opts.Diffs)
 	out.Warnings = append(out.Warnings, warnings...)
 	for k := range out.Details {
 		out.Details[k].LandedOn = &landed[k]

@@ -167,7 +167,8 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
+// keep, when not nil, is given each commit's part diff for the patch series (Options.Diffs).
+func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode, keep *patch.Diffs) ([]*string, []string) {
 	out := make([]*string, len(hashes))
 	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
@@ -215,9 +216,18 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		i := todo[k]
 		buf := &bufs[w]
 		buf.Reset()
-		if err := differs[w].WriteDiff(buf, hashes[i]); err != nil {
+		// With keep, the diff is the commit's whole part diff (its diffstat too), which PatchID reads as it
+		// reads the file sections alone, and which the patch series then writes as it is.
+		write := differs[w].WriteDiff
+		if keep != nil {
+			write = differs[w].WritePartDiff
+		}
+		if err := write(buf, hashes[i]); err != nil {
 			errs[i] = err
 			return
+		}
+		if keep != nil && buf.Len() > 0 {
+			keep.Keep(hashes[i], buf.Bytes())
 		}
 		// Such ids depend on how many objects the repository has, so they are not cached.
 		binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
