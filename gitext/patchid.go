@@ -76,7 +76,7 @@ func PatchID(diff []byte, short func(hexID string) string) (id string, ok bool) 
 						end += dots
 					}
 					pre = string(rest[:max(0, dots-len("index "))])
-					post = string(line[dots+2:max(dots+2, end)])
+					post = string(line[dots+2 : max(dots+2, end)])
 				}
 				continue
 			case bytes.HasPrefix(line, []byte("--- ")):
