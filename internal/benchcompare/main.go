@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,7 +58,7 @@ func main() {
 	bin := flag.String("bin", "bin/git-bernstein", "the git-bernstein binary to measure")
 	out := flag.String("out", "BENCHMARKS.md", "report to write")
 	realCommits := flag.Int("real-commits", 70000, "commits in the real-history-shaped repository")
-	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch, real (default all; real needs $"+realReposEnv+")")
+	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch, real, mono (default all; real needs $"+realReposEnv+", mono $"+monoEnv+")")
 	rss := flag.String("rss-of", "", "internal: run this command line and print its peak RSS")
 	flag.Parse()
 	if *rss != "" {
@@ -79,14 +81,26 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 	want := func(g string) bool { return len(groups) == 0 || groups[g] }
 	cache, _ = filepath.Abs(cache)
 	bin, _ = filepath.Abs(bin)
-	if len(groups) == 1 && groups["real"] {
-		// The real repositories alone: none of the generated inputs is made.
+	if len(groups) > 0 && !want("commits") && !want("landed") && !want("bundle") && !want("patch") {
+		// The real repositories or the monorepo alone: none of the other generated inputs is made.
 		os.MkdirAll(cache, 0o755)
-		section, err := measureRealRepos(cache, bin, runs)
-		if err != nil {
-			return err
+		var section string
+		if want("real") {
+			s, err := measureRealRepos(cache, bin, runs)
+			if err != nil {
+				return err
+			}
+			section += s
 		}
-		report := fmt.Sprintf("# Benchmarks (real repositories only)\n\nWritten by `make bench BENCHFLAGS=-only=real` on %s.\n\nMachine: %s\n%s",
+		if want("mono") {
+			s, err := measureMonorepo(cache, bin, runs)
+			if err != nil {
+				return err
+			}
+			section += s
+		}
+		report := fmt.Sprintf("# Benchmarks (%s only)\n\nWritten by `make bench BENCHFLAGS=-only=%s` on %s.\n\nMachine: %s\n%s",
+			strings.Join(slices.Sorted(maps.Keys(groups)), ", "), strings.Join(slices.Sorted(maps.Keys(groups)), ","),
 			time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine(), section)
 		fmt.Print(report)
 		return os.WriteFile(out, []byte(report), 0o644)
@@ -214,6 +228,13 @@ func run(cache string, commits, realCommits, sddFiles int, sddSize int64, runs i
 	report := render(rows, commits, realCommits, sddFiles, sddSize)
 	if want("real") {
 		section, err := measureRealRepos(cache, bin, runs)
+		if err != nil {
+			return err
+		}
+		report += section
+	}
+	if want("mono") {
+		section, err := measureMonorepo(cache, bin, runs)
 		if err != nil {
 			return err
 		}
