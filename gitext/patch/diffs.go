@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -96,4 +98,60 @@ func (d *Differ) WritePartDiff(w io.Writer, h plumbing.Hash) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// ChangedPaths is the paths commit h changes against its first parent (the empty tree for a root), sorted and
+// joined by NUL bytes, from its trees alone: no blob is read and no rename looked for. Two commits whose patch
+// ids are equal change the same paths (the patch id hashes every file section's "diff --git" line, and a
+// rename's or copy's "rename from"/"copy from" line), so a commit whose paths no other commit of a set shares
+// has a patch id no other has, and that can be known without diffing it. Whitespace is left out of the paths
+// as patch-id leaves it out of the lines it hashes ("a b" and "ab" are one path to it). A merge is an error.
+func (d *Differ) ChangedPaths(h plumbing.Hash) (string, error) {
+	src := d.src
+	c, err := src.commit(h)
+	if err != nil {
+		return "", fmt.Errorf("read commit %s: %w", h, err)
+	}
+	if c.NumParents() > 1 {
+		return "", fmt.Errorf("commit %s is a merge (%d parents): it has no single diff", h, c.NumParents())
+	}
+	tree, err := getTree(src, c.TreeHash)
+	if err != nil {
+		return "", fmt.Errorf("read tree of commit %s: %w", h, err)
+	}
+	var parentTree *treeList
+	if c.NumParents() == 1 {
+		p, err := src.commit(c.ParentHashes[0])
+		if err != nil {
+			return "", fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+		}
+		if parentTree, err = getTree(src, p.TreeHash); err != nil {
+			return "", fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+		}
+		if parentTree.hash == tree.hash {
+			return "", nil
+		}
+	}
+	changes, err := diffTrees(src, parentTree, tree)
+	if err != nil {
+		return "", fmt.Errorf("diff commit %s against its first parent: %w", h, err)
+	}
+	paths := make([]string, 0, 2*len(changes))
+	for _, ch := range changes {
+		for _, s := range ch {
+			if s.exists() {
+				paths = append(paths, strings.Map(dropSpace, s.path))
+			}
+		}
+	}
+	slices.Sort(paths)
+	return strings.Join(slices.Compact(paths), "\x00"), nil
+}
+
+// dropSpace is patch-id's whitespace (gitext.PatchID's removeSpace) for strings.Map.
+func dropSpace(r rune) rune {
+	if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+		return -1
+	}
+	return r
 }

@@ -167,8 +167,9 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-// keep, when not nil, is given each commit's part diff for the patch series (Options.Diffs).
-func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode, keep *patch.Diffs) ([]*string, []string) {
+// keep, when not nil, is given each commit's part diff for the patch series (Options.Diffs); toGroup computes
+// only the ids that can group commits (Options.PatchIDsToGroup).
+func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode, keep *patch.Diffs, toGroup bool) ([]*string, []string) {
 	out := make([]*string, len(hashes))
 	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
@@ -206,6 +207,9 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	binary := make([]bool, len(hashes))
 	workers := runtime.GOMAXPROCS(0)
 	differs := make([]*patch.Differ, workers) // one a goroutine, made when first needed
+	if toGroup {
+		todo = sharingPaths(r, hashes, merge, todo, differs)
+	}
 	// One diff buffer a goroutine, reused: a new one a commit grew from nothing every time, and that garbage was
 	// two fifths of all a first run allocated on Kafka (54 tied commits, 319 files).
 	bufs := make([]bytes.Buffer, workers)
@@ -252,4 +256,42 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 		return out, append(cache.warnings(), fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr))
 	}
 	return out, cache.warnings()
+}
+
+// sharingPaths keeps the commits of todo whose changed paths another non-merge commit of hashes also changes
+// (patch.Differ.ChangedPaths): only they can have a patch id another has. A commit whose paths cannot be read
+// is kept, so that its diff says what is wrong.
+func sharingPaths(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, todo []int, differs []*patch.Differ) []int {
+	if len(todo) == 0 {
+		return todo
+	}
+	keys := make([]string, len(hashes))
+	failed := make([]bool, len(hashes))
+	var all []int
+	for i := range hashes {
+		if !merge[i] {
+			all = append(all, i)
+		}
+	}
+	parallel.Each(len(all), len(differs), func(w, k int) {
+		if differs[w] == nil {
+			differs[w] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
+		}
+		i := all[k]
+		key, err := differs[w].ChangedPaths(hashes[i])
+		keys[i], failed[i] = key, err != nil
+	})
+	count := map[string]int{}
+	for _, i := range all {
+		if !failed[i] {
+			count[keys[i]]++
+		}
+	}
+	kept := todo[:0]
+	for _, i := range todo {
+		if failed[i] || count[keys[i]] > 1 {
+			kept = append(kept, i)
+		}
+	}
+	return kept
 }
