@@ -2,6 +2,8 @@ package discover
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -208,7 +210,7 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 	workers := runtime.GOMAXPROCS(0)
 	differs := make([]*patch.Differ, workers) // one a goroutine, made when first needed
 	if toGroup {
-		todo = sharingPaths(r, hashes, merge, todo, differs)
+		todo = sharingPaths(r, hashes, merge, todo, differs, coreAbbrev, mode)
 	}
 	// One diff buffer a goroutine, reused: a new one a commit grew from nothing every time, and that garbage was
 	// two fifths of all a first run allocated on Kafka (54 tied commits, 319 files).
@@ -260,36 +262,58 @@ func patchIDs(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, coreAbbrev s
 
 // sharingPaths keeps the commits of todo whose changed paths another non-merge commit of hashes also changes
 // (patch.Differ.ChangedPaths): only they can have a patch id another has. A commit whose paths cannot be read
-// is kept, so that its diff says what is wrong.
-func sharingPaths(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, todo []int, differs []*patch.Differ) []int {
+// is kept, so that its diff says what is wrong. The paths' digests are cached (patch-paths) as the ids are.
+func sharingPaths(r *gitext.Repo, hashes []plumbing.Hash, merge []bool, todo []int, differs []*patch.Differ,
+	coreAbbrev string, mode patchIDCacheMode) []int {
 	if len(todo) == 0 {
 		return todo
 	}
-	keys := make([]string, len(hashes))
-	failed := make([]bool, len(hashes))
-	var all []int
+	var cache *patchIDCache
+	if mode == cacheOff {
+		cache = &patchIDCache{ids: map[plumbing.Hash]*string{}, mode: cacheOff}
+	} else {
+		cache = loadPatchPathsCache(r, coreAbbrev)
+		cache.mode = cacheUse // a digest of paths is the same whoever asks; a wrong one only costs a grouping
+	}
+	defer cache.save()
+	keys := make([]*string, len(hashes))
+	var all, missing []int
 	for i := range hashes {
-		if !merge[i] {
-			all = append(all, i)
+		if merge[i] {
+			continue
+		}
+		all = append(all, i)
+		if k, ok := cache.get(hashes[i]); ok && k != nil {
+			keys[i] = k
+		} else {
+			missing = append(missing, i)
 		}
 	}
-	parallel.Each(len(all), len(differs), func(w, k int) {
+	parallel.Each(len(missing), len(differs), func(w, k int) {
 		if differs[w] == nil {
 			differs[w] = patch.NewDiffer(r.Repository, patch.WithObjectReader(r.ReadObject))
 		}
-		i := all[k]
-		key, err := differs[w].ChangedPaths(hashes[i])
-		keys[i], failed[i] = key, err != nil
+		i := missing[k]
+		if paths, err := differs[w].ChangedPaths(hashes[i]); err == nil {
+			sum := sha1.Sum([]byte(paths))
+			key := hex.EncodeToString(sum[:])
+			keys[i] = &key
+		}
 	})
 	count := map[string]int{}
 	for _, i := range all {
-		if !failed[i] {
-			count[keys[i]]++
+		if keys[i] != nil {
+			count[*keys[i]]++
+		}
+	}
+	for _, i := range missing {
+		if keys[i] != nil {
+			cache.put(hashes[i], keys[i])
 		}
 	}
 	kept := todo[:0]
 	for _, i := range todo {
-		if failed[i] || count[keys[i]] > 1 {
+		if keys[i] == nil || count[*keys[i]] > 1 {
 			kept = append(kept, i)
 		}
 	}

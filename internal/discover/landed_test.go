@@ -362,8 +362,8 @@ func TestPatchIDsToGroup(t *testing.T) {
 	}
 	tk, _ := ticket.Parse("github", "ENG-42")
 	var changesOfAll []Change
-	find := func(toGroup bool) map[string]*string {
-		res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, NoCaches: true,
+	find := func(toGroup bool, caches ...bool) map[string]*string {
+		res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, NoCaches: len(caches) == 0 || !caches[0],
 			PatchIDsToGroup: toGroup})
 		if err != nil {
 			t.Fatal(err)
@@ -381,15 +381,21 @@ func TestPatchIDsToGroup(t *testing.T) {
 		return ids
 	}
 	all := find(false)
-	some := find(true)
-	for sha, id := range all {
-		want := str(id)
-		if sha == tidy {
-			want = str(nil)
+	// Without caches, then writing the caches (patch-ids, patch-paths), then reading them: the same ids.
+	for _, run := range []string{"no caches", "first run", "warm run"} {
+		some := find(true, run != "no caches")
+		for sha, id := range all {
+			want := str(id)
+			if sha == tidy {
+				want = str(nil)
+			}
+			if got := str(some[sha]); got != want {
+				t.Errorf("%s: %s: patch id with PatchIDsToGroup %s, want %s", run, sha[:7], got, want)
+			}
 		}
-		if got := str(some[sha]); got != want {
-			t.Errorf("%s: patch id with PatchIDsToGroup %s, want %s", sha[:7], got, want)
-		}
+	}
+	if _, err := os.Stat(filepath.Join(repo.CommonDir, "bernstein", "patch-paths")); err != nil {
+		t.Errorf("no patch-paths cache written: %v", err)
 	}
 	if str(all[fix]) != str(all[pick]) || str(all[docs]) != str(all[docs2]) || str(all[again]) == str(all[fix]) {
 		t.Errorf("the scenario's ids: fix %s, pick %s, docs %s, docs2 %s, again %s", str(all[fix]), str(all[pick]),
