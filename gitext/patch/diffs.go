@@ -67,31 +67,9 @@ func WithDiffs(d *Diffs) Option {
 // changes nothing writes nothing (it has no part); a merge is an error.
 func (d *Differ) WritePartDiff(w io.Writer, h plumbing.Hash) error {
 	src := d.src
-	c, err := src.commit(h)
-	if err != nil {
-		return fmt.Errorf("read commit %s: %w", h, err)
-	}
-	if c.NumParents() > 1 {
-		return fmt.Errorf("commit %s is a merge (%d parents): it has no single diff", h, c.NumParents())
-	}
-	tree, err := getTree(src, c.TreeHash)
-	if err != nil {
-		return fmt.Errorf("read tree of commit %s: %w", h, err)
-	}
-	var parentTree *treeList
-	if c.NumParents() == 1 {
-		p, err := src.commit(c.ParentHashes[0])
-		if err != nil {
-			return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
-		}
-		if parentTree, err = getTree(src, p.TreeHash); err != nil {
-			return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
-		}
-		if parentTree.hash == tree.hash {
-			return nil
-		}
-	} else if len(tree.data) == 0 {
-		return nil
+	c, parentTree, tree, same, err := d.commitTrees(h, "it has no single diff")
+	if err != nil || same {
+		return err
 	}
 	bw := bufio.NewWriter(w)
 	if err := writePartDiff(bw, &d.body, src, c, parentTree, tree); err != nil {
@@ -108,29 +86,9 @@ func (d *Differ) WritePartDiff(w io.Writer, h plumbing.Hash) error {
 // as patch-id leaves it out of the lines it hashes ("a b" and "ab" are one path to it). A merge is an error.
 func (d *Differ) ChangedPaths(h plumbing.Hash) (string, error) {
 	src := d.src
-	c, err := src.commit(h)
-	if err != nil {
-		return "", fmt.Errorf("read commit %s: %w", h, err)
-	}
-	if c.NumParents() > 1 {
-		return "", fmt.Errorf("commit %s is a merge (%d parents): it has no single diff", h, c.NumParents())
-	}
-	tree, err := getTree(src, c.TreeHash)
-	if err != nil {
-		return "", fmt.Errorf("read tree of commit %s: %w", h, err)
-	}
-	var parentTree *treeList
-	if c.NumParents() == 1 {
-		p, err := src.commit(c.ParentHashes[0])
-		if err != nil {
-			return "", fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
-		}
-		if parentTree, err = getTree(src, p.TreeHash); err != nil {
-			return "", fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
-		}
-		if parentTree.hash == tree.hash {
-			return "", nil
-		}
+	_, parentTree, tree, same, err := d.commitTrees(h, "it has no single diff")
+	if err != nil || same {
+		return "", err
 	}
 	changes, err := diffTrees(src, parentTree, tree)
 	if err != nil {
