@@ -138,8 +138,10 @@ fuzz:
 # Go benchmarks of the hot paths, then the comparisons against git, tar and gzip on generated inputs (cached
 # under .cache/bench: a 200,000-commit repository and 1 GiB of .sdd files), written to BENCHMARKS.md; and, when
 # BERNSTEIN_BENCH_REPOS names a folder of fresh `git clone --no-local` clones (kafka, nova, go-git, commons-lang),
-# first and warm runs on those real repositories (skipped with a message otherwise; BENCHFLAGS=-only=real runs
-# only them).
+# first and warm runs on those real repositories, and the post-merge hook on Kafka and commons-lang (skipped with a
+# message otherwise; BENCHFLAGS=-only=real runs only them); and, when BERNSTEIN_BENCH_MONOREPO names a number of
+# commits (1000000 for issue 26's size), the same on a monorepo of that many commits generated once with git
+# fast-import into the cache (minutes to hours; BENCHFLAGS=-only=mono runs only it).
 BENCHFLAGS ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
@@ -15,7 +16,8 @@ import (
 
 // Differ writes the diffs of single commits, reading the repository's diff settings once.
 type Differ struct {
-	src objectSource
+	src  objectSource
+	body partBody // WritePartDiff's file sections while the diffstat is worked out
 }
 
 // NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow. Trees and blobs are
@@ -39,29 +41,9 @@ func newDiffer(repo *git.Repository, opts ...Option) *Differ {
 // A commit that changes nothing writes nothing; a merge is an error.
 func (d *Differ) WriteDiff(w io.Writer, h plumbing.Hash) error {
 	src := d.src
-	c, err := src.commit(h)
-	if err != nil {
-		return fmt.Errorf("read commit %s: %w", h, err)
-	}
-	if c.NumParents() > 1 {
-		return fmt.Errorf("commit %s is a merge (%d parents): it has no single diff", h, c.NumParents())
-	}
-	tree, err := getTree(src, c.TreeHash)
-	if err != nil {
-		return fmt.Errorf("read tree of commit %s: %w", h, err)
-	}
-	var parentTree *treeList
-	if c.NumParents() == 1 {
-		p, err := src.commit(c.ParentHashes[0])
-		if err != nil {
-			return fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
-		}
-		if parentTree, err = getTree(src, p.TreeHash); err != nil {
-			return fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
-		}
-		if parentTree.hash == tree.hash {
-			return nil
-		}
+	_, parentTree, tree, same, err := d.commitTrees(h, "it has no single diff")
+	if err != nil || same {
+		return err
 	}
 	changes, err := diffTrees(src, parentTree, tree)
 	if err != nil {
@@ -115,6 +97,33 @@ func (d *Differ) WriteTreeDiff(w io.Writer, from, to plumbing.Hash) error {
 	return bw.Flush()
 }
 
+// commitTrees reads commit h and the trees a diff of it compares: its own and its first parent's (nil for a root
+// commit, diffed against the empty tree). same is true when the commit changes nothing (its parent's tree, or a
+// root commit's empty tree): WriteSeries writes no part for it. A merge is an error, ending in what.
+func (d *Differ) commitTrees(h plumbing.Hash, what string) (c *object.Commit, parent, tree *treeList, same bool, err error) {
+	src := d.src
+	if c, err = src.commit(h); err != nil {
+		return nil, nil, nil, false, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	if c.NumParents() > 1 {
+		return nil, nil, nil, false, fmt.Errorf("commit %s is a merge (%d parents): %s", h, c.NumParents(), what)
+	}
+	if tree, err = getTree(src, c.TreeHash); err != nil {
+		return nil, nil, nil, false, fmt.Errorf("read tree of commit %s: %w", h, err)
+	}
+	if c.NumParents() == 0 {
+		return c, nil, tree, len(tree.data) == 0, nil
+	}
+	p, err := src.commit(c.ParentHashes[0])
+	if err != nil {
+		return nil, nil, nil, false, fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
+	}
+	if parent, err = getTree(src, p.TreeHash); err != nil {
+		return nil, nil, nil, false, fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
+	}
+	return c, parent, tree, parent.hash == tree.hash, nil
+}
+
 // Part is what WriteSeries writes for commit h as part nr of total, cut in two and without the signature:
 // header is the mbox From line, the mail header and the message up to and with the "---" line; diff is the
 // diffstat, the summary, an empty line and the file sections. It is what `verify --repo` holds a bundle's
@@ -122,31 +131,9 @@ func (d *Differ) WriteTreeDiff(w io.Writer, from, to plumbing.Hash) error {
 // error.
 func (d *Differ) Part(h plumbing.Hash, nr, total int) (header, diff []byte, ok bool, err error) {
 	src := d.src
-	c, err := src.commit(h)
-	if err != nil {
-		return nil, nil, false, fmt.Errorf("read commit %s: %w", h, err)
-	}
-	if c.NumParents() > 1 {
-		return nil, nil, false, fmt.Errorf("commit %s is a merge (%d parents): it has no part", h, c.NumParents())
-	}
-	tree, err := getTree(src, c.TreeHash)
-	if err != nil {
-		return nil, nil, false, fmt.Errorf("read tree of commit %s: %w", h, err)
-	}
-	var parentTree *treeList
-	if c.NumParents() == 1 {
-		p, err := src.commit(c.ParentHashes[0])
-		if err != nil {
-			return nil, nil, false, fmt.Errorf("read parent %s of commit %s (a shallow clone? fetch more history): %w", c.ParentHashes[0], h, err)
-		}
-		if parentTree, err = getTree(src, p.TreeHash); err != nil {
-			return nil, nil, false, fmt.Errorf("read tree of commit %s: %w", p.Hash, err)
-		}
-		if parentTree.hash == tree.hash {
-			return nil, nil, false, nil
-		}
-	} else if len(tree.data) == 0 {
-		return nil, nil, false, nil
+	c, parentTree, tree, same, err := d.commitTrees(h, "it has no part")
+	if err != nil || same {
+		return nil, nil, false, err
 	}
 	var hb, db bytes.Buffer
 	hw, dw := bufio.NewWriter(&hb), bufio.NewWriter(&db)

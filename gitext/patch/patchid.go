@@ -60,8 +60,10 @@ func PatchID(diff []byte, short func(hexID string) string) (id string, ok bool) 
 			case bytes.HasPrefix(line, []byte("GIT binary patch")) || bytes.HasPrefix(line, []byte("Binary files")):
 				binary = true
 				before = 0
-				ctx.Write([]byte(pre))
-				ctx.Write([]byte(post))
+				// Only a binary file hashes its ids, so only then are they shortened (an abbreviation may
+				// have to search the pack index).
+				ctx.Write([]byte(shortHex(pre, short)))
+				ctx.Write([]byte(shortHex(post, short)))
 				flush()
 				continue
 			case bytes.HasPrefix(line, []byte("index ")):
@@ -73,8 +75,8 @@ func PatchID(diff []byte, short func(hexID string) string) (id string, ok bool) 
 					} else {
 						end += dots
 					}
-					pre = shortHex(string(rest[:max(0, dots-len("index "))]), short)
-					post = shortHex(string(line[dots+2:max(dots+2, end)]), short)
+					pre = string(rest[:max(0, dots-len("index "))])
+					post = string(line[dots+2 : max(dots+2, end)])
 				}
 				continue
 			case bytes.HasPrefix(line, []byte("--- ")):

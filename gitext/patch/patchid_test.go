@@ -50,9 +50,18 @@ func TestPatchIDLikeGit(t *testing.T) {
 			if bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch\n")) {
 				binaries++
 			}
-			ours, _ := PatchID(buf.Bytes(), func(h string) string { return ab.Short(plumbing.NewHash(h)) })
+			short := func(h string) string { return ab.Short(plumbing.NewHash(h)) }
+			ours, _ := PatchID(buf.Bytes(), short)
 			if theirs := gitPatchID(t, r, c); ours != theirs {
 				t.Errorf("%s: commit %s: patch id %q, git patch-id --stable says %q", stage, c, ours, theirs)
+			}
+			// A bundle takes the id from the part diff it keeps for the series (diffstat first): the same id.
+			buf.Reset()
+			if err := d.WritePartDiff(&buf, plumbing.NewHash(c)); err != nil {
+				t.Fatal(err)
+			}
+			if fromPart, _ := PatchID(buf.Bytes(), short); fromPart != ours {
+				t.Errorf("%s: commit %s: patch id of the part diff %q, of the diff %q", stage, c, fromPart, ours)
 			}
 		}
 		if binaries == 0 {

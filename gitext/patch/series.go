@@ -104,7 +104,9 @@ type partBody struct {
 func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList, nr, total int, sig string) error {
 	writeMailHeader(w, c, nr, total)
 	w.WriteString("---\n")
-	if err := writePartDiff(w, body, src, c, parent, tree); err != nil {
+	if kept, ok := src.diffs.take(c.Hash); ok {
+		w.Write(kept)
+	} else if err := writePartDiff(w, body, src, c, parent, tree); err != nil {
 		return err
 	}
 	w.WriteString(sig)

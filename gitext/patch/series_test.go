@@ -103,6 +103,26 @@ func series(t testing.TB, r *gittest.Repo, shas ...string) []byte {
 		if !bytes.Equal(got.Bytes(), out.Bytes()) {
 			t.Fatalf("WriteSeries with the pack reader (%s) differs from go-git's", stage)
 		}
+		// A bundle's series writes the part diffs its patch ids were taken from (every other one here, so
+		// that kept and newly made parts mix): the same bytes.
+		kept := NewDiffs()
+		d := NewDiffer(fast)
+		for i, h := range hashes {
+			var part bytes.Buffer
+			if err := d.WritePartDiff(&part, h); err != nil {
+				t.Fatalf("WritePartDiff(%s): %v", h, err)
+			}
+			if i%2 == 0 && part.Len() > 0 {
+				kept.Keep(h, part.Bytes())
+			}
+		}
+		got.Reset()
+		if err := WriteSeries(&got, fast, hashes, WithDiffs(kept)); err != nil {
+			t.Fatalf("WriteSeries with kept diffs (%s): %v", stage, err)
+		}
+		if !bytes.Equal(got.Bytes(), out.Bytes()) {
+			t.Fatalf("WriteSeries with kept part diffs (%s) differs from WriteSeries", stage)
+		}
 	}
 	return out.Bytes()
 }

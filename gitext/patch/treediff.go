@@ -215,6 +215,7 @@ type objectSource struct {
 	raw    func(plumbing.Hash) (plumbing.ObjectType, []byte, error)
 	recent *recentBlobs
 	cfg    *settings
+	diffs  *Diffs // part diffs made already (WithDiffs); nil: none
 }
 
 // recentBlobs holds the last four blobs read whole: both sides of the pair being written.

@@ -44,6 +44,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -89,8 +90,11 @@ func MaxFor(kind string) int64 {
 }
 
 var (
-	archiveName = regexp.MustCompile(`^([0-9a-f]{64})\.tar\.gz$`)
-	sidecarName = regexp.MustCompile(`^([0-9a-f]{64})\.([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl|\.store\.json)$`)
+	// Compiled when first used, not at every command's start-up: {64} is a program of 64 steps.
+	archiveName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{64})\.tar\.gz$`) })
+	sidecarName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([0-9a-f]{64})\.([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl|\.store\.json)$`)
+	})
 )
 
 // Dir is the folder of a ticket's files in the tree.
@@ -228,10 +232,10 @@ func safePart(s string) bool {
 
 // fileKind says which file a tree name is: "" for an archive, a sidecar suffix, or not ok.
 func fileKind(name string) (string, bool) {
-	if archiveName.MatchString(name) {
+	if archiveName().MatchString(name) {
 		return "", true
 	}
-	if m := sidecarName.FindStringSubmatch(name); m != nil {
+	if m := sidecarName().FindStringSubmatch(name); m != nil {
 		return m[3], true
 	}
 	return "", false
@@ -268,7 +272,7 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 	if err != nil || tree.IsZero() {
 		return nil, false, err
 	}
-	if !archiveName.MatchString(digest + ".tar.gz") {
+	if !archiveName().MatchString(digest + ".tar.gz") {
 		return nil, false, fmt.Errorf("noted digest %q is not a sha256", digest)
 	}
 	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
@@ -300,7 +304,7 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 			h.Archive, ok = data, true
 			continue
 		}
-		m := sidecarName.FindStringSubmatch(e.Name)
+		m := sidecarName().FindStringSubmatch(e.Name)
 		if got != m[2] {
 			return nil, false, fmt.Errorf("%s: %s/%s holds a file with sha256 %s: refused", Ref, Dir(tracker, ticket), e.Name, got)
 		}

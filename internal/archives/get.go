@@ -36,7 +36,7 @@ type Copy struct {
 // copy whose sha256 is not the entry's bundle_sha256 is passed over (skipped says why); ErrNotHeld when none
 // matches.
 func Get(r *gitext.Repo, bundleDir string, e notes.Entry) (c *Copy, skipped []string, err error) {
-	if !archiveName.MatchString(e.BundleSHA256 + ".tar.gz") {
+	if !archiveName().MatchString(e.BundleSHA256 + ".tar.gz") {
 		return nil, nil, fmt.Errorf("%w: the note's bundle_sha256 %q for %s %s is not a sha256", ErrNotHeld, e.BundleSHA256, e.Tracker, e.Ticket)
 	}
 	if bundleDir != "" {

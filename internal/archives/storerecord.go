@@ -47,7 +47,7 @@ func ParseStoreRecord(data []byte) (StoreRecord, error) {
 		return rec, fmt.Errorf("store record: v %d, store %q", rec.V, rec.Store)
 	}
 	for _, o := range rec.Objects {
-		if o.Key == "" || len(o.Key) > 1024 || !archiveName.MatchString(o.SHA256+".tar.gz") || len(o.VersionID) > 1024 {
+		if o.Key == "" || len(o.Key) > 1024 || !archiveName().MatchString(o.SHA256+".tar.gz") || len(o.VersionID) > 1024 {
 			return rec, fmt.Errorf("store record: object %q is not a key, a sha256 and a version id", o.Key)
 		}
 	}
@@ -108,7 +108,7 @@ func Records(r *gitext.Repo, tracker, ticket, digest string) ([]StoreRecord, err
 	}
 	var out []StoreRecord
 	for _, e := range dir {
-		m := sidecarName.FindStringSubmatch(e.Name)
+		m := sidecarName().FindStringSubmatch(e.Name)
 		if m == nil || m[1] != digest || m[3] != StoreKind || e.Mode != gitext.ModeRegular {
 			continue
 		}

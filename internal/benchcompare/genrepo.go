@@ -31,6 +31,14 @@ func genRepo(dir string, spec repoSpec) error {
 
 // fastImport makes a new repository at dir from the fast-import stream write produces, and checks out main.
 func fastImport(dir string, write func(*bufio.Writer) error) error {
+	if err := fastImportBare(dir, write); err != nil {
+		return err
+	}
+	return runIn(dir, "git", "reset", "-q", "--hard", "main")
+}
+
+// fastImportBare is fastImport without the checkout.
+func fastImportBare(dir string, write func(*bufio.Writer) error) error {
 	if err := runIn(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
 		return err
 	}
@@ -56,7 +64,7 @@ func fastImport(dir string, write func(*bufio.Writer) error) error {
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("git fast-import: %w", err)
 	}
-	return runIn(dir, "git", "reset", "-q", "--hard", "main")
+	return nil
 }
 
 type streamWriter struct {

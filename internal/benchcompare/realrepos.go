@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -20,16 +21,19 @@ type realProject struct {
 	name   string   // its subfolder of $BERNSTEIN_BENCH_REPOS
 	ticket string   // TICKET for git-bernstein commits, and --grep for git log
 	flags  []string // the tracker (and trailer key) the project's ids need
+	// hook: the ticket is a Jira-style key (bernstein.ticketPattern's default finds it), so the post-merge hook
+	// is measured too (measureHooks).
+	hook bool
 }
 
 // realProjects: a Jira project with a large pack (Kafka: 218 MiB, 20,873 commits), a Launchpad one with a larger
 // history (Nova: 330 MiB, 70,940 commits, bugs in Closes-Bug trailers), a GitHub one (go-git) and a smaller Jira
 // one (commons-lang). The tickets are ones each history names several times.
 var realProjects = []realProject{
-	{"kafka", "KAFKA-10199", []string{"--tracker", "jira"}},
-	{"nova", "1927677", []string{"--tracker", "launchpad", "--trailer", "Closes-Bug"}},
-	{"go-git", "2081", []string{"--tracker", "github"}},
-	{"commons-lang", "LANG-1568", []string{"--tracker", "jira"}},
+	{"kafka", "KAFKA-10199", []string{"--tracker", "jira"}, true},
+	{"nova", "1927677", []string{"--tracker", "launchpad", "--trailer", "Closes-Bug"}, false},
+	{"go-git", "2081", []string{"--tracker", "github"}, false},
+	{"commons-lang", "LANG-1568", []string{"--tracker", "jira"}, true},
 }
 
 // realRow is one project's first runs (without and with a commit-graph) and warm run against git log --grep,
@@ -52,6 +56,7 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 		return "\n## Real repositories\n\nNot measured in this run: " + msg + ".\n", nil
 	}
 	var rows []realRow
+	var hooks []hookRow
 	var inputs []string
 	for _, p := range realProjects {
 		src := filepath.Join(root, p.name)
@@ -59,60 +64,11 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 			step("real repository %s skipped: no clone at %s", p.name, src)
 			continue
 		}
-		// A local clone shares the source's pack files (hard links), so the measured pack is the fresh clone's
-		// own, while the commit-graph, ticket index and patch-id cache written here never touch the source.
-		work := filepath.Join(cache, "real-"+p.name)
-		os.RemoveAll(work)
-		step("real repository %s: linking %s", p.name, src)
-		if err := runIn(cache, "git", "clone", "-q", "--local", "--no-checkout", src, work); err != nil {
+		r, h, in, err := measureProject(cache, bin, src, p, runs)
+		if err != nil {
 			return "", err
 		}
-		// Every ref of the source, as its clone has them (remote-tracking branches and tags), not just the
-		// branch a local clone of it would make.
-		if err := runIn(work, "git", "fetch", "-q", "--no-tags", src, "+refs/remotes/*:refs/remotes/*", "+refs/tags/*:refs/tags/*"); err != nil {
-			return "", err
-		}
-		os.RemoveAll(filepath.Join(work, ".git", "objects", "info", "commit-graph"))
-		os.RemoveAll(filepath.Join(work, ".git", "objects", "info", "commit-graphs"))
-		head, _ := exec.Command("git", "-C", work, "rev-parse", "--short=12", "HEAD").Output()
-		count, _ := exec.Command("git", "-C", work, "rev-list", "--all", "--count").Output()
-		refs, _ := exec.Command("git", "-C", work, "for-each-ref", "--format=x").Output()
-		packs, _ := filepath.Glob(filepath.Join(work, ".git", "objects", "pack", "*.pack"))
-		var packBytes int64
-		for _, f := range packs {
-			if st, err := os.Stat(f); err == nil {
-				packBytes += st.Size()
-			}
-		}
-		inputs = append(inputs, fmt.Sprintf("%s at %s: %s commits, %d refs, %d pack(s) of %.0f MiB in all; ticket %s",
-			p.name, strings.TrimSpace(string(head)), strings.TrimSpace(string(count)), strings.Count(string(refs), "\n"),
-			len(packs), float64(packBytes)/(1<<20), p.ticket))
-		bernstein := filepath.Join(work, ".git", "bernstein")
-		ours := fmt.Sprintf("'%s' commits %s %s", bin, strings.Join(p.flags, " "), p.ticket)
-		first := fmt.Sprintf("rm -rf '%s' && %s", bernstein, ours)
-		gitLog := "git log --all --format=%H --grep=" + p.ticket
-		for _, m := range []struct {
-			what, ours string
-			target     float64
-			graph      bool
-		}{
-			{"first run, no commit-graph", first, 1.0, false},
-			{"first run, with commit-graph", first, 1.0, true},
-			{"warm", ours, 0.1, true},
-		} {
-			if m.graph {
-				if err := runIn(work, "git", "commit-graph", "write", "--reachable"); err != nil {
-					return "", err
-				}
-			}
-			step("real repository %s: %s", p.name, m.what)
-			a, b, err := runAlternating(work, m.ours, gitLog, runs)
-			if err != nil {
-				return "", err
-			}
-			rows = append(rows, realRow{what: p.name + ", " + m.what, oursT: a.wall, theirsT: b.wall, oursCPU: a.cpu,
-				theirsCPU: b.cpu, oursKB: a.rssKB, theirsKB: b.rssKB, target: m.target})
-		}
+		rows, hooks, inputs = append(rows, r...), append(hooks, h...), append(inputs, in)
 	}
 	var b strings.Builder
 	b.WriteString("\n## Real repositories\n\n")
@@ -127,6 +83,77 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 	for _, in := range inputs {
 		fmt.Fprintf(&b, "- %s\n", in)
 	}
+	writeRealTable(&b, rows)
+	writeHookTable(&b, hooks)
+	return b.String(), nil
+}
+
+// measureProject links the clone at src into the cache and measures p's first and warm runs against git log
+// --grep, then (p.hook) the post-merge hook; in describes the repository.
+func measureProject(cache, bin, src string, p realProject, runs int) (rows []realRow, hooks []hookRow, in string, err error) {
+	// A local clone shares the source's pack files (hard links), so the measured pack is the fresh clone's
+	// own, while the commit-graph, ticket index and patch-id cache written here never touch the source.
+	work := filepath.Join(cache, "real-"+p.name)
+	os.RemoveAll(work)
+	step("%s: linking %s", p.name, src)
+	if err := runIn(cache, "git", "clone", "-q", "--local", "--no-checkout", src, work); err != nil {
+		return nil, nil, "", err
+	}
+	// Every ref of the source, as its clone has them (remote-tracking branches and tags), not just the
+	// branch a local clone of it would make.
+	if err := runIn(work, "git", "fetch", "-q", "--no-tags", src, "+refs/remotes/*:refs/remotes/*", "+refs/tags/*:refs/tags/*"); err != nil {
+		return nil, nil, "", err
+	}
+	os.RemoveAll(filepath.Join(work, ".git", "objects", "info", "commit-graph"))
+	os.RemoveAll(filepath.Join(work, ".git", "objects", "info", "commit-graphs"))
+	head, _ := exec.Command("git", "-C", work, "rev-parse", "--short=12", "HEAD").Output()
+	count, _ := exec.Command("git", "-C", work, "rev-list", "--all", "--count").Output()
+	refs, _ := exec.Command("git", "-C", work, "for-each-ref", "--format=x").Output()
+	packs, _ := filepath.Glob(filepath.Join(work, ".git", "objects", "pack", "*.pack"))
+	var packBytes int64
+	for _, f := range packs {
+		if st, err := os.Stat(f); err == nil {
+			packBytes += st.Size()
+		}
+	}
+	in = fmt.Sprintf("%s at %s: %s commits, %d refs, %d pack(s) of %.0f MiB in all; ticket %s",
+		p.name, strings.TrimSpace(string(head)), strings.TrimSpace(string(count)), strings.Count(string(refs), "\n"),
+		len(packs), float64(packBytes)/(1<<20), p.ticket)
+	bernstein := filepath.Join(work, ".git", "bernstein")
+	ours := fmt.Sprintf("'%s' commits %s %s", bin, strings.Join(p.flags, " "), p.ticket)
+	first := fmt.Sprintf("rm -rf '%s' && %s", bernstein, ours)
+	gitLog := "git log --all --format=%H --grep=" + p.ticket
+	for _, m := range []struct {
+		what, ours string
+		target     float64
+		graph      bool
+	}{
+		{"first run, no commit-graph", first, 1.0, false},
+		{"first run, with commit-graph", first, 1.0, true},
+		{"warm", ours, 0.1, true},
+	} {
+		if m.graph {
+			if err := runIn(work, "git", "commit-graph", "write", "--reachable"); err != nil {
+				return nil, nil, "", err
+			}
+		}
+		step("%s: %s", p.name, m.what)
+		a, b, err := runAlternating(work, m.ours, gitLog, runs)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		rows = append(rows, realRow{what: p.name + ", " + m.what, oursT: a.wall, theirsT: b.wall, oursCPU: a.cpu,
+			theirsCPU: b.cpu, oursKB: a.rssKB, theirsKB: b.rssKB, target: m.target})
+	}
+	if p.hook {
+		if hooks, err = measureHooks(work, bin, p, runs); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	return rows, hooks, in, nil
+}
+
+func writeRealTable(b *strings.Builder, rows []realRow) {
 	b.WriteString("\n| comparison | ours | git | ratio | target | CPU ours / git | peak RSS ours / git |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		ratio := float64(r.oursT) / float64(r.theirsT)
@@ -135,11 +162,10 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 			verdict = fmt.Sprintf("**missed by %.0f%%**", (ratio/r.target-1)*100)
 		}
 		rss := float64(r.oursKB) / float64(r.theirsKB)
-		fmt.Fprintf(&b, "| %s | %.3f s | %.3f s | %.2f× | ≤ %.1f×: %s | %.3f s / %.3f s (%.2f×) | %d / %d MiB (%.1f×) |\n",
+		fmt.Fprintf(b, "| %s | %.3f s | %.3f s | %.2f× | ≤ %.1f×: %s | %.3f s / %.3f s (%.2f×) | %d / %d MiB (%.1f×) |\n",
 			r.what, r.oursT.Seconds(), r.theirsT.Seconds(), ratio, r.target, verdict, r.oursCPU.Seconds(),
 			r.theirsCPU.Seconds(), float64(r.oursCPU)/float64(r.theirsCPU), r.oursKB/1024, r.theirsKB/1024, rss)
 	}
-	return b.String(), nil
 }
 
 func realNames() string {
@@ -179,4 +205,46 @@ func medianResult(rs []result) result {
 		return s[len(s)/2]
 	}
 	return result{wall: time.Duration(med(walls)), cpu: time.Duration(med(cpus)), rssKB: med(kbs)}
+}
+
+// measureMonorepo measures a generated repository of $BERNSTEIN_BENCH_MONOREPO commits (genMono, cached under
+// cache) as the real ones are; the returned text is its section, or the message saying why there is none.
+func measureMonorepo(cache, bin string, runs int) (string, error) {
+	v := os.Getenv(monoEnv)
+	if v == "" {
+		msg := fmt.Sprintf("monorepo skipped: set %s to a number of commits (1000000 for issue 26's size; generating it takes minutes and gigabytes, once)", monoEnv)
+		step("%s", msg)
+		return "\n## Generated monorepo\n\nNot measured in this run: " + msg + ".\n", nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 100 {
+		return "", fmt.Errorf("%s=%q: want a number of commits, at least 100", monoEnv, v)
+	}
+	src := filepath.Join(cache, fmt.Sprintf("mono-%d", n))
+	done := filepath.Join(src, ".git", "bench-done")
+	if _, err := os.Stat(done); err != nil {
+		os.RemoveAll(src)
+		os.MkdirAll(cache, 0o755)
+		step("generating a monorepo of %d commits with git fast-import (Kafka's tree and file sizes; minutes)", n)
+		start := time.Now()
+		if err := genMono(src, n, 1); err != nil {
+			return "", err
+		}
+		step("monorepo generated in %s", time.Since(start).Round(time.Second))
+		os.WriteFile(done, nil, 0o644)
+	}
+	p := realProject{name: filepath.Base(src), ticket: monoTicket, flags: []string{"--tracker", "jira"}, hook: true}
+	rows, hooks, in, err := measureProject(cache, bin, src, p, runs)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("\n## Generated monorepo\n\n")
+	fmt.Fprintf(&b, "A repository of %d commits made by git fast-import (%s; internal/benchcompare/genmono.go): Kafka's tree\n", n, monoEnv)
+	b.WriteString("shape (6,519 files in 1,541 folders, up to 14 deep) and file sizes (10.8 KB on average), each commit editing one\n")
+	b.WriteString("to three files, Jira-style messages, a tag every 5,000 commits; repacked as a clone is, with no commit-graph.\n")
+	fmt.Fprintf(&b, "Measured as the real repositories are, with the same targets. Load average at the end: %s.\n\n- %s\n", loadAverage(), in)
+	writeRealTable(&b, rows)
+	writeHookTable(&b, hooks)
+	return b.String(), nil
 }

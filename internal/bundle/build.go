@@ -143,6 +143,9 @@ func Build(opts Options) (*Result, error) {
 	// computed again (the same commits are diffed for git/diff.patch anyway), and a cached one that differs is
 	// replaced with a warning.
 	opts.Find.RecomputePatchIDs = true
+	// Those diffs are kept for git/diff.patch, which would otherwise diff every commit a second time.
+	diffs := patch.NewDiffs()
+	opts.Find.Diffs = diffs
 	commits, err := discover.Find(opts.Repo, opts.Find)
 	if err != nil {
 		return nil, err
@@ -175,7 +178,7 @@ func Build(opts Options) (*Result, error) {
 	res.Warnings = append(res.Warnings, skipped...)
 	if len(patchable) > 0 {
 		dp, err := workMember(work, "git/diff.patch", manifest.SectionGit, func(w io.Writer) error {
-			return patch.WriteSeries(w, opts.Repo, patchable)
+			return patch.WriteSeries(w, opts.Repo, patchable, patch.WithDiffs(diffs))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("write git/diff.patch: %w", err)

@@ -59,6 +59,8 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
+	// The lines printed group a change's copies by patch id but show no id: only ids that can group are made.
+	opts.PatchIDsToGroup = !c.Bool("json")
 	done := s.showProgress(c)
 	res, err := discover.Find(s.repo, opts)
 	done()
@@ -136,7 +138,8 @@ func printChanges(out io.Writer, details []discover.CommitDetail, base string) {
 			for _, from := range d.CherryPickedFrom {
 				w.WriteString(" cherry-picked from ")
 				clean(from[:min(7, len(from))])
-				if d.PatchID == nil || first.PatchID == nil || *d.PatchID != *first.PatchID {
+				// Ids are made only where they can group (PatchIDsToGroup): one that was not made differs.
+				if i != ch.Commits[0] && (d.PatchID == nil || first.PatchID == nil || *d.PatchID != *first.PatchID) {
 					w.WriteString(", another patch")
 				}
 			}

@@ -96,8 +96,9 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 }
 
-// In a blobless partial clone, commits has git fetch the blobs its patch ids need and says so once, on the
-// run's standard error (the writer Run was given, not the process's).
+// In a blobless partial clone, commits --json has git fetch the blobs its patch ids need and says so once, on
+// the run's standard error (the writer Run was given, not the process's). Without --json the one tied commit
+// needs no patch id (no other changes its paths), and nothing is fetched.
 func TestCommitsPartialCloneNoticeOnRunStderr(t *testing.T) {
 	t.Parallel()
 	origin := gittest.New(t)
@@ -108,6 +109,10 @@ func TestCommitsPartialCloneNoticeOnRunStderr(t *testing.T) {
 	origin.Git("clone", "-q", "--no-checkout", "--filter=blob:none", "file://"+origin.Dir, dir) // no checkout: every blob is missing
 
 	out, errOut, code := runIn(t, dir, origin.Env, "commits", "ENG-42")
+	if code != 0 || !strings.Contains(out, "Add login") || strings.Contains(errOut, "notice:") {
+		t.Fatalf("commits without --json: code %d, want the commit and no fetch\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = runIn(t, dir, origin.Env, "commits", "--json", "ENG-42")
 	if code != 0 || !strings.Contains(out, "Add login") {
 		t.Fatalf("code %d\n%s\n%s", code, out, errOut)
 	}

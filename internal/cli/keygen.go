@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -41,7 +42,8 @@ commits it (--no-exclude: leave it).`,
 }
 
 // safeFileKid is what a kid must look like to become a file name on any common file system.
-var safeFileKid = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$`)
+// safeFileKid is compiled when first used, not at every command's start-up ({0,99} is a large program).
+var safeFileKid = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$`) })
 
 func runKeygen(_ context.Context, c *ucli.Command) error {
 	if c.NArg() > 0 {
@@ -62,7 +64,7 @@ func runKeygen(_ context.Context, c *ucli.Command) error {
 		return usageError("--agent-id is empty")
 	}
 	keyPath, cardPath := c.String("key"), c.String("card")
-	if (keyPath == "" || cardPath == "") && !safeFileKid.MatchString(kid) {
+	if (keyPath == "" || cardPath == "") && !safeFileKid().MatchString(kid) {
 		return usageError("--kid %q cannot name the default files <kid>.pem / <kid>.card.json; use letters, digits and . _ - + @, or give --key and --card", kid)
 	}
 	if keyPath == "" {

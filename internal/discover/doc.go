@@ -80,6 +80,10 @@
 // Options.RecomputePatchIDs takes no id from the cache and replaces a cached one that differs, with a warning
 // (bundle and record: what is signed must not come from a file anyone who can write .git can fill).
 //
+// Options.PatchIDsToGroup (what `commits` prints without --json) makes only the ids that can group: those of
+// commits that change the same paths as another tied commit (equal patch ids imply equal changed paths,
+// whitespace aside, since the "diff --git" lines are hashed); the others are null unless cached.
+//
 // Changes groups details into changes (same patch id, or linked by cherry_picked_from), for `commits` and the
 // report.
 //

@@ -56,16 +56,18 @@ func TestIndexAgreesWithColdWalk(t *testing.T) {
 	}
 	check("warm")
 
-	// New commits on main and a new branch: added incrementally.
+	// New commits on main and a new branch: read after the index's own until enough are new (rewriteDue), so
+	// the file is left as it was, and read again by the next run.
 	s.r.Commit("More work\n\nRefs: ENG-42", map[string]string{"more": "1\n"})
 	s.r.Git("checkout", "-q", "-b", "feature/ENG-99-new")
 	s.r.Commit("Start ENG-99", map[string]string{"n99": "1\n"})
 	s.r.Git("checkout", "-q", "main")
 	before, _ := os.ReadFile(IndexPath(repo))
 	check("incremental")
+	check("incremental, again")
 	after, _ := os.ReadFile(IndexPath(repo))
-	if string(before) == string(after) {
-		t.Error("index not updated with new commits")
+	if string(before) != string(after) {
+		t.Error("index rewritten for two new commits")
 	}
 
 	// History rewritten: the new branch is dropped and main reset; the index must not keep them.
@@ -430,6 +432,27 @@ func TestIndexDamageCaught(t *testing.T) {
 	for n := range good {
 		if _, err := decodeIndex(good[:n]); err != errBadIndex {
 			t.Fatalf("cut at %d: %v, want errBadIndex", n, err)
+		}
+	}
+}
+
+func TestRewriteDue(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		added, nodes int
+		want         bool
+	}{
+		{0, 1000, true},       // tips moved, nothing to read: write
+		{2, 1000, false},      // a merge's few commits are read again instead
+		{256, 1000, false},    // up to 256 whatever the size
+		{257, 1000, true},     // then written
+		{2000, 200000, false}, // 1% of a large history is read again
+		{2001, 200000, true},  // past it, written
+		{257, 20000, true},    // past 256 and past 1%
+		{1, 200000000, false}, // never for one commit
+	} {
+		if got := rewriteDue(c.added, c.nodes); got != c.want {
+			t.Errorf("rewriteDue(%d, %d) = %v, want %v", c.added, c.nodes, got, c.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package discover
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -165,7 +167,9 @@ func landedOn(g *gitext.Graph, tips []gitext.Tip, tied []int) []LandedOn {
 // (and commits at a shallow boundary, also marked in merge) and commits whose diff is empty get none. A commit
 // whose diff cannot be made gets none and a warning. The diffs are made on every core, one Differ a worker: a
 // ticket of a long-lived project ties thousands of commits, and a first run has none of them in the cache.
-func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode) ([]*string, []string) {
+// keep, when not nil, is given each commit's part diff for the patch series (Options.Diffs); toGroup computes
+// only the ids that can group commits (Options.PatchIDsToGroup).
+func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev string, mode patchIDCacheMode, keep *patch.Diffs, toGroup bool) ([]*string, []string) {
 	out := make([]*string, len(hashes))
 	cache := openPatchIDCache(r, coreAbbrev, mode)
 	defer cache.save()
@@ -203,6 +207,9 @@ func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev str
 	binary := make([]bool, len(hashes))
 	workers := runtime.GOMAXPROCS(0)
 	differs := make([]*patch.Differ, workers) // one a goroutine, made when first needed
+	if toGroup {
+		todo = sharingPaths(r, hashes, merge, todo, differs, coreAbbrev, mode)
+	}
 	// One diff buffer a goroutine, reused: a new one a commit grew from nothing every time, and that garbage was
 	// two fifths of all a first run allocated on Kafka (54 tied commits, 319 files).
 	bufs := make([]bytes.Buffer, workers)
@@ -213,9 +220,18 @@ func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev str
 		i := todo[k]
 		buf := &bufs[w]
 		buf.Reset()
-		if err := differs[w].WriteDiff(buf, hashes[i]); err != nil {
+		// With keep, the diff is the commit's whole part diff (its diffstat too), which PatchID reads as it
+		// reads the file sections alone, and which the patch series then writes as it is.
+		write := differs[w].WriteDiff
+		if keep != nil {
+			write = differs[w].WritePartDiff
+		}
+		if err := write(buf, hashes[i]); err != nil {
 			errs[i] = err
 			return
+		}
+		if keep != nil && buf.Len() > 0 {
+			keep.Keep(hashes[i], buf.Bytes())
 		}
 		// Such ids depend on how many objects the repository has, so they are not cached.
 		binary[i] = bytes.Contains(buf.Bytes(), []byte("\nGIT binary patch")) || bytes.Contains(buf.Bytes(), []byte("\nBinary files "))
@@ -240,4 +256,64 @@ func patchIDs(r *gitext.Repo, hashes []gitext.Hash, merge []bool, coreAbbrev str
 		return out, append(cache.warnings(), fmt.Sprintf("no patch id for %s (patch_id is null): %v", plural.Count(failed, "commit"), firstErr))
 	}
 	return out, cache.warnings()
+}
+
+// sharingPaths keeps the commits of todo whose changed paths another non-merge commit of hashes also changes
+// (patch.Differ.ChangedPaths): only they can have a patch id another has. A commit whose paths cannot be read
+// is kept, so that its diff says what is wrong. The paths' digests are cached (patch-paths) as the ids are.
+func sharingPaths(r *gitext.Repo, hashes []gitext.Hash, merge []bool, todo []int, differs []*patch.Differ,
+	coreAbbrev string, mode patchIDCacheMode) []int {
+	if len(todo) == 0 {
+		return todo
+	}
+	var cache *patchIDCache
+	if mode == cacheOff {
+		cache = &patchIDCache{ids: map[gitext.Hash]*string{}, mode: cacheOff}
+	} else {
+		cache = loadPatchPathsCache(r, coreAbbrev)
+		cache.mode = cacheUse // a digest of paths is the same whoever asks; a wrong one only costs a grouping
+	}
+	defer cache.save()
+	keys := make([]*string, len(hashes))
+	var all, missing []int
+	for i := range hashes {
+		if merge[i] {
+			continue
+		}
+		all = append(all, i)
+		if k, ok := cache.get(hashes[i]); ok && k != nil {
+			keys[i] = k
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	parallel.Each(len(missing), len(differs), func(w, k int) {
+		if differs[w] == nil {
+			differs[w] = patch.NewDiffer(r)
+		}
+		i := missing[k]
+		if paths, err := differs[w].ChangedPaths(hashes[i]); err == nil {
+			sum := sha1.Sum([]byte(paths))
+			key := hex.EncodeToString(sum[:])
+			keys[i] = &key
+		}
+	})
+	count := map[string]int{}
+	for _, i := range all {
+		if keys[i] != nil {
+			count[*keys[i]]++
+		}
+	}
+	for _, i := range missing {
+		if keys[i] != nil {
+			cache.put(hashes[i], keys[i])
+		}
+	}
+	kept := todo[:0]
+	for _, i := range todo {
+		if keys[i] == nil || count[*keys[i]] > 1 {
+			kept = append(kept, i)
+		}
+	}
+	return kept
 }

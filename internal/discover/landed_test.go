@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // backports is a project with two release lines: a fix on main, cherry-picked with -x to stable/2 cleanly and to
@@ -328,5 +330,75 @@ func TestFirstTagsByBranch(t *testing.T) {
 		if d := by[sha]; d.LandedOn == nil || !reflect.DeepEqual(*d.LandedOn, w) {
 			t.Errorf("%s: landed_on %+v, want %+v", d.Subject, d.LandedOn, w)
 		}
+	}
+}
+
+// TestPatchIDsToGroup: with PatchIDsToGroup only commits that change the same paths as another tied commit get
+// a patch id (the fix, its clean backport and a later change to the same file), a commit whose paths no other
+// shares gets none, and the changes are grouped as with every id made.
+func TestPatchIDsToGroup(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("Initial commit", map[string]string{"app.txt": lines(30, nil), "docs/a b.txt": "x\n", "docs/ab.txt": "x\n",
+		"other.txt": "o\n"})
+	r.Git("branch", "stable")
+	fix := r.Commit("Fix the overflow\n\nRefs: ENG-42", map[string]string{"app.txt": lines(30, map[int]string{3: "fixed"})})
+	docs := r.Commit("Document the fix\n\nRefs: ENG-42", map[string]string{"docs/a b.txt": "y\n"})
+	again := r.Commit("Fix it better\n\nRefs: ENG-42", map[string]string{"app.txt": lines(30, map[int]string{3: "fixed", 9: "too"})})
+	r.Git("checkout", "-q", "stable")
+	r.Git("cherry-pick", "-x", fix)
+	pick := r.Rev("HEAD")
+	// Only whitespace tells this path from docs/a b.txt, and patch-id hashes lines without whitespace: the two
+	// commits' ids are equal to git too, so both must be made.
+	r.Commit("Document it on stable\n\nRefs: ENG-42", map[string]string{"docs/ab.txt": "y\n"})
+	docs2 := r.Rev("HEAD")
+	r.Commit("Tidy\n\nRefs: ENG-42", map[string]string{"other.txt": "p\n"})
+	tidy := r.Rev("HEAD")
+	r.Git("checkout", "-q", "main")
+
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := ticket.Parse("github", "ENG-42")
+	var changesOfAll []Change
+	find := func(toGroup bool, caches ...bool) map[string]*string {
+		res, err := Find(repo, Options{Ticket: tk, Sources: AllSources, TrailerKeys: DefaultTrailerKeys, NoCaches: len(caches) == 0 || !caches[0],
+			PatchIDsToGroup: toGroup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]*string{}
+		for _, d := range res.Details {
+			ids[d.SHA] = d.PatchID
+		}
+		if got := fmt.Sprint(Changes(res.Details)); toGroup && got != fmt.Sprint(changesOfAll) {
+			t.Errorf("changes with PatchIDsToGroup %s, with every id %s", got, fmt.Sprint(changesOfAll))
+		}
+		if !toGroup {
+			changesOfAll = Changes(res.Details)
+		}
+		return ids
+	}
+	all := find(false)
+	// Without caches, then writing the caches (patch-ids, patch-paths), then reading them: the same ids.
+	for _, run := range []string{"no caches", "first run", "warm run"} {
+		some := find(true, run != "no caches")
+		for sha, id := range all {
+			want := str(id)
+			if sha == tidy {
+				want = str(nil)
+			}
+			if got := str(some[sha]); got != want {
+				t.Errorf("%s: %s: patch id with PatchIDsToGroup %s, want %s", run, sha[:7], got, want)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(repo.CommonDir, "bernstein", "patch-paths")); err != nil {
+		t.Errorf("no patch-paths cache written: %v", err)
+	}
+	if str(all[fix]) != str(all[pick]) || str(all[docs]) != str(all[docs2]) || str(all[again]) == str(all[fix]) {
+		t.Errorf("the scenario's ids: fix %s, pick %s, docs %s, docs2 %s, again %s", str(all[fix]), str(all[pick]),
+			str(all[docs]), str(all[docs2]), str(all[again]))
 	}
 }

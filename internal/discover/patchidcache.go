@@ -26,15 +26,22 @@ import (
 // A file with other settings, a bad length or unsorted records is ignored and rewritten. A commit whose id used
 // an abbreviated binary object name (which depends on how many objects the repository has) is never cached. The
 // cache only saves time: failing to read or write it changes no answer.
+//
+// Beside it, <git common dir>/bernstein/patch-paths has the same layout (magic "git-bernstein patch-paths cache
+// 1\n") with, for each commit, the SHA-1 of its changed paths (patch.Differ.ChangedPaths) in place of the patch
+// id: what `commits` without --json (PatchIDsToGroup) needs to know which commits can share an id, kept so that a
+// warm run reads no tree (the ids it did not need were never made, so they are not in the patch id cache).
 const (
-	patchIDCacheMagic = "git-bernstein patch-id cache 1\n"
-	patchIDRecord     = 40
+	patchIDCacheMagic    = "git-bernstein patch-id cache 1\n"
+	patchPathsCacheMagic = "git-bernstein patch-paths cache 1\n"
+	patchIDRecord        = 40
 	// maxPatchIDCache bounds the file (40 MiB): a million commits.
 	maxPatchIDCache = 1 << 20
 )
 
 type patchIDCache struct {
 	path     string
+	magic    string // patchIDCacheMagic, or patchPathsCacheMagic
 	settings string
 	ids      map[gitext.Hash]*string
 	dirty    bool
@@ -54,12 +61,21 @@ func diffSettings(r *gitext.Repo, coreAbbrev string) string {
 
 // loadPatchIDCache reads the cache; any problem gives an empty one.
 func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
-	c := &patchIDCache{path: patchIDCachePath(r), settings: diffSettings(r, coreAbbrev), ids: map[gitext.Hash]*string{}}
-	data, err := regularfile.ReadFile(c.path, "patch-id cache", int64(len(patchIDCacheMagic)+len(c.settings)+maxPatchIDCache*patchIDRecord))
+	return loadRecordCache(patchIDCachePath(r), patchIDCacheMagic, diffSettings(r, coreAbbrev))
+}
+
+// loadPatchPathsCache is the patch-paths cache (the same layout, another magic).
+func loadPatchPathsCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
+	return loadRecordCache(filepath.Join(r.CommonDir, "bernstein", "patch-paths"), patchPathsCacheMagic, diffSettings(r, coreAbbrev))
+}
+
+func loadRecordCache(path, magic, settings string) *patchIDCache {
+	c := &patchIDCache{path: path, magic: magic, settings: settings, ids: map[gitext.Hash]*string{}}
+	data, err := regularfile.ReadFile(c.path, "patch-id cache", int64(len(magic)+len(c.settings)+maxPatchIDCache*patchIDRecord))
 	if err != nil {
 		return c
 	}
-	head := patchIDCacheMagic + c.settings
+	head := magic + c.settings
 	if !bytes.HasPrefix(data, []byte(head)) || (len(data)-len(head))%patchIDRecord != 0 {
 		return c
 	}
@@ -69,7 +85,7 @@ func loadPatchIDCache(r *gitext.Repo, coreAbbrev string) *patchIDCache {
 		rec := recs[:patchIDRecord]
 		recs = recs[patchIDRecord:]
 		if prev != nil && bytes.Compare(prev, rec[:20]) >= 0 {
-			return &patchIDCache{path: c.path, settings: c.settings, ids: map[gitext.Hash]*string{}}
+			return &patchIDCache{path: c.path, magic: magic, settings: c.settings, ids: map[gitext.Hash]*string{}}
 		}
 		prev = rec[:20]
 		var h gitext.Hash
@@ -117,7 +133,7 @@ func (c *patchIDCache) save() {
 	}
 	sort.Slice(hashes, func(i, j int) bool { return bytes.Compare(hashes[i][:], hashes[j][:]) < 0 })
 	var b bytes.Buffer
-	b.WriteString(patchIDCacheMagic)
+	b.WriteString(c.magic)
 	b.WriteString(c.settings)
 	for _, h := range hashes {
 		b.Write(h[:])

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"html/template"
 	"io"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/internal/report/csp"
 
@@ -28,17 +29,21 @@ var (
 // pageStyle is the page's one style sheet, whose hash the CSP allows.
 func pageStyle() string { return style + picturesStyle }
 
-var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"short": func(s string) string {
-		if len(s) > 12 {
-			return s[:12]
-		}
-		return s
-	},
-	"deref":    func(p *int) int { return *p },
-	"add":      func(a, b int) int { return a + b },
-	"barwidth": func() int { return picBarWidth },
-}).Parse(pageTemplate + picturesTemplate))
+// tmpl is parsed when a page is first written, not at every command's start-up (a fifth of what all packages'
+// initialisation allocated).
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"short": func(s string) string {
+			if len(s) > 12 {
+				return s[:12]
+			}
+			return s
+		},
+		"deref":    func(p *int) int { return *p },
+		"add":      func(a, b int) int { return a + b },
+		"barwidth": func() int { return picBarWidth },
+	}).Parse(pageTemplate + picturesTemplate))
+})
 
 // Policy is the page's Content Security Policy: nothing may load or be sent (default-src 'none', and the
 // directives that do not fall back to it), and the one inline style is allowed by its hash, not by
@@ -50,7 +55,7 @@ func Policy() string {
 // Write renders the bundle's page to w. version names the git-bernstein that made it.
 func Write(w io.Writer, b *Bundle, version string) error {
 	var buf bytes.Buffer
-	err := tmpl.Execute(&buf, struct {
+	err := tmpl().Execute(&buf, struct {
 		CSP   string
 		Style template.CSS
 		P     *page

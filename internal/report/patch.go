@@ -3,6 +3,7 @@ package report
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // patchView is one commit's patch out of git/diff.patch (a `git format-patch` series, one mail per commit).
@@ -15,7 +16,10 @@ type patchView struct {
 }
 
 // mailStart is the first line of each patch mail, as git format-patch writes it.
-var mailStart = regexp.MustCompile(`^From ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$`)
+// mailStart is compiled when first used, not at every command's start-up.
+var mailStart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^From ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$`)
+})
 
 // patches splits the series at each mail's first line and marks each line for colour.
 func patches(mb *Member) []patchView {
@@ -23,7 +27,7 @@ func patches(mb *Member) []patchView {
 	var cur *patchView
 	inDiff := false
 	for _, l := range strings.Split(strings.TrimSuffix(mb.Text(), "\n"), "\n") {
-		if m := mailStart.FindStringSubmatch(l); m != nil {
+		if m := mailStart().FindStringSubmatch(l); m != nil {
 			out = append(out, patchView{SHA: m[1]})
 			cur, inDiff = &out[len(out)-1], false
 		}

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
@@ -60,10 +61,12 @@ func DefaultRemote(r *gitext.Repo, cfg *gitext.Config) string {
 
 // remoteName is a remote as it can name tracking refs: its own name when it is a plain one, else (a URL, a
 // path) "url-" and 12 hex digits of its sha256, so no name a user types can climb out of refs/…/remotes/.
-var plainRemote = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// plainRemote is compiled when first used: {0,99} compiles to a program of a hundred steps, and every command
+// paid for it at start-up (100 KB, 1,300 allocations), which is a tenth of a warm `commits`.
+var plainRemote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) })
 
 func remoteName(remote string) string {
-	if plainRemote.MatchString(remote) && !strings.Contains(remote, "..") && !strings.HasSuffix(remote, ".lock") {
+	if plainRemote().MatchString(remote) && !strings.Contains(remote, "..") && !strings.HasSuffix(remote, ".lock") {
 		return remote
 	}
 	s := sha256.Sum256([]byte(remote))

@@ -24,6 +24,7 @@ import (
 // given to OpenPacks. Safe for concurrent use.
 type Packs struct {
 	packs    []*mappedPack
+	objects  string // the objects folder, whose xx/yyyy… files are the loose objects (loose.go)
 	fallback func(plumbing.Hash) (plumbing.EncodedObject, error)
 	pool     sync.Pool // of *inflater
 	goGit    sync.Mutex
@@ -54,7 +55,7 @@ type inflater struct {
 // fetches a partial clone's missing objects from its promisor remote); OpenPacks calls it one object at a
 // time, since go-git's storage shares its open pack files between callers. The packs stay mapped until Close.
 func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject, error)) (*Packs, error) {
-	pr := &Packs{fallback: fallback}
+	pr := &Packs{fallback: fallback, objects: filepath.Dir(dir)}
 	ents, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
@@ -282,6 +283,9 @@ func (pr *Packs) object(h plumbing.Hash, all bool) (plumbing.ObjectType, []byte,
 			return typ, data, nil
 		}
 		break // an odd entry: let the fallback (go-git) say what is wrong with it
+	}
+	if typ, data, ok := pr.loose(h, all); ok {
+		return typ, data, nil
 	}
 	return pr.viaFallback(h, all)
 }
