@@ -114,9 +114,7 @@ func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
 	if rc.Dir == "" {
 		rc.Dir = shownRepo(wd, repo)
 	}
-	rc.Check = func(commitsJSON, diffPatch []byte) verify.RepoResult {
-		return repocheck.Check(repo, commitsJSON, diffPatch)
-	}
+	rc.Check = func(m verify.RepoMembers) verify.RepoResult { return repocheck.Check(repo, m) }
 	return rc
 }
 

@@ -18,7 +18,7 @@ func TestRepoPatchOverBudget(t *testing.T) {
 	if w, _ := c.Member(memberPatch, MaxRepoPatchSize+1); w != io.Discard {
 		t.Fatalf("a git/diff.patch over the budget is kept (%T)", w)
 	}
-	chk := checkRepository(RepoCheck{Dir: ".", Check: func([]byte, []byte) RepoResult {
+	chk := checkRepository(RepoCheck{Dir: ".", Check: func(RepoMembers) RepoResult {
 		t.Fatal("the check ran on a git/diff.patch over the budget")
 		return RepoResult{}
 	}}, c)

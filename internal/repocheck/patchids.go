@@ -1,0 +1,136 @@
+package repocheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
+	"github.com/git-bernstein/git-bernstein/internal/controls"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/prpatch"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// maxPatchIDHeads is the most heads bundle --controls writes for one pull request (package prpatch).
+const maxPatchIDHeads = 50
+
+var patchIDsMember = regexp.MustCompile(`^git/patchids/pr_([1-9][0-9]{0,9})\.json$`)
+
+// checkPatchIDs computes each head of each git/patchids/pr_<N>.json again in r, as bundle --controls did
+// (prpatch.Head: the fork point from the member's base, the patch id of fork point..head), and holds the
+// member to the answer. audit's approved-final-head passes an approval across a push when the two commits'
+// patch ids are equal, and only the bundler's git computed them: this is where they meet a clone the auditor
+// trusts.
+//
+//   - a fork point or patch id other than the clone's: FAILED (a member that is not what git computes: an
+//     edited member, or a bundler's clone or git-bernstein that lied), naming the member and the head;
+//   - a head, or the base, that the clone lacks (a commit a force push replaced is often in no clone but its
+//     pusher's), or that shares no history with the base here (a shallow clone): a notice, the entry unchecked;
+//   - a patch id that differs only under other diff settings than the bundle's (commits.json's
+//     discovery.diff_settings; diff.renames is tried both ways first): a notice;
+//   - a member that does not read as bundle --controls writes it (another name, another pull request's
+//     number, an id that is not one, a head twice, more than 50 heads): FAILED; another "v": a notice.
+//
+// An entry with no patch id and no fork point (the bundler's clone lacked the commit) claims nothing, and is
+// not checked.
+func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Discovery, res *verify.RepoResult, mismatch func(string, ...any)) {
+	notice := func(format string, a ...any) { res.Notices = append(res.Notices, fmt.Sprintf(format, a...)) }
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	differ := patch.NewDiffer(r)
+	var others []*patch.Differ // under each diff.renames, made when an id differs
+	for _, name := range names {
+		m := patchIDsMember.FindStringSubmatch(name)
+		if m == nil {
+			mismatch("%s: bundle --controls writes only git/patchids/pr_<N>.json in git/patchids/", name)
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		var doc controls.PatchIDsDoc
+		if err := json.Unmarshal(members[name], &doc); err != nil {
+			mismatch("%s: it is not what bundle --controls writes: %v", name, err)
+			continue
+		}
+		switch {
+		case doc.V != 1:
+			notice("%s: version %d, which this git-bernstein does not know (it writes 1): its patch ids are unchecked", name, doc.V)
+			continue
+		case doc.PR != n:
+			mismatch("%s: it says it is for pull request #%d, not #%d: bundle --controls names each member for its pull request", name, doc.PR, n)
+			continue
+		case !controls.IsObjectID(doc.Base):
+			mismatch("%s: its base %q is not a full object id", name, doc.Base)
+			continue
+		case len(doc.Heads) > maxPatchIDHeads:
+			mismatch("%s: %d heads, more than the %d bundle --controls computes for one pull request", name, len(doc.Heads), maxPatchIDHeads)
+			continue
+		}
+		checked := 0
+		seen := map[string]bool{}
+		for _, rec := range doc.Heads {
+			if !controls.IsObjectID(rec.Commit) || seen[rec.Commit] {
+				mismatch("%s: head %q: not a full object id, or a head listed twice, which bundle --controls does not write", name, rec.Commit)
+				continue
+			}
+			seen[rec.Commit] = true
+			if rec.ForkPoint == "" && rec.PatchID == nil {
+				continue // the bundler could not compute it: nothing is claimed
+			}
+			got, known := prpatch.Head(r, differ, doc.Base, rec.Commit, rec.ForkPoint)
+			if !known {
+				notice("%s: head %s: unknown, unchecked: the bundle records fork point %s and patch id %s, but %s",
+					name, short(rec.Commit), short(rec.ForkPoint), idText(rec.PatchID), strings.Replace(got.Why, "the bundler's clone", "this clone", 1))
+				continue
+			}
+			if got.ForkPoint != rec.ForkPoint {
+				mismatch("%s: head %s: the bundle records fork point %s and patch id %s, this clone gives fork point %s (git merge-base of it and the base %s) and patch id %s: "+
+					"the member is not what git computes, and audit's approved-final-head trusts it", name, short(rec.Commit), short(rec.ForkPoint),
+					idText(rec.PatchID), short(got.ForkPoint), short(doc.Base), idText(got.PatchID))
+				continue
+			}
+			if samePatchID(got.PatchID, rec.PatchID) {
+				checked++
+				continue
+			}
+			// Another diff.renames where the bundle was made writes another diff, and so another id.
+			if others == nil {
+				for _, v := range renameSettings {
+					others = append(others, patch.NewDiffer(r, patch.WithRenames(v)))
+				}
+			}
+			if slices.ContainsFunc(others, func(d *patch.Differ) bool {
+				alt, ok := prpatch.Head(r, d, doc.Base, rec.Commit, rec.ForkPoint)
+				return ok && samePatchID(alt.PatchID, rec.PatchID)
+			}) {
+				checked++
+				continue
+			}
+			if here := discover.DiffSettings(r, ""); disc != nil && !sameRenameSettings(disc.DiffSettings, here) {
+				notice("%s: head %s: the bundle records patch id %s, this clone gives %s; the bundle's diff settings (%s) are not this clone's (%s), so this is not held against it",
+					name, short(rec.Commit), idText(rec.PatchID), idText(got.PatchID), strings.TrimSpace(disc.DiffSettings), strings.TrimSpace(here))
+				continue
+			}
+			mismatch("%s: head %s: the bundle records patch id %s of the diff from its fork point %s, this clone gives %s: "+
+				"the member is not what git computes, and audit's approved-final-head trusts it to tell a push that kept the approved diff from one that changed it",
+				name, short(rec.Commit), idText(rec.PatchID), short(rec.ForkPoint), idText(got.PatchID))
+		}
+		res.PatchIDMembers++
+		res.PatchIDHeads += checked
+	}
+}
+
+// sameRenameSettings says whether two discovery.diff_settings agree on what a tree diff depends on
+// (diff.renames, diff.renameLimit); core.abbrev changes no full-id patch id.
+func sameRenameSettings(a, b string) bool {
+	strip := func(s string) string { return coreAbbrevSetting.ReplaceAllString(strings.TrimSpace(s), "") }
+	return strip(a) == strip(b)
+}
