@@ -80,8 +80,9 @@
 // stale (the outcome says which commit was missing). The ids are of whole diffs, so a rebase that had to
 // resolve a conflict, or whose base changed the diff's context lines, gives a new id: reported, never
 // passed. Patch ids ignore whitespace and line numbers, as git's do: a whitespace-only change after the
-// approval is not seen. The member is what the bundler computed and signed; audit holds no clone, and
-// verify --repo does not compute it again.
+// approval is not seen. The member is what the bundler computed and signed; audit itself holds no clone, but
+// verify --repo (and audit --repo) compute every head's fork point and patch id again from the auditor's clone
+// and fail the bundle on a difference (package repocheck).
 //
 // # git/codeowners/<base sha>.json
 //

@@ -1,9 +1,3 @@
-// Package repocheck holds a bundle's git section against a repository, for `verify --repo`: every commit
-// git/commits.json lists is in the repository with the details it records, and each part of git/diff.patch is
-// what format-patch writes for its commit (mail header and message byte for byte) and, applied in memory, turns
-// its commit's parent tree into the commit's tree (parts.go). It is how an auditor who has the
-// repository confirms the code section without trusting whoever made the bundle. Package verify, which reads no
-// git, reports the answer as its repository check.
 package repocheck
 
 import (
