@@ -109,8 +109,8 @@
 //	heads  [{"commit", "fork_point": git merge-base of commit and base, "patch_id": `git patch-id --stable` of
 //	       `git diff <fork_point> <commit>` (a binary file's index line with full ids), or null with "why"}]
 //
-// An entry that does not read (not hex, another pull request's number) is ignored, and the approval is judged
-// as if the member were missing.
+// An entry that does not read (not hex, another pull request's number, a base other than the payload's
+// base.sha) is ignored, and the approval is judged as if the member were missing.
 //
 // audit.schema.json beside this file is `audit --json`'s document (verify's report, these results, the exit
 // code) in JSON Schema (draft 2020-12); the audit transcripts hold their output to it.
