@@ -101,6 +101,8 @@ func TestCheckPatchIDs(t *testing.T) {
 		heads    int    // heads computed again and equal
 		mismatch string // the one mismatch, when any
 		notice   string // the one notice, when any
+		limit    int    // the heads computed at most; 0: maxRecheckHeads
+		over     string // the one unverifiable, when any
 	}{
 		{name: "the repository", dir: r.Dir, members: recorded, heads: 4},
 		{name: "a clone that lacks the reviewed commit", dir: clone, members: recorded, heads: 3,
@@ -123,6 +125,8 @@ func TestCheckPatchIDs(t *testing.T) {
 				hs[at[h]].PatchID, hs[at[h]].Why = nil, prpatch.EmptyDiff
 			}),
 			mismatch: name + ": head " + h[:12] + ": the bundle records patch id null"},
+		{name: "past the check's budget", dir: r.Dir, members: recorded, limit: 2, heads: 2,
+			over: name + ": head " + h[:12] + " and the 2 after it: past the check's budget of 2 heads computed again: not checked"},
 		{name: "another pull request's number", dir: r.Dir,
 			members:  edit(func(_ []controls.PatchIDHead, d *controls.PatchIDsDoc) { d.PR = 6 }),
 			mismatch: name + ": it says it is for pull request #6, not #5"},
@@ -145,7 +149,11 @@ func TestCheckPatchIDs(t *testing.T) {
 			}
 			var res verify.RepoResult
 			mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
-			checkPatchIDs(repo, tc.members, tc.disc, &res, mismatch)
+			limit := tc.limit
+			if limit == 0 {
+				limit = maxRecheckHeads
+			}
+			checkPatchIDs(repo, tc.members, tc.disc, limit, &res, mismatch)
 			one := func(what string, got []string, want string) {
 				if want == "" && len(got) > 0 || want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], want)) {
 					t.Errorf("%s: %q, want one starting %q", what, got, want)
@@ -153,6 +161,7 @@ func TestCheckPatchIDs(t *testing.T) {
 			}
 			one("mismatches", res.Mismatches, tc.mismatch)
 			one("notices", res.Notices, tc.notice)
+			one("unverifiable", res.Unverifiable, tc.over)
 			if res.PatchIDHeads != tc.heads {
 				t.Errorf("%d heads computed again and equal, want %d", res.PatchIDHeads, tc.heads)
 			}

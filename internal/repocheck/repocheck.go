@@ -94,7 +94,7 @@ func Check(r *gitext.Repo, m verify.RepoMembers) verify.RepoResult {
 	}
 	checkComplete(r, doc, &res, mismatch)
 	if len(m.PatchIDs) > 0 {
-		checkPatchIDs(r, m.PatchIDs, doc.Discovery, &res, mismatch)
+		checkPatchIDs(r, m.PatchIDs, doc.Discovery, maxRecheckHeads, &res, mismatch)
 	}
 	return res
 }
