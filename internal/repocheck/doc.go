@@ -15,6 +15,6 @@
 // otherwise is a mismatch naming the member and the head; a head or base the clone lacks (a commit a force
 // push replaced), or no common history (a shallow clone), is a notice, the head unknown, not Missing: audit
 // already treats a head with no patch id as stale, so the bundle claims nothing the clone could hold against it
-// there. A patch id that another diff.renames reproduces passes; one that differs under other diff settings
-// than commits.json's discovery records is a notice.
+// there. A patch id that another diff.renames reproduces passes; one that differs where commits.json's
+// discovery records another diff.renameLimit than this clone's is a notice.
 package repocheck

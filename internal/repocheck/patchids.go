@@ -36,8 +36,9 @@ var patchIDsMember = regexp.MustCompile(`^git/patchids/pr_([1-9][0-9]{0,9})\.jso
 //     edited member, or a bundler's clone or git-bernstein that lied), naming the member and the head;
 //   - a head, or the base, that the clone lacks (a commit a force push replaced is often in no clone but its
 //     pusher's), or that shares no history with the base here (a shallow clone): a notice, the entry unchecked;
-//   - a patch id that differs only under other diff settings than the bundle's (commits.json's
-//     discovery.diff_settings; diff.renames is tried both ways first): a notice;
+//   - a patch id that another diff.renames (true, false, copies) reproduces: passed; one that differs still
+//     where commits.json's discovery.diff_settings records another diff.renameLimit than this clone's: a
+//     notice (the ids depend on it, and on diff attributes, which nothing records);
 //   - a member that does not read as bundle --controls writes it (another name, another pull request's
 //     number, an id that is not one, a head twice, more than 50 heads): FAILED; another "v": a notice.
 //
@@ -73,7 +74,7 @@ func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Dis
 			mismatch("%s: it says it is for pull request #%d, not #%d: bundle --controls names each member for its pull request", name, doc.PR, n)
 			continue
 		case !controls.IsObjectID(doc.Base):
-			mismatch("%s: its base %q is not a full object id", name, doc.Base)
+			mismatch("%s: its base %q is not a full object id", name, clip([]byte(doc.Base)))
 			continue
 		case len(doc.Heads) > maxPatchIDHeads:
 			mismatch("%s: %d heads, more than the %d bundle --controls computes for one pull request", name, len(doc.Heads), maxPatchIDHeads)
@@ -126,7 +127,7 @@ func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Dis
 				checked++
 				continue
 			}
-			if here := discover.DiffSettings(r, ""); disc != nil && !sameRenameSettings(disc.DiffSettings, here) {
+			if here := discover.DiffSettings(r, ""); disc != nil && !sameRenameLimit(disc.DiffSettings, here) {
 				notice("%s: head %s: the bundle records patch id %s, this clone gives %s; the bundle's diff settings (%s) are not this clone's (%s), so this is not held against it",
 					name, short(rec.Commit), shownID(rec.PatchID), idText(got.PatchID), strings.TrimSpace(disc.DiffSettings), strings.TrimSpace(here))
 				continue
@@ -150,9 +151,12 @@ func shownID(id *string) string {
 	return clip([]byte(*id))
 }
 
-// sameRenameSettings says whether two discovery.diff_settings agree on what a tree diff depends on
-// (diff.renames, diff.renameLimit); core.abbrev changes no full-id patch id.
-func sameRenameSettings(a, b string) bool {
-	strip := func(s string) string { return coreAbbrevSetting.ReplaceAllString(strings.TrimSpace(s), "") }
-	return strip(a) == strip(b)
+// sameRenameLimit says whether two discovery.diff_settings have the same diff.renameLimit: the one setting they
+// record that a tree diff depends on and the recheck does not try (each diff.renames is tried; core.abbrev
+// changes no full-id patch id).
+func sameRenameLimit(a, b string) bool {
+	la, lb := renameLimitSetting.FindStringSubmatch(a), renameLimitSetting.FindStringSubmatch(b)
+	return (la == nil) == (lb == nil) && (la == nil || la[1] == lb[1])
 }
+
+var renameLimitSetting = regexp.MustCompile(`diff\.renameLimit=(\S*)`)

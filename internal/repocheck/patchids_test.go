@@ -89,8 +89,8 @@ func TestCheckPatchIDs(t *testing.T) {
 		data, _ := json.Marshal(d)
 		return map[string][]byte{name: data}
 	}
-	differs := func(file string) *discover.Discovery {
-		return &discover.Discovery{DiffSettings: "diff.renames=" + file + " diff.renameLimit= core.abbrev=\n"}
+	settings := func(renames, limit string) *discover.Discovery {
+		return &discover.Discovery{DiffSettings: "diff.renames=" + renames + " diff.renameLimit=" + limit + " core.abbrev=\n"}
 	}
 
 	for _, tc := range []struct {
@@ -114,10 +114,10 @@ func TestCheckPatchIDs(t *testing.T) {
 		{name: "another fork point", dir: r.Dir, heads: 3,
 			members:  edit(func(hs []controls.PatchIDHead, _ *controls.PatchIDsDoc) { hs[at[h2]].ForkPoint = base }),
 			mismatch: name + ": head " + h2[:12] + ": the bundle records fork point " + base[:12]},
-		{name: "a patch id under other diff settings", dir: r.Dir, heads: 3, disc: differs("copies"),
+		{name: "a patch id under another diff.renameLimit", dir: r.Dir, heads: 3, disc: settings("", "5"),
 			members: edit(func(hs []controls.PatchIDHead, _ *controls.PatchIDsDoc) { hs[at[h]].PatchID = hs[at[h2]].PatchID }),
 			notice:  name + ": head " + h[:12] + ": the bundle records patch id " + id(h2) + ", this clone gives " + id(h) + "; the bundle's diff settings"},
-		{name: "a patch id under the same diff settings", dir: r.Dir, heads: 3, disc: differs(""),
+		{name: "a patch id under another diff.renames", dir: r.Dir, heads: 3, disc: settings("copies", ""),
 			members:  edit(func(hs []controls.PatchIDHead, _ *controls.PatchIDsDoc) { hs[at[h]].PatchID = hs[at[h2]].PatchID }),
 			mismatch: name + ": head " + h[:12] + ": the bundle records patch id " + id(h2)},
 		{name: "an empty diff claimed", dir: r.Dir, heads: 3,
