@@ -105,7 +105,8 @@ func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Dis
 				continue
 			}
 			if got.ForkPoint != rec.ForkPoint {
-				mismatch("%s: head %s: the bundle records fork point %s and patch id %s, this clone gives fork point %s (git merge-base of it and the base %s) and patch id %s: "+
+				mismatch("%s: head %s: the bundle records fork point %s and patch id %s, this clone gives fork point %s "+
+					"(git merge-base of it and the base %s) and patch id %s: "+
 					"the member is not what git computes, and audit's approved-final-head trusts it", name, short(rec.Commit), short(rec.ForkPoint),
 					shownID(rec.PatchID), short(got.ForkPoint), short(doc.Base), idText(got.PatchID))
 				continue
@@ -128,7 +129,8 @@ func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Dis
 				continue
 			}
 			if here := discover.DiffSettings(r, ""); disc != nil && !sameRenameLimit(disc.DiffSettings, here) {
-				notice("%s: head %s: the bundle records patch id %s, this clone gives %s; the bundle's diff settings (%s) are not this clone's (%s), so this is not held against it",
+				notice("%s: head %s: the bundle records patch id %s, this clone gives %s; the bundle's diff settings (%s) "+
+					"are not this clone's (%s), so this is not held against it",
 					name, short(rec.Commit), shownID(rec.PatchID), idText(got.PatchID), strings.TrimSpace(disc.DiffSettings), strings.TrimSpace(here))
 				continue
 			}

@@ -100,7 +100,8 @@ func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
 	}
 	if strings.HasPrefix(name, folderPatchIDs) {
 		if size < 0 || c.patchIDsSize+size > MaxRepoPatchIDsSize {
-			c.patchIDsOver = append(c.patchIDsOver, fmt.Sprintf("%s: %d bytes, past the repository check's budget of %d for the git/patchids/ members together: not read",
+			c.patchIDsOver = append(c.patchIDsOver, fmt.Sprintf(
+				"%s: %d bytes, past the repository check's budget of %d for the git/patchids/ members together: not read",
 				name, size, MaxRepoPatchIDsSize))
 			return io.Discard, nil
 		}
