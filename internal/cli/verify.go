@@ -52,8 +52,10 @@ Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when
               and each part of git/diff.patch, applied in memory, turns its parent's tree into its
               commit's tree; and the ticket, found again at the tips the bundle records with the rules and
               settings it records (no index or cache read), ties no commit the bundle lacks and gives the
-              same matched_by, patch_id and landed_on (FAIL on any difference; unusable if a commit is not in
-              the repository; WARN for what cannot be judged and for commits tied only since)
+              same matched_by, patch_id and landed_on; and each head of git/patchids/pr_<N>.json (--controls)
+              has the fork point and patch id the repository gives (FAIL on any difference; unusable if a
+              commit is not in the repository; WARN for what cannot be judged, a head the repository lacks,
+              and commits tied only since)
    pr-sources when the bundle has pr/ members: pr/sources.json names exactly them (else FAIL) and says
               where each came from: fetched from GitHub, or GitHub's answer from the ETag cache after a 304
               (ETag, cached_at), each listed (PASS); an offline copy from .sdd/pr, which GitHub never said,

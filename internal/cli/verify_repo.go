@@ -39,8 +39,8 @@ func repoFlag() ucli.Flag {
 		Usage: "also check the bundle's git section against the repository in DIR " +
 			"(--repo alone: the repository around the working folder; a value only after =): every commit of " +
 			"git/commits.json is there with the details it lists, and each part of git/diff.patch, applied in " +
-			"memory, turns its parent's tree into its commit's tree, and the ticket found again at the state the " +
-			"bundle records ties no commit the bundle lacks"}}
+			"memory, turns its parent's tree into its commit's tree, the ticket found again at the state the " +
+			"bundle records ties no commit the bundle lacks, and each head's patch id in git/patchids/ is the clone's"}}
 }
 
 // optionalValueFlag is a flag whose value may only follow "=", shown in help as git shows such options
@@ -114,9 +114,7 @@ func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
 	if rc.Dir == "" {
 		rc.Dir = shownRepo(wd, repo)
 	}
-	rc.Check = func(commitsJSON, diffPatch []byte) verify.RepoResult {
-		return repocheck.Check(repo, commitsJSON, diffPatch)
-	}
+	rc.Check = func(m verify.RepoMembers) verify.RepoResult { return repocheck.Check(repo, m) }
 	return rc
 }
 

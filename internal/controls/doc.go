@@ -80,8 +80,9 @@
 // stale (the outcome says which commit was missing). The ids are of whole diffs, so a rebase that had to
 // resolve a conflict, or whose base changed the diff's context lines, gives a new id: reported, never
 // passed. Patch ids ignore whitespace and line numbers, as git's do: a whitespace-only change after the
-// approval is not seen. The member is what the bundler computed and signed; audit holds no clone, and
-// verify --repo does not compute it again.
+// approval is not seen. The member is what the bundler computed and signed; audit itself holds no clone, but
+// verify --repo (and audit --repo) compute every head's fork point and patch id again from the auditor's clone
+// and fail the bundle on a difference (package repocheck).
 //
 // # git/codeowners/<base sha>.json
 //
@@ -108,8 +109,8 @@
 //	heads  [{"commit", "fork_point": git merge-base of commit and base, "patch_id": `git patch-id --stable` of
 //	       `git diff <fork_point> <commit>` (a binary file's index line with full ids), or null with "why"}]
 //
-// An entry that does not read (not hex, another pull request's number) is ignored, and the approval is judged
-// as if the member were missing.
+// An entry that does not read (not hex, another pull request's number, a base other than the payload's
+// base.sha) is ignored, and the approval is judged as if the member were missing.
 //
 // audit.schema.json beside this file is `audit --json`'s document (verify's report, these results, the exit
 // code) in JSON Schema (draft 2020-12); the audit transcripts hold their output to it.

@@ -41,7 +41,9 @@ func (a *audit) patchIDs(p *pull) map[string]string {
 	}
 	p.patchIDs = map[string]string{}
 	var doc PatchIDsDoc
-	if a.read(PatchIDsName(p.n), &doc) != "" || doc.V != 1 || doc.PR != p.n {
+	// Ids against another base than the payload's are of other diffs: verify --repo computes them again from the
+	// member's base, so this is what ties them to the pull request.
+	if a.read(PatchIDsName(p.n), &doc) != "" || doc.V != 1 || doc.PR != p.n || doc.Base != p.p.Base.SHA {
 		return p.patchIDs
 	}
 	for _, h := range doc.Heads {

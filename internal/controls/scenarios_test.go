@@ -228,6 +228,15 @@ func TestScenarios(t *testing.T) {
 			s.checkRuns[c2] = s.checkRuns[c1]
 			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(18, map[string]string{c1: pid1, c2: pid1})}
 		}, want: want{"approved-final-head #17": Exception}, says: []string{"the head was force-pushed by dev"}},
+		{name: "patch ids against another base are not read", change: func(s *scenario) {
+			s.commits = []map[string]any{ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T09:00:00Z", "Fix rounding\n\nRefs: #42", push1)}
+			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}
+			s.timeline = append(s.timeline[:2], map[string]any{"event": "head_ref_force_pushed", "actor": dev, "commit_id": c2,
+				"created_at": "2026-01-02T11:00:00Z"}, s.timeline[2])
+			s.checkRuns[c2] = s.checkRuns[c1]
+			s.pull["base"] = map[string]any{"sha": c1, "ref": "main"}
+			s.extra = map[string][]byte{PatchIDsName(17): patchIDs(17, map[string]string{c1: pid1, c2: pid1})}
+		}, want: want{"approved-final-head #17": Exception}, says: []string{"the head was force-pushed by dev"}},
 		{name: "stale then re-approval", change: func(s *scenario) {
 			s.commits = append(s.commits, ghCommitOf(c2, dev, "Dev", "dev@example.com", "2026-01-02T11:00:00Z", "More", c1))
 			s.pull["head"] = map[string]any{"sha": c2, "ref": "feature"}

@@ -72,7 +72,8 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 			if !deadline.IsZero() && now().After(deadline) {
 				return out, ErrDeadline
 			}
-			doc.Heads = append(doc.Heads, head(repo, d, p.Base.SHA, sha))
+			h, _ := Head(repo, d, p.Base.SHA, sha, "")
+			doc.Heads = append(doc.Heads, h)
 		}
 		data, _ := json.MarshalIndent(doc, "", "  ")
 		out = append(out, Member{Name: controls.PatchIDsName(pr.Number), Data: append(data, '\n')})
@@ -80,36 +81,57 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 	return out, nil
 }
 
-// head is one commit's entry: its fork point from base and the patch id of fork point..commit.
-func head(repo *gitext.Repo, d *patch.Differ, base, sha string) controls.PatchIDHead {
-	h := controls.PatchIDHead{Commit: sha}
+// Head is one commit's entry: its fork point from base (a full object id) and the patch id of fork
+// point..commit, diffed by d. Members writes it, and verify --repo (package repocheck) computes it again in the
+// auditor's clone and compares. known is false when this clone cannot tell (the commit or the base is not in
+// it, they share no history, the diff cannot be written): Why then says so. When prefer is one of several
+// merge bases of the commit and the base (criss-cross history), it is the fork point taken, so that the
+// recheck of a recorded entry does not call another equally good choice a difference.
+func Head(repo *gitext.Repo, d *patch.Differ, base, sha, prefer string) (h controls.PatchIDHead, known bool) {
+	h = controls.PatchIDHead{Commit: sha}
 	c, err := repo.Resolve(sha)
 	if err != nil {
 		h.Why = "the commit is not in the bundler's clone (a force push replaced it; fetch it to compare)"
-		return h
+		return h, false
 	}
 	b, err := repo.Resolve(base)
 	if err != nil {
-		h.Why = "the base " + base[:12] + " is not in the bundler's clone"
-		return h
+		h.Why = "the base " + short(base) + " is not in the bundler's clone"
+		return h, false
 	}
 	bases, err := repo.MergeBase(c, b)
 	if err != nil || len(bases) == 0 {
-		h.Why = fmt.Sprintf("no common history with the base %s (a shallow clone?)", base[:12])
-		return h
+		h.Why = fmt.Sprintf("no common history with the base %s (a shallow clone?)", short(base))
+		return h, false
 	}
-	h.ForkPoint = bases[0].String()
+	fork := bases[0]
+	for _, m := range bases[1:] {
+		if m.String() == prefer {
+			fork = m
+		}
+	}
+	h.ForkPoint = fork.String()
 	var buf bytes.Buffer
-	if err := d.WriteTreeDiff(&buf, bases[0], c); err != nil {
+	if err := d.WriteTreeDiff(&buf, fork, c); err != nil {
 		h.Why = err.Error()
-		return h
+		return h, false
 	}
 	// Full object ids on a binary file's index line: the ids are compared with each other, not with git's
 	// output, and an abbreviation would depend on the clone.
 	if id, ok := patch.PatchID(buf.Bytes(), nil); ok {
 		h.PatchID = &id
 	} else {
-		h.Why = "the diff against the base is empty"
+		h.Why = EmptyDiff
 	}
-	return h
+	return h, true
+}
+
+// EmptyDiff is the why of a head whose diff against the base is empty: computed, with no patch id.
+const EmptyDiff = "the diff against the base is empty"
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
@@ -84,5 +85,47 @@ func TestMembers(t *testing.T) {
 	past := time.Now().Add(-time.Second)
 	if _, err := Members(repo, []PR{{Number: 5, Payload: []byte(payload)}}, past, nil); err != ErrDeadline {
 		t.Errorf("past deadline: %v", err)
+	}
+}
+
+// In a criss-cross history two commits have two merge bases: Head takes the one it is told to prefer (verify
+// --repo passes the bundle's), else the first.
+func TestHeadPrefersAForkPoint(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "a\n"})
+	r.Git("checkout", "-q", "-b", "x")
+	x1 := r.Commit("x1", map[string]string{"x": "x\n"})
+	r.Git("checkout", "-q", "-b", "y", "main")
+	y1 := r.Commit("y1", map[string]string{"y": "y\n"})
+	r.Git("merge", "-q", "--no-edit", "x")
+	y2 := r.Commit("y2", map[string]string{"y": "y2\n"})
+	r.Git("checkout", "-q", "x")
+	r.Git("merge", "-q", "--no-edit", y1)
+	x2 := r.Commit("x2", map[string]string{"x": "x2\n"})
+	bases := strings.Fields(r.Git("merge-base", "--all", x2, y2))
+	if len(bases) != 2 {
+		t.Fatalf("merge bases %v, want %s and %s", bases, x1, y1)
+	}
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := patch.NewDiffer(repo)
+	first, ok := Head(repo, d, y2, x2, "")
+	if !ok || (first.ForkPoint != x1 && first.ForkPoint != y1) {
+		t.Fatalf("no preference: %+v", first)
+	}
+	for _, prefer := range []string{x1, y1} {
+		h, ok := Head(repo, d, y2, x2, prefer)
+		if !ok || h.ForkPoint != prefer || h.PatchID == nil {
+			t.Errorf("prefer %s: %+v", prefer[:12], h)
+		}
+	}
+	if h, _ := Head(repo, d, y2, x2, strings.Repeat("cd", 20)); h.ForkPoint != first.ForkPoint {
+		t.Errorf("a preference that is no merge base: fork point %s, want %s", h.ForkPoint, first.ForkPoint)
 	}
 }

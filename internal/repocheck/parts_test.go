@@ -73,7 +73,7 @@ func (f *fixture) part2() (int, int) {
 }
 
 func (f *fixture) check(series string) verify.RepoResult {
-	return Check(f.repo, f.json, []byte(series))
+	return Check(f.repo, verify.RepoMembers{Commits: f.json, Patch: []byte(series)})
 }
 
 func verdict(res verify.RepoResult) string {

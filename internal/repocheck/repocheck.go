@@ -1,9 +1,3 @@
-// Package repocheck holds a bundle's git section against a repository, for `verify --repo`: every commit
-// git/commits.json lists is in the repository with the details it records, and each part of git/diff.patch is
-// what format-patch writes for its commit (mail header and message byte for byte) and, applied in memory, turns
-// its commit's parent tree into the commit's tree (parts.go). It is how an auditor who has the
-// repository confirms the code section without trusting whoever made the bundle. Package verify, which reads no
-// git, reports the answer as its repository check.
 package repocheck
 
 import (
@@ -18,7 +12,8 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
-// Check compares commitsJSON and diffPatch (nil: the bundle has none) with r.
+// Check compares the bundle's git members with r: git/commits.json, git/diff.patch (m.Patch nil: the bundle
+// has none) and git/patchids/ (patchids.go).
 //
 // Compared for each commit listed: that it exists, and, when the bundle has details, its parents, author,
 // committer (name, email, date in the commit's zone), subject and cherry_picked_from (when recorded).
@@ -27,7 +22,8 @@ import (
 // Every part must be for a listed non-merge commit, at most one each,
 // and must reproduce the commit's tree from its first parent's (package apply); every listed non-merge commit
 // that changes its tree must have a part.
-func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
+func Check(r *gitext.Repo, m verify.RepoMembers) verify.RepoResult {
+	commitsJSON, diffPatch := m.Commits, m.Patch
 	var res verify.RepoResult
 	mismatch := func(format string, a ...any) { res.Mismatches = append(res.Mismatches, fmt.Sprintf(format, a...)) }
 
@@ -97,6 +93,9 @@ func Check(r *gitext.Repo, commitsJSON, diffPatch []byte) verify.RepoResult {
 		}
 	}
 	checkComplete(r, doc, &res, mismatch)
+	if len(m.PatchIDs) > 0 {
+		checkPatchIDs(r, m.PatchIDs, doc.Discovery, maxRecheckHeads, &res, mismatch)
+	}
 	return res
 }
 

@@ -104,7 +104,8 @@
 //
 // Options.Repository (verify --repo) holds the bundle's git section against a repository the user has. This
 // package reads no git (it also runs as WebAssembly in the browser page): it keeps git/commits.json and
-// git/diff.patch from its one read of the archive and hands them to RepoCheck.Check, which the CLI fills in
+// git/diff.patch (and the git/patchids/ members, MaxRepoPatchIDsSize together) from its one read of the archive
+// and hands them to RepoCheck.Check (RepoMembers), which the CLI fills in
 // (package repocheck: every listed commit is in the repository with the parents, author, committer, subject
 // and cherry_picked_from it records; each part of diff.patch, applied in memory by gitext/patch/apply, turns
 // its commit's first parent's tree into the commit's tree; one part per listed non-merge commit that changes
@@ -112,8 +113,9 @@
 // (the rules' version, settings and every tip walked), reading no index or cache: a commit tied there that the
 // bundle lacks, or a matched_by, patch_id or landed_on other than the one found, is a difference; later ties and
 // what cannot be judged (tips the clone lacks, a shallow side, other rules, binary patch ids, a bundle without
-// discovery) are notices (RepoResult.Notices). The check runs on the bytes read, whether or not the files check
-// passed.
+// discovery) are notices (RepoResult.Notices). Each git/patchids/pr_<N>.json head's fork point and patch id are
+// computed again: a difference is a difference, a head the clone lacks a notice (RepoResult.PatchIDHeads counts
+// those found equal, for the PASS line). The check runs on the bytes read, whether or not the files check passed.
 //
 //	PASS  every listed commit is there and everything matches, and the bundle is complete at its recorded state
 //	WARN  the same, with notices: what could not be judged, and commits tied only since (exit 3 under --strict)

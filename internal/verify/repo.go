@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 )
@@ -13,19 +14,29 @@ import (
 const CheckRepository = "repository"
 
 const (
-	memberCommits = "git/commits.json"
-	memberPatch   = "git/diff.patch"
+	memberCommits  = "git/commits.json"
+	memberPatch    = "git/diff.patch"
+	folderPatchIDs = "git/patchids/"
 )
 
 // RepoCheck is what the caller gives for the repository check. The verifier reads no git itself (it also runs
-// in the browser): Check, filled in by the CLI, holds the bundle's git/commits.json and git/diff.patch, as this
+// in the browser): Check, filled in by the CLI, holds the bundle's git members (RepoMembers), as this
 // verification read them, against the repository.
 type RepoCheck struct {
 	Dir string // the repository, as the report names it
 	// Err is set when the repository could not be opened: the check is then unusable (exit 2), not failed.
 	Err error
-	// Check compares the members with the repository. diffPatch is nil when the bundle has no git/diff.patch.
-	Check func(commitsJSON, diffPatch []byte) RepoResult
+	// Check compares the members with the repository.
+	Check func(RepoMembers) RepoResult
+}
+
+// RepoMembers are the members of the git section the repository check holds against the repository.
+type RepoMembers struct {
+	Commits []byte // git/commits.json
+	Patch   []byte // git/diff.patch; nil when the bundle has none
+	// PatchIDs are the git/patchids/ members (bundle --controls), by name; over-budget ones are not here
+	// (RepoResult.Unverifiable says so).
+	PatchIDs map[string][]byte
 }
 
 // RepoResult is what Check found.
@@ -51,16 +62,26 @@ type RepoResult struct {
 	Notices []string
 	// Complete, when not empty, says what completeness was proven (package repocheck, checkComplete).
 	Complete string
+	// PatchIDHeads counts the heads of git/patchids/ members whose fork point and patch id were computed again
+	// in the repository and found equal, in PatchIDMembers members.
+	PatchIDHeads, PatchIDMembers int
 }
 
 // MaxRepoPatchSize is the budget of git/diff.patch for the repository check: a larger one is not read into
 // memory, and the check is unusable (UNVERIFIABLE) with the reason, not failed.
 const MaxRepoPatchSize = 256 << 20
 
-// repoCollector keeps, from the one read of the archive, the two members the repository check needs.
+// MaxRepoPatchIDsSize is the budget of all git/patchids/ members together (bundle --controls writes some
+// 250 bytes a head, at most 50 heads a pull request): members past it are not read, and the check is unusable.
+const MaxRepoPatchIDsSize = 16 << 20
+
+// repoCollector keeps, from the one read of the archive, the members the repository check needs.
 type repoCollector struct {
 	commits, patch *bytes.Buffer
 	patchSize      int64 // git/diff.patch's size when it is over MaxRepoPatchSize (and not kept)
+	patchIDs       map[string]*bytes.Buffer
+	patchIDsSize   int64    // the bytes of the git/patchids/ members kept
+	patchIDsOver   []string // git/patchids/ members past MaxRepoPatchIDsSize (not kept)
 }
 
 func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
@@ -77,6 +98,20 @@ func (c *repoCollector) Member(name string, size int64) (io.Writer, error) {
 		c.patch = bytes.NewBuffer(make([]byte, 0, max(size, 0)))
 		return c.patch, nil
 	}
+	if strings.HasPrefix(name, folderPatchIDs) {
+		if size < 0 || c.patchIDsSize+size > MaxRepoPatchIDsSize {
+			c.patchIDsOver = append(c.patchIDsOver, fmt.Sprintf(
+				"%s: %d bytes, past the repository check's budget of %d for the git/patchids/ members together: not read",
+				name, size, MaxRepoPatchIDsSize))
+			return io.Discard, nil
+		}
+		if c.patchIDs == nil {
+			c.patchIDs = map[string]*bytes.Buffer{}
+		}
+		c.patchIDsSize += size
+		c.patchIDs[name] = bytes.NewBuffer(make([]byte, 0, size))
+		return c.patchIDs[name], nil
+	}
 	return nil, nil
 }
 
@@ -90,15 +125,22 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 		chk.Status, chk.Detail, chk.unusable = Fail, "the bundle has no git/commits.json to hold against "+rc.Dir, true
 		return chk
 	}
-	var patch []byte
+	m := RepoMembers{Commits: c.commits.Bytes()}
 	if c.patch != nil {
-		patch = c.patch.Bytes()
+		m.Patch = c.patch.Bytes()
+	}
+	if c.patchIDs != nil {
+		m.PatchIDs = make(map[string][]byte, len(c.patchIDs))
+		for name, b := range c.patchIDs {
+			m.PatchIDs[name] = b.Bytes()
+		}
 	}
 	var res RepoResult
 	if c.patchSize > 0 {
 		res.Unverifiable = []string{fmt.Sprintf("git/diff.patch: %d bytes, more than the repository check's budget of %d: not read", c.patchSize, MaxRepoPatchSize)}
 	} else {
-		res = rc.Check(c.commits.Bytes(), patch)
+		res = rc.Check(m)
+		res.Unverifiable = append(res.Unverifiable, c.patchIDsOver...)
 	}
 	found := fmt.Sprintf("%s of git/commits.json found in %s", plural.Count(res.Commits, "commit"), rc.Dir)
 	switch {
@@ -127,6 +169,10 @@ func checkRepository(rc RepoCheck, c *repoCollector) Check {
 		}
 		if res.Complete != "" {
 			chk.Detail += "; " + res.Complete
+		}
+		if res.PatchIDMembers > 0 {
+			chk.Detail += fmt.Sprintf("; git/patchids: %s of %s computed again here, each with the fork point and patch id the bundle records",
+				plural.Count(res.PatchIDHeads, "head"), plural.Count(res.PatchIDMembers, "pull request"))
 		}
 		if len(res.Notices) > 0 {
 			chk.Status, chk.Problems = Warn, res.Notices
