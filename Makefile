@@ -96,7 +96,7 @@ test-browser: demo
 	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -count=1 -timeout 5m -v ./internal/browsertest/
 
 # Real cosign checks what we sign, offline, as README's recipes do (`cosign verify-blob-attestation --bundle
-# X.sigstore.json --key card.pub.pem --insecure-ignore-tlog --type …`, and v2's `--signature X.intoto.jsonl`): a
+# X.sigstore.json --key card.pub.pem --insecure-ignore-tlog --type …`, and `--signature X.intoto.jsonl`): a
 # bundle's attestation and a release's provenance, intact and tampered with. cosign v3 and v2 (Apache-2.0) are
 # built from the Go module proxy at pinned versions into build/tools/cosign-<version>/ (several minutes each,
 # once per version; a new pin builds anew) and handed to the tests in BERNSTEIN_TEST_COSIGN. Not part of `make
