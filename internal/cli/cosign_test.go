@@ -91,8 +91,7 @@ const (
 const closedPort = "127.0.0.1:9"
 
 // verify runs the check offline in dir: --insecure-ignore-tlog, and for v2 with a bundle the
-// --new-bundle-format and an empty trusted root README gives; no TUF cache, HOME in dir, and HTTP(S)_PROXY a
-// closed port so that any attempt at the network fails instead of reaching out.
+// --new-bundle-format and an empty trusted root README gives.
 func (c cosignTool) verify(t *testing.T, dir string, k attestationCheck) (string, error) {
 	t.Helper()
 	args := []string{"verify-blob-attestation", "--key", k.key, "--insecure-ignore-tlog", "--type", k.typ}
@@ -100,24 +99,60 @@ func (c cosignTool) verify(t *testing.T, dir string, k attestationCheck) (string
 	case !k.bundle:
 		args = append(args, "--signature", k.file)
 	case c.v2():
-		root := filepath.Join(dir, "empty-trusted-root.json")
-		const empty = `{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`
-		if err := os.WriteFile(root, []byte(empty), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--bundle", k.file, "--new-bundle-format", "--trusted-root", root)
+		args = append(args, "--bundle", k.file)
+		args = append(args, c.bundleFlags(t, dir)...)
 	default:
 		args = append(args, "--bundle", k.file)
 	}
+	return c.run(t, dir, append(args, k.blob)...)
+}
+
+// bundleFlags are what cosign v2 wants to read a Sigstore bundle offline (README): --new-bundle-format and an
+// empty trusted root, so that it fetches none. v3 wants none.
+func (c cosignTool) bundleFlags(t *testing.T, dir string) []string {
+	t.Helper()
+	if !c.v2() {
+		return nil
+	}
+	root := filepath.Join(dir, "empty-trusted-root.json")
+	const empty = `{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`
+	if err := os.WriteFile(root, []byte(empty), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--new-bundle-format", "--trusted-root", root}
+}
+
+// run runs cosign in dir with no TUF cache, HOME and DOCKER_CONFIG in dir, and HTTP(S)_PROXY a closed port, so
+// that any attempt at the network fails instead of reaching out (Go sends loopback hosts, the test registry's,
+// past the proxy).
+func (c cosignTool) run(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.path, append(args, k.blob)...)
+	cmd := exec.CommandContext(ctx, c.path, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "SIGSTORE_NO_CACHE=1", "TUF_ROOT="+filepath.Join(dir, "tuf"), "HOME="+dir,
-		"HTTPS_PROXY=http://"+closedPort, "HTTP_PROXY=http://"+closedPort, "NO_PROXY=",
+		"DOCKER_CONFIG="+dir, "HTTPS_PROXY=http://"+closedPort, "HTTP_PROXY=http://"+closedPort, "NO_PROXY=",
 		"https_proxy=", "http_proxy=", "no_proxy=")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// judge holds one cosign run to what it must do: pass (refusal ""), or fail with cosign's error matching
+// refusal; and, unless mayTryNetwork, never try the network.
+func judge(t *testing.T, c cosignTool, out string, err error, refusal string, mayTryNetwork bool) {
+	t.Helper()
+	switch {
+	case refusal == "" && err != nil:
+		t.Errorf("cosign %s refused it: %v\n%s", c.version, err, out)
+	case refusal != "" && err == nil:
+		t.Errorf("cosign %s accepted it:\n%s", c.version, out)
+	case refusal != "" && !regexp.MustCompile(refusal).MatchString(out):
+		t.Errorf("cosign %s refused it (%v), but not with %q:\n%s", c.version, err, refusal, out)
+	}
+	if strings.Contains(out, closedPort) && !mayTryNetwork {
+		t.Errorf("cosign %s tried the network:\n%s", c.version, out)
+	}
 }
 
 // runChecks runs every check with every cosign under test, each a subtest named for the version and check.
@@ -127,19 +162,9 @@ func runChecks(t *testing.T, dir string, checks []attestationCheck) {
 		for _, k := range checks {
 			t.Run(c.version+"/"+k.name, func(t *testing.T) {
 				out, err := c.verify(t, dir, k)
-				switch {
-				case k.refusal == "" && err != nil:
-					t.Errorf("cosign %s refused it: %v\n%s", c.version, err, out)
-				case k.refusal != "" && err == nil:
-					t.Errorf("cosign %s accepted it:\n%s", c.version, out)
-				case k.refusal != "" && !regexp.MustCompile(k.refusal).MatchString(out):
-					t.Errorf("cosign %s refused it (%v), but not with %q:\n%s", c.version, err, k.refusal, out)
-				}
 				// README calls these checks offline; only v2's --signature form first tries to fetch
 				// Sigstore's trust root (and goes on without it, warning), as README says.
-				if strings.Contains(out, closedPort) && (k.bundle || !c.v2()) {
-					t.Errorf("cosign %s tried the network:\n%s", c.version, out)
-				}
+				judge(t, c, out, err, k.refusal, c.v2() && !k.bundle)
 			})
 		}
 	}
@@ -349,15 +374,12 @@ func TestCosignVerifiesRelease(t *testing.T) {
 
 // TestCosignVerifiesOCIAttestation is README's registry recipe ("OCI registry") run by real cosign against
 // go-containerregistry's registry on 127.0.0.1: after the hook records and uploads a bundle with --attest,
-// `cosign verify-attestation --key card.pub.pem --insecure-ignore-tlog --type <predicateType> HOST/REPO@<manifest>`
-// finds the Sigstore bundle among the archive's referrers and accepts it, its statement naming that manifest;
-// another key is refused.
+// `cosign verify-attestation --key card.pub.pem --insecure-ignore-tlog --allow-http-registry --type
+// <predicateType> HOST/REPO@<manifest>` finds the Sigstore bundle among the archive's referrers and accepts it,
+// its statement naming that manifest; another key and another predicate type are refused. The archive's
+// .sigstore.json and .intoto.jsonl, whose statement has that second subject, pass and fail as a bundle's do.
 func TestCosignVerifiesOCIAttestation(t *testing.T) {
-	cosign, err := exec.LookPath("cosign")
-	if err != nil {
-		t.Skip("cosign is not installed: the stock registry attestation check needs it")
-	}
-	version, _ := exec.Command(cosign, "version").CombinedOutput()
+	cosigns := cosignsUnderTest(t)
 	url := ociStore(t, true)
 	r := ticketRepo(t)
 	dir := t.TempDir()
@@ -376,39 +398,32 @@ func TestCosignVerifiesOCIAttestation(t *testing.T) {
 		t.Fatalf("hook: %d %s %s", c, out, e)
 	}
 	head := r.Rev("HEAD")
-	sum, _ := record.FileSHA256(filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz"))
+	archive := filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz")
+	sum, err := record.FileSHA256(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ref := strings.TrimPrefix(url, "oci://") + "@" + manifestDigest(t, url, store.TagFor(sum))
-	pemOf := func(card string) string {
-		data, _ := os.ReadFile(filepath.Join(dir, card+".card.json"))
-		var c struct {
-			PEM string `json:"public_key_pem"`
+	good := writePubPEM(t, filepath.Join(dir, "k1.card.json"))
+	other := writePubPEM(t, filepath.Join(dir, "mallory.card.json"))
+	for _, c := range cosigns {
+		for _, k := range []struct {
+			name, key, typ, refusal string
+		}{
+			{"intact", good, attest.PredicateType, ""},
+			{"another key", other, attest.PredicateType, badSignature},
+			{"another predicate type", good, release.ProvenanceType, `none of the attestations matched the predicate type`},
+		} {
+			t.Run(c.version+"/"+k.name, func(t *testing.T) {
+				args := []string{"verify-attestation", "--key", k.key, "--insecure-ignore-tlog", "--allow-http-registry",
+					"--type", k.typ}
+				out, err := c.run(t, dir, append(append(args, c.bundleFlags(t, dir)...), ref)...)
+				judge(t, c, out, err, k.refusal, false)
+			})
 		}
-		if err := json.Unmarshal(data, &c); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, card+".pub.pem")
-		os.WriteFile(p, []byte(c.PEM), 0o644)
-		return p
 	}
-	run := func(key string) (string, error) {
-		args := []string{"verify-attestation", "--key", key, "--insecure-ignore-tlog", "--allow-http-registry",
-			"--type", attest.PredicateType}
-		if regexp.MustCompile(`GitVersion:\s*v?2\.`).Match(version) {
-			root := filepath.Join(dir, "empty-trusted-root.json")
-			os.WriteFile(root, []byte(`{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1"}`), 0o644)
-			args = append(args, "--new-bundle-format", "--trusted-root", root)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, cosign, append(args, ref)...)
-		cmd.Env = append(os.Environ(), "SIGSTORE_NO_CACHE=1", "TUF_ROOT="+filepath.Join(dir, "tuf"), "DOCKER_CONFIG="+dir)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-	if out, err := run(pemOf("k1")); err != nil {
-		t.Fatalf("cosign refused the archive's attestation in the registry: %v\n%s", err, out)
-	}
-	if out, err := run(pemOf("mallory")); err == nil {
-		t.Fatalf("cosign accepted another key:\n%s", out)
-	}
+	// The same statement, with its second subject, checked against the archive as README's blob recipe does.
+	a := attested{bundle: archive + attest.SigstoreSuffix, envelope: archive + attest.Suffix,
+		typ: attest.PredicateType, about: []string{archive}, notAbout: archive + ".jws", key: good, otherKey: other}
+	runChecks(t, dir, a.checks(t, dir))
 }
