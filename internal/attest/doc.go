@@ -89,10 +89,12 @@
 // and each expects its own: go-securesystemslib, with the key loaded from the card's PEM
 // (signerverifier.LoadKey), the SHA-256 of its own JSON key form; sigstore-go and cosign, which hand over the
 // key without a keyid, its OpenSSH SHA256: fingerprint. No keyid is the one form every one of them checks. The
-// .intoto.jsonl keeps the kid as its keyid, since existing verifiers pick the key by it. (protobuf-specs' comment
-// on Bundle.verification_material asks that a key hint and the envelope's keyid be "exactly the same": we read
-// that as binding when a keyid is given, and give none, since sigstore-go refuses the bundle whose keyid is the
-// hint.)
+// .intoto.jsonl keeps the kid as its keyid, since existing verifiers pick the key by it; cosign's older
+// `verify-blob-attestation --signature` form (v2, and v3's deprecated flag) checks it all the same, since it
+// hands go-securesystemslib a verifier without its public key (pkg/cosign verifyOCIAttestation), so no keyid
+// is computed and no signature skipped. (protobuf-specs' comment on Bundle.verification_material asks that a
+// key hint and the envelope's keyid be "exactly the same": we read that as binding when a keyid is given, and
+// give none, since sigstore-go, and cosign v3 with it, refuses the bundle whose keyid is the hint.)
 //
 // OpenSigstore reads the file strictly (package strictjson: exact member names, none unknown, so a bundle with
 // a certificate, timestamps or a transparency log entry is refused as not ours; tlogEntries empty or left out;
@@ -117,5 +119,6 @@
 // against the archive read with Python's tarfile. The tests run it on our envelopes (and skip, saying so,
 // without python3 or any Ed25519 implementation). go-securesystemslib's DSSE verifier (a test dependency),
 // given the key from a card's PEM, checks the .sigstore.json's envelope (TestSigstoreBundleGoSecureSystemsLib),
-// and real cosign checks the file offline behind the cosign build tag (internal/cli, `make test-cosign`).
+// and real cosign v3 and v2 check both files offline behind the cosign build tag (internal/cli, `make
+// test-cosign`).
 package attest

@@ -222,7 +222,8 @@ func TestVerifyRefuses(t *testing.T) {
 }
 
 // TestAllowedSigners: an allowed signers line, as `card ssh` and keygen print it, is a key too, and the stock
-// commands check the release: ssh-keygen -Y verify on SHA256SUMS.sig, then sha256sum -c.
+// commands of README's install recipe check the release: ssh-keygen -Y verify on SHA256SUMS.sig, then
+// sha256sum -c; ssh-keygen refuses changed sums or another principal, and sha256sum -c a changed binary.
 func TestAllowedSigners(t *testing.T) {
 	f := newRelease(t)
 	line, err := sshsig.AllowedSignersLine(f.kid, f.key.Public().(ed25519.PublicKey))
@@ -241,18 +242,39 @@ func TestAllowedSigners(t *testing.T) {
 	}
 	as := filepath.Join(t.TempDir(), "allowed_signers")
 	write(t, as, []byte(line+"\n"))
-	cmd := exec.Command("ssh-keygen", "-Y", "verify", "-f", as, "-I", f.kid, "-n", sshsig.Namespace, "-s", SumsSigFile)
-	cmd.Dir = f.dir
-	cmd.Stdin = bytes.NewReader(read(t, filepath.Join(f.dir, SumsFile)))
-	if out, err := cmd.CombinedOutput(); err != nil {
+	sums := read(t, filepath.Join(f.dir, SumsFile))
+	sshKeygen := func(principal string, signed []byte) (string, error) {
+		cmd := exec.Command("ssh-keygen", "-Y", "verify", "-f", as, "-I", principal, "-n", sshsig.Namespace, "-s", SumsSigFile)
+		cmd.Dir = f.dir
+		cmd.Stdin = bytes.NewReader(signed)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := sshKeygen(f.kid, sums); err != nil {
 		t.Fatalf("ssh-keygen -Y verify: %v\n%s", err, out)
 	}
-	if _, err := exec.LookPath("sha256sum"); err == nil {
+	changedSums := bytes.Replace(sums, []byte("git-bernstein-linux-amd64"), []byte("git-bernstein-linux-arm64"), 1)
+	if out, err := sshKeygen(f.kid, changedSums); err == nil {
+		t.Errorf("ssh-keygen -Y verify accepted changed sums:\n%s", out)
+	}
+	if out, err := sshKeygen("mallory", sums); err == nil {
+		t.Errorf("ssh-keygen -Y verify accepted another principal:\n%s", out)
+	}
+	if _, err := exec.LookPath("sha256sum"); err != nil {
+		return
+	}
+	sha256sum := func() (string, error) {
 		cmd := exec.Command("sha256sum", "-c", SumsFile)
 		cmd.Dir = f.dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("sha256sum -c: %v\n%s", err, out)
-		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := sha256sum(); err != nil {
+		t.Fatalf("sha256sum -c: %v\n%s", err, out)
+	}
+	appendTo(t, filepath.Join(f.dir, "git-bernstein-linux-amd64"), "!")
+	if out, err := sha256sum(); err == nil || !strings.Contains(out, "git-bernstein-linux-amd64: FAILED") {
+		t.Errorf("sha256sum -c with a changed binary: %v\n%s", err, out)
 	}
 }
 
