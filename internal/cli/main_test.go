@@ -30,6 +30,10 @@ func TestMain(m *testing.M) {
 // builtBinary returns the folder holding the built git-bernstein.
 func builtBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// Linking the whole binary is seconds of CPU; the in-process tests cover the same code under -short.
+		t.Skip("builds git-bernstein for git to run as a hook or helper: make test runs it")
+	}
 	binOnce.Do(func() {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "git-bernstein"), "github.com/git-bernstein/git-bernstein/cmd/git-bernstein")
 		if out, err := cmd.CombinedOutput(); err != nil {
