@@ -1,11 +1,14 @@
 package inflate
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
-// A table entry is one uint32: bits 0-3 the number of bits to consume (the code's length, or for a pointer to a
-// second-level table the first level's bits), bits 4-7 the kind, bits 8-15 the extra bits that follow the code
-// (or a second-level table's bits), bits 16-31 the value: a literal byte, a length or distance base, or where a
-// second-level table starts.
+// A table entry is one uint32: bits 0-5 the number of bits to consume (the code's length, or for a pointer to a
+// second-level table the first level's bits; at most 15, so that b >>= e&63 is a single shift on amd64), bits
+// 8-11 the kind, bits 12-15 the extra bits that follow the code (or a second-level table's bits), bits 16-31 the
+// value: a literal byte, a length or distance base, or where a second-level table starts.
 const (
 	kindLiteral  = 0
 	kindLength   = 1
@@ -16,7 +19,7 @@ const (
 	kindSymbol   = 0 // a code-length code's symbol
 )
 
-func entry(kind, extra, value uint32) uint32 { return kind<<4 | extra<<8 | value<<16 }
+func entry(kind, extra, value uint32) uint32 { return kind<<8 | extra<<12 | value<<16 }
 
 // Maximum first-level bits: a table of 1<<10 entries is cheap to fill for a small block and catches all but
 // the rarest literals; distance codes are fewer and shorter.
@@ -63,17 +66,24 @@ var symbolPayload = func() (p [19]uint32) {
 	return p
 }()
 
-// build makes the decoding table of the canonical Huffman code whose code lengths are lens (RFC 1951 3.2.2)
-// in tab's memory: a first level of min(longest code, maxPrimary) bits, indexed by the next bits of the
-// stream (deflate sends a code's bits most significant first, so the index is the code reversed), and a
-// second-level table for each first-level prefix of the longer codes, sized to the longest code under it (as
-// zlib's inflate_table). sorted is scratch for the symbols in code order. ok is false when lens is not a code.
-func build(tab []uint32, lens []uint8, payload []uint32, maxPrimary uint, sorted []uint16) ([]uint32, uint, bool) {
-	var count [maxCodeLen + 1]uint16
+// lengthCounts is how many codes of each length (0 to 15) a code has.
+type lengthCounts [maxCodeLen + 1]uint16
+
+// countLengths counts lens' code lengths.
+func countLengths(lens []uint8) (c lengthCounts) {
 	for _, l := range lens {
-		count[l]++
+		c[l]++
 	}
-	count[0] = 0
+	return c
+}
+
+// build makes the decoding table of the canonical Huffman code whose code lengths are lens (RFC 1951 3.2.2),
+// count[l] of them of length l (the caller counts as it reads them), in tab's memory: a first level of
+// min(longest code, maxPrimary) bits, indexed by the next bits of the stream (deflate sends a code's bits most
+// significant first, so the index is the code reversed), and a second-level table for each first-level prefix
+// of the longer codes, sized to the longest code under it (as zlib's inflate_table). sorted is scratch for the
+// symbols in code order. ok is false when lens is not a code.
+func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, maxPrimary uint, sorted []uint16) ([]uint32, uint, bool) {
 	maxLen := uint(maxCodeLen)
 	for maxLen > 0 && count[maxLen] == 0 {
 		maxLen--
@@ -94,19 +104,36 @@ func build(tab []uint32, lens []uint8, payload []uint32, maxPrimary uint, sorted
 	if incomplete && !(maxLen == 1 && count[1] == 1) {
 		return tab, 0, false
 	}
-	// Symbols in code order: by length, then by symbol.
-	var offs [maxCodeLen + 2]uint16
-	for l := 1; l <= maxCodeLen; l++ {
-		offs[l+1] = offs[l] + count[l]
+	// Symbols in code order: by length, then by symbol. Most symbols of a small block have no code: eight of
+	// those are skipped at a time, and within a word the loop has no branch to mispredict (a symbol of length 0
+	// is written to the slot after the codes and not counted).
+	var offs [maxCodeLen + 1]uint16
+	n := uint16(len(lens)) - count[0]
+	offs[0] = n
+	for l := 2; l <= maxCodeLen; l++ {
+		offs[l] = offs[l-1] + count[l-1]
 	}
-	n := int(offs[maxCodeLen+1])
-	sorted = sorted[:n]
-	for s, l := range lens {
-		if l != 0 {
-			sorted[offs[l]] = uint16(s)
-			offs[l]++
+	sorted = sorted[:len(lens)+1]
+	for s := 0; s < len(lens); {
+		if s+8 <= len(lens) {
+			if binary.LittleEndian.Uint64(lens[s:]) == 0 {
+				s += 8
+				continue
+			}
+			for _, l := range lens[s : s+8] {
+				l &= maxCodeLen
+				sorted[offs[l]] = uint16(s)
+				offs[l] += uint16(l+maxCodeLen) >> 4 // 0 for length 0, else 1
+				s++
+			}
+			continue
 		}
+		l := lens[s] & maxCodeLen
+		sorted[offs[l]] = uint16(s)
+		offs[l] += uint16(l+maxCodeLen) >> 4
+		s++
 	}
+	sorted = sorted[:n]
 
 	pb := min(maxLen, maxPrimary)
 	size := 1 << pb
@@ -117,23 +144,33 @@ func build(tab []uint32, lens []uint8, payload []uint32, maxPrimary uint, sorted
 	if incomplete {
 		tab[1] = entry(kindInvalid, 0, 0)
 	}
+	// The first level is filled as libdeflate's build_decode_table does: the codes of length l are stored at
+	// their indexes below 1<<l, then that part is copied above itself for the codes of the next length, so that
+	// every index whose low l bits are a code's gets its entry. A copy is much quicker than the strided stores
+	// of filling each entry in place, and small blocks' tables are rebuilt for every object.
 	remain := count
-	code, l := uint32(0), uint(lens[sorted[0]])
+	code, l := uint32(0), uint(0)
+	filled := 1 // tab[:filled] holds the entries of the codes up to length l
 	low, subStart, subBits := -1, 0, uint(0)
 	pmask := uint32(size - 1)
 	for _, s := range sorted {
 		sl := uint(lens[s])
-		code <<= sl - l
+		if l != 0 {
+			code <<= sl - l
+		}
 		l = sl
-		rev := bits.Reverse16(uint16(code)) >> (16 - l)
+		rev := uint32(bits.Reverse16(uint16(code)) >> (16 - l))
 		if l <= pb {
-			e := payload[s] | uint32(l)
-			for i := uint32(rev); i < uint32(size); i += 1 << l {
-				tab[i] = e
+			for filled < 1<<l {
+				filled += copy(tab[filled:2*filled], tab[:filled])
 			}
+			tab[rev] = payload[s] | uint32(l)
 		} else {
-			if int(uint32(rev)&pmask) != low {
+			if int(rev&pmask) != low {
 				// A new prefix: its second-level table is as deep as the codes left under it need.
+				for filled < size {
+					filled += copy(tab[filled:2*filled], tab[:filled])
+				}
 				cur := l - pb
 				room := 1 << cur
 				for cur+pb < maxLen {
@@ -144,18 +181,21 @@ func build(tab []uint32, lens []uint8, payload []uint32, maxPrimary uint, sorted
 					cur++
 					room <<= 1
 				}
-				low = int(uint32(rev) & pmask)
+				low = int(rev & pmask)
 				subStart, subBits = len(tab), cur
 				tab = append(tab, make([]uint32, 1<<cur)...)
 				tab[low] = entry(kindSub, uint32(cur), uint32(subStart)) | uint32(pb)
 			}
 			e := payload[s] | uint32(l-pb)
-			for i := uint32(rev) >> pb; i < 1<<subBits; i += 1 << (l - pb) {
+			for i := rev >> pb; i < 1<<subBits; i += 1 << (l - pb) {
 				tab[subStart+int(i)] = e
 			}
 		}
 		remain[l]--
 		code++
+	}
+	for filled < size {
+		filled += copy(tab[filled:2*filled], tab[:filled])
 	}
 	return tab, pb, true
 }

@@ -15,7 +15,7 @@ type Decoder struct {
 	lit, dist, pre    []uint32 // tables of the current dynamic block
 	fixedLit, fixDist []uint32 // tables of the fixed code (RFC 1951 3.2.6), built on first use
 	lens              [288 + 32]uint8
-	sorted            [288]uint16
+	sorted            [288 + 1]uint16
 }
 
 // Zlib inflates the zlib stream at the start of src into dst, which it must fill exactly; bytes of src after
@@ -168,12 +168,14 @@ func (d *Decoder) buildFixed() {
 			lens[i] = 8
 		}
 	}
-	d.fixedLit, _, _ = build(nil, lens[:], litPayload[:], 9, d.sorted[:])
+	lc := countLengths(lens[:])
+	d.fixedLit, _, _ = build(nil, lens[:], &lc, litPayload[:], 9, d.sorted[:])
 	var dl [32]uint8
 	for i := range dl {
 		dl[i] = 5
 	}
-	d.fixDist, _, _ = build(nil, dl[:], distPayload[:], 5, d.sorted[:])
+	dc := countLengths(dl[:])
+	d.fixDist, _, _ = build(nil, dl[:], &dc, distPayload[:], 5, d.sorted[:])
 }
 
 // codeLengthOrder is the order of the code-length code's lengths in a dynamic block header (RFC 1951 3.2.7).
@@ -199,24 +201,28 @@ func (d *Decoder) dynamicTables(r *bitReader) (uint, uint, error) {
 		clens[codeLengthOrder[i]] = uint8(v)
 	}
 	var pb uint
-	if d.pre, pb, ok = build(d.pre, clens[:], symbolPayload[:], 7, d.sorted[:]); !ok {
+	cc := countLengths(clens[:])
+	if d.pre, pb, ok = build(d.pre, clens[:], &cc, symbolPayload[:], 7, d.sorted[:]); !ok {
 		return 0, 0, badCode
 	}
 	mask := uint64(1)<<pb - 1
 	lens := d.lens[:nlit+ndist]
+	// The lengths are counted as they come, a repeat at once, rather than in a pass over them after.
+	var counts [2]lengthCounts // literal/length code, distance code
 	for i := 0; i < len(lens); {
 		if r.nb < 7+7 && !r.refill() {
 			return 0, 0, truncated
 		}
 		e := d.pre[r.b&mask]
-		if e>>4&15 == kindInvalid {
+		if e>>8&15 == kindInvalid {
 			return 0, 0, badCode
 		}
-		r.b >>= e & 15
-		r.nb -= uint(e & 15)
+		r.b >>= e & 63
+		r.nb -= uint(e & 63)
 		sym := e >> 16
 		if sym < 16 {
 			lens[i] = uint8(sym)
+			counts[side(i >= nlit)][sym]++
 			i++
 			continue
 		}
@@ -242,19 +248,33 @@ func (d *Decoder) dynamicTables(r *bitReader) (uint, uint, error) {
 		if i+rep > len(lens) {
 			return 0, 0, corrupt("code lengths repeat past their end")
 		}
-		for range rep {
-			lens[i] = val
-			i++
+		if i < nlit && i+rep > nlit {
+			counts[0][val] += uint16(nlit - i)
+			counts[1][val] += uint16(i + rep - nlit)
+		} else {
+			counts[side(i >= nlit)][val] += uint16(rep)
 		}
+		for j := range lens[i : i+rep] {
+			lens[i+j] = val
+		}
+		i += rep
 	}
 	var lb, db uint
-	if d.lit, lb, ok = build(d.lit, lens[:nlit], litPayload[:], maxLitPrimary, d.sorted[:]); !ok {
+	if d.lit, lb, ok = build(d.lit, lens[:nlit], &counts[0], litPayload[:], maxLitPrimary, d.sorted[:]); !ok {
 		return 0, 0, badCode
 	}
-	if d.dist, db, ok = build(d.dist, lens[nlit:], distPayload[:], maxDistPrimary, d.sorted[:]); !ok {
+	if d.dist, db, ok = build(d.dist, lens[nlit:], &counts[1], distPayload[:], maxDistPrimary, d.sorted[:]); !ok {
 		return 0, 0, badCode
 	}
 	return lb, db, nil
+}
+
+// side is 1 for a distance code's length, 0 for a literal/length code's (a setcc, not a branch).
+func side(dist bool) int {
+	if dist {
+		return 1
+	}
+	return 0
 }
 
 // huffman decodes a block's symbols (RFC 1951 3.2.5) into dst from o, up to its end-of-block code, with the
@@ -282,14 +302,14 @@ loop:
 			}
 		}
 		e := lt[b&lmask]
-		if e>>4&15 == kindSub {
-			b >>= e & 15
-			nb -= uint(e & 15)
-			e = lt[e>>16+uint32(b&(1<<(e>>8&0xff)-1))]
+		if e>>8&15 == kindSub {
+			b >>= e & 63
+			nb -= uint(e & 63)
+			e = lt[e>>16+uint32(b&(1<<(e>>12&15)-1))]
 		}
-		b >>= e & 15
-		nb -= uint(e & 15)
-		switch e >> 4 & 15 {
+		b >>= e & 63
+		nb -= uint(e & 63)
+		switch e >> 8 & 15 {
 		case kindLiteral:
 			if o >= len(dst) {
 				err = tooLong
@@ -306,23 +326,23 @@ loop:
 			err = badSymbol
 			break loop
 		}
-		extra := e >> 8 & 0xff
+		extra := e >> 12 & 15
 		length := int(e>>16) + int(b&(1<<extra-1))
 		b >>= extra
 		nb -= uint(extra)
 		e = dt[b&dmask]
-		if e>>4&15 == kindSub {
-			b >>= e & 15
-			nb -= uint(e & 15)
-			e = dt[e>>16+uint32(b&(1<<(e>>8&0xff)-1))]
+		if e>>8&15 == kindSub {
+			b >>= e & 63
+			nb -= uint(e & 63)
+			e = dt[e>>16+uint32(b&(1<<(e>>12&15)-1))]
 		}
-		if e>>4&15 != kindDistance {
+		if e>>8&15 != kindDistance {
 			err = badSymbol
 			break loop
 		}
-		b >>= e & 15
-		nb -= uint(e & 15)
-		extra = e >> 8 & 0xff
+		b >>= e & 63
+		nb -= uint(e & 63)
+		extra = e >> 12 & 15
 		dist := int(e>>16) + int(b&(1<<extra-1))
 		b >>= extra
 		nb -= uint(extra)
