@@ -148,18 +148,14 @@ func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, ma
 	// their indexes below 1<<l, then that part is copied above itself for the codes of the next length, so that
 	// every index whose low l bits are a code's gets its entry. A copy is much quicker than the strided stores
 	// of filling each entry in place, and small blocks' tables are rebuilt for every object.
-	remain := count
-	code, l := uint32(0), uint(0)
+	// rev is the next code, bit-reversed (deflate sends codes most significant bit first). Going to a longer
+	// code shifts the code left, which leaves its reversal as it is.
+	rev, l := uint32(0), uint(0)
 	filled := 1 // tab[:filled] holds the entries of the codes up to length l
 	low, subStart, subBits := -1, 0, uint(0)
 	pmask := uint32(size - 1)
-	for _, s := range sorted {
-		sl := uint(lens[s])
-		if l != 0 {
-			code <<= sl - l
-		}
-		l = sl
-		rev := uint32(bits.Reverse16(uint16(code)) >> (16 - l))
+	for p, s := range sorted {
+		l = uint(lens[s])
 		if l <= pb {
 			for filled < 1<<l {
 				filled += copy(tab[filled:2*filled], tab[:filled])
@@ -167,14 +163,19 @@ func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, ma
 			tab[rev] = payload[s] | uint32(l)
 		} else {
 			if int(rev&pmask) != low {
-				// A new prefix: its second-level table is as deep as the codes left under it need.
+				// A new prefix: its second-level table is as deep as the codes left under it need (offs[l] is
+				// where the codes of length l end in sorted, so offs[l]-p of them are left).
 				for filled < size {
 					filled += copy(tab[filled:2*filled], tab[:filled])
 				}
 				cur := l - pb
 				room := 1 << cur
 				for cur+pb < maxLen {
-					room -= int(remain[cur+pb])
+					left := int(count[cur+pb])
+					if cur+pb == l {
+						left = int(offs[l]) - p
+					}
+					room -= left
 					if room <= 0 {
 						break
 					}
@@ -191,8 +192,12 @@ func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, ma
 				tab[subStart+int(i)] = e
 			}
 		}
-		remain[l]--
-		code++
+		// The next code is this one plus one: in the reversal, the carry runs from bit l-1 down to the
+		// highest zero bit, which is set, and the bits above it are cleared.
+		if full := uint32(1)<<l - 1; rev != full {
+			bit := uint32(1) << (bits.Len32(rev^full) - 1)
+			rev = rev&(bit-1) | bit
+		}
 	}
 	for filled < size {
 		filled += copy(tab[filled:2*filled], tab[:filled])

@@ -39,7 +39,25 @@ func inputs() map[string][]byte {
 	for i := range 20_000 {
 		fmt.Fprintf(&words, "w%d ", rng.IntN(1+i%5000))
 	}
+	// Skewed literals and distances, for codes longer than the first levels' bits (second-level tables).
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(3, 4)), 1.3, 4, 255)
+	var skewed []byte
+	for len(skewed) < 200_000 {
+		d := 1 + rng.IntN(4) // mostly near, now and then from far (rare distance codes)
+		if rng.IntN(100) == 0 {
+			d = 1<<(2+rng.IntN(13)) + rng.IntN(4)
+		}
+		if rng.IntN(2) == 0 && d <= len(skewed) {
+			n := 4 + rng.IntN(8)
+			for range n {
+				skewed = append(skewed, skewed[len(skewed)-d])
+			}
+			continue
+		}
+		skewed = append(skewed, byte(zipf.Uint64()))
+	}
 	return map[string][]byte{
+		"skewed":  skewed,
 		"empty":   {},
 		"one":     []byte("a"),
 		"hello":   []byte("hello, hello, hello world\n"),
@@ -94,6 +112,26 @@ func TestZlibInflatesEncodersStreams(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Skewed data has literal and distance codes longer than the first levels' bits: the second-level tables are
+// built and used (seen in the last block's tables for some encoder).
+func TestZlibSecondLevelTables(t *testing.T) {
+	t.Parallel()
+	data := inputs()["skewed"]
+	var litSub, distSub bool
+	for name, compress := range compressors() {
+		var d Decoder
+		dst := make([]byte, len(data))
+		if err := d.Zlib(dst, compress(data)); err != nil || !bytes.Equal(dst, data) {
+			t.Fatalf("%s: %v, or inflated bytes differ", name, err)
+		}
+		litSub = litSub || len(d.lit) > 1<<maxLitPrimary
+		distSub = distSub || len(d.dist) > 1<<maxDistPrimary
+	}
+	if !litSub || !distSub {
+		t.Errorf("second-level tables used for literals: %v, for distances: %v; want both", litSub, distSub)
 	}
 }
 
