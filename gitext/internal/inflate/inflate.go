@@ -3,7 +3,6 @@ package inflate
 import (
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 )
 
 // ErrCorrupt is the error for any stream that does not decode to exactly the expected bytes.
@@ -65,7 +64,7 @@ func (d *Decoder) Zlib(dst, src []byte) error {
 	if !r.align() || r.pos+4 > len(src) {
 		return truncated
 	}
-	if binary.BigEndian.Uint32(src[r.pos:]) != adler32.Checksum(dst) {
+	if binary.BigEndian.Uint32(src[r.pos:]) != adler32(dst) {
 		return corrupt("Adler-32 checksum mismatch")
 	}
 	return nil

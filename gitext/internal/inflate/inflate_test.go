@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	stdadler "hash/adler32"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -13,6 +14,8 @@ import (
 
 	kzlib "github.com/klauspost/compress/zlib"
 )
+
+var stdAdler32 = stdadler.Checksum
 
 // reference inflates src with compress/zlib, reading at most limit bytes; ok when the stream ends there with
 // its checksum.
@@ -237,4 +240,24 @@ func FuzzZlib(f *testing.F) {
 			t.Fatalf("level %d: %v, or inflated bytes differ", lvl, err)
 		}
 	})
+}
+
+// adler32 agrees with hash/adler32 on every length around its eight-byte steps and its modulo blocks, on bytes
+// of 0xff (the largest sums) and random ones.
+func TestAdler32(t *testing.T) {
+	t.Parallel()
+	random := inputs()["random"]
+	ff := bytes.Repeat([]byte{0xff}, 3*5552+20)
+	for _, p := range [][]byte{random, ff} {
+		for n := 0; n < len(p); n += 1 + n/64 {
+			if got, want := adler32(p[:n]), stdAdler32(p[:n]); got != want {
+				t.Fatalf("%d bytes: %08x, hash/adler32 says %08x", n, got, want)
+			}
+		}
+		for _, n := range []int{5551, 5552, 5553, 5560, 2 * 5552, 3*5552 + 7} {
+			if got, want := adler32(p[:n]), stdAdler32(p[:n]); got != want {
+				t.Fatalf("%d bytes: %08x, hash/adler32 says %08x", n, got, want)
+			}
+		}
+	}
 }
