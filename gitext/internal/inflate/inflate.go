@@ -301,6 +301,18 @@ loop:
 			}
 		}
 		e := lt[b&lmask]
+		if e&(15<<8) == kindLiteral<<8 {
+			// Most symbols of text are literals: one test, then the next symbol.
+			b >>= e & 63
+			nb -= uint(e & 63)
+			if o >= len(dst) {
+				err = tooLong
+				break loop
+			}
+			dst[o] = byte(e >> 16)
+			o++
+			continue
+		}
 		if e>>8&15 == kindSub {
 			b >>= e & 63
 			nb -= uint(e & 63)
