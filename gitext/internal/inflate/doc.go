@@ -10,7 +10,9 @@
 // copy within it, and no window is kept), and each table's first level has as many bits as the block's longest
 // code needs, at most 10 for literals and lengths and 8 for distances, with second-level tables for longer
 // codes (the layout of zlib's inflate_table); the tables' memory is kept in the Decoder from one stream to the
-// next.
+// next. On Kafka's 20,737 commits that is 135 ms of one thread's CPU against 215 ms for klauspost's zlib reader,
+// 207 ms for its raw flate reader and 266 ms for compress/zlib (odb's BenchmarkInflateCommits), and a first
+// `commits` run there takes 0.32 s of CPU rather than 0.41 s.
 //
 // It is strict where git is: the stream must decode to exactly len(dst) bytes, end with its final block, and
 // carry the Adler-32 of those bytes (zlib checks it on inflate's Z_STREAM_END, which git waits for), so a

@@ -442,8 +442,8 @@ func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 }
 
 // inflate fills out from the zlib stream at the start of src. The whole-stream decoder (package inflate) reads
-// the mapped bytes straight into out, twice as fast as a reader on the small objects a walk reads by the
-// thousand; a stream it refuses (it wants the stream to end exactly at len(out) with a right Adler-32, as git
+// the mapped bytes straight into out, with a third less CPU than klauspost's reader on the small objects a walk
+// reads by the thousand (BenchmarkInflateCommits: Kafka's commits, 135 ms against 215 ms); a stream it refuses (it wants the stream to end exactly at len(out) with a right Adler-32, as git
 // does) goes to klauspost's zlib reader, which reads len(out) bytes and looks no further, so nothing this pack
 // reader read before is refused now: git, or the fallback, still says what is wrong with a corrupt entry.
 func (inf *inflater) inflate(out, src []byte) bool {
