@@ -141,9 +141,6 @@ func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, ma
 		tab = make([]uint32, size, size+size/2)
 	}
 	tab = tab[:size]
-	if incomplete {
-		tab[1] = entry(kindInvalid, 0, 0)
-	}
 	// The first level is filled as libdeflate's build_decode_table does: the codes of length l are stored at
 	// their indexes below 1<<l, then that part is copied above itself for the codes of the next length, so that
 	// every index whose low l bits are a code's gets its entry. A copy is much quicker than the strided stores
@@ -201,6 +198,9 @@ func build(tab []uint32, lens []uint8, count *lengthCounts, payload []uint32, ma
 	}
 	for filled < size {
 		filled += copy(tab[filled:2*filled], tab[:filled])
+	}
+	if incomplete {
+		tab[1] = entry(kindInvalid, 0, 0) // the single code is 0; 1 is no code (and the fill copied tab[0] there)
 	}
 	return tab, pb, true
 }
