@@ -14,7 +14,10 @@
 // (ids are uniform), then a binary search, so that a lookup touches one or two pages of a large index rather
 // than one per step; an index of another version is decoded by go-git's idxfile. An index without its .pack (a
 // repack in progress) is skipped. An entry is read from its header (type and inflated size, at most 256 MiB)
-// and inflated with a pooled zlib reader. Commits and tags come back with their content; trees and blobs by type
+// and inflated by package inflate, which decodes the zlib stream where it lies in the mapped pack straight into
+// a buffer of that size, with a pooled decoder per goroutine; a stream it refuses (one that does not end at that
+// size with its Adler-32, which git refuses too) is read again with klauspost's zlib reader, which reads that
+// many bytes and looks no further, as the pack reader always did. Commits and tags come back with their content; trees and blobs by type
 // only, unless the whole object is asked for (Packs.Object).
 //
 // Deltas of both kinds are resolved: OFS_DELTA (base at a negative offset in the same pack) and REF_DELTA (base

@@ -15,6 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/klauspost/compress/zlib"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/inflate"
 )
 
 // Packs reads raw objects straight from a repository's pack files: an idx lookup, one slice of the mmapped
@@ -45,7 +47,10 @@ type packIndex interface {
 	FindOffset(h plumbing.Hash) (int64, error)
 }
 
+// inflater is one goroutine's decoding state, pooled: the whole-stream decoder's tables, and the zlib reader
+// that reads what that decoder refuses.
 type inflater struct {
+	dec inflate.Decoder
 	zr  io.ReadCloser
 	src *bytes.Reader
 }
@@ -425,13 +430,31 @@ type cachedBase struct {
 	data []byte
 }
 
-// inflate decompresses exactly size bytes of the zlib stream at the start of src with a pooled reader.
+// inflate decompresses exactly size bytes of the zlib stream at the start of src, with a pooled decoder.
 func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 	inf, _ := pr.pool.Get().(*inflater)
 	if inf == nil {
 		inf = &inflater{src: bytes.NewReader(nil)}
 	}
 	defer pr.pool.Put(inf)
+	out := make([]byte, size)
+	return out, inf.inflate(out, src)
+}
+
+// inflate fills out from the zlib stream at the start of src. The whole-stream decoder (package inflate) reads
+// the mapped bytes straight into out, with a third less CPU than klauspost's reader on the small objects a walk
+// reads by the thousand (BenchmarkInflateCommits: Kafka's commits, 135 ms against 215 ms); a stream it refuses (it wants the stream to end exactly at len(out) with a right Adler-32, as git
+// does) goes to klauspost's zlib reader, which reads len(out) bytes and looks no further, so nothing this pack
+// reader read before is refused now: git, or the fallback, still says what is wrong with a corrupt entry.
+func (inf *inflater) inflate(out, src []byte) bool {
+	if inf.dec.Zlib(out, src) == nil {
+		return true
+	}
+	return inf.readFull(out, src)
+}
+
+// readFull fills out from the zlib stream at the start of src with klauspost's zlib reader.
+func (inf *inflater) readFull(out, src []byte) bool {
 	inf.src.Reset(src)
 	var err error
 	if inf.zr == nil {
@@ -440,13 +463,10 @@ func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 		err = inf.zr.(zlib.Resetter).Reset(inf.src, nil)
 	}
 	if err != nil {
-		return nil, false
+		return false
 	}
-	out := make([]byte, size)
-	if _, err := io.ReadFull(inf.zr, out); err != nil {
-		return nil, false
-	}
-	return out, true
+	_, err = io.ReadFull(inf.zr, out)
+	return err == nil
 }
 
 // Packed returns the type and whole content of h when the mapped packs hold it (deltas resolved); ok is false
