@@ -19,40 +19,42 @@ var renderPackages = map[string]bool{
 	"buildinfo": true,
 }
 
+// settingReaders are the settings read outside package settings, each by the package that uses it (see
+// settings' doc): a command resolves them into its request like any other setting.
+var settingReaders = map[string]bool{"notes.RefFrom": true}
+
 // orchestrationDebt lists the commands that still call more than one capability function, with how many; each
 // is to become flags → one call → render. The list only shrinks: TestCommandsCallOneCapability fails on a
 // command over its number, and on one under it (lower the number, or drop the entry at one).
 var orchestrationDebt = map[string]int{
-	"runAudit":                    3,  // audit.go
-	"runCardSSH":                  3,  // card.go
-	"runCommits":                  4,  // commits.go
-	"runExtract":                  3,  // extract.go
-	"runFetch":                    4,  // share.go
-	"runGet":                      4,  // get.go
-	"runKeygen":                   6,  // keygen.go
-	"runKeygenSSH":                5,  // keygen_ssh.go
-	"runLineageAppend":            3,  // lineage.go
-	"runLineageCheckpoint":        2,  // lineage_checkpoint.go
-	"runLineageExport":            4,  // lineage.go
-	"runLineageShow":              3,  // lineage.go
-	"runLineageV1Log":             5,  // lineage_v1.go
-	"runLineageV1Verify":          4,  // lineage_v1.go
-	"runLineageVerify":            2,  // lineage.go
-	"runLineageVerifyCheckpoints": 5,  // lineage_checkpoint.go
-	"runLog":                      2,  // log.go
-	"runPush":                     10, // share.go
-	"runRecord":                   8,  // record.go
-	"runShow":                     4,  // show.go
-	"runVerify":                   6,  // verify.go
-	"runVerifyNoted":              3,  // verify_noted.go
-	"runVerifyPage":               2,  // verifypage.go
-	"runVerifyRelease":            3,  // verify_release.go
-	"runView":                     3,  // view.go
+	"runAudit":                    3, // audit.go
+	"runCardSSH":                  3, // card.go
+	"runCommits":                  4, // commits.go
+	"runExtract":                  3, // extract.go
+	"runFetch":                    3, // share.go
+	"runGet":                      3, // get.go
+	"runKeygen":                   6, // keygen.go
+	"runKeygenSSH":                5, // keygen_ssh.go
+	"runLineageAppend":            3, // lineage.go
+	"runLineageCheckpoint":        2, // lineage_checkpoint.go
+	"runLineageExport":            4, // lineage.go
+	"runLineageShow":              3, // lineage.go
+	"runLineageV1Log":             5, // lineage_v1.go
+	"runLineageV1Verify":          4, // lineage_v1.go
+	"runLineageVerify":            2, // lineage.go
+	"runLineageVerifyCheckpoints": 4, // lineage_checkpoint.go
+	"runPush":                     9, // share.go
+	"runRecord":                   7, // record.go
+	"runVerify":                   6, // verify.go
+	"runVerifyNoted":              3, // verify_noted.go
+	"runVerifyPage":               2, // verifypage.go
+	"runVerifyRelease":            3, // verify_release.go
+	"runView":                     3, // view.go
 }
 
 // TestCommandsCallOneCapability: a command (a run… function) reads its flags, makes one call into a
 // capability package and renders. Counted are the distinct functions of this module's internal packages (but
-// renderPackages) that the run function calls, itself or through the functions and methods of its own file
+// renderPackages and settingReaders) that the run function calls, itself or through the functions and methods of its own file
 // that it calls; the shared adapters of other files (session, settings, signing flags) read flags and
 // configuration and are not counted.
 func TestCommandsCallOneCapability(t *testing.T) {
@@ -82,9 +84,11 @@ func TestCommandsCallOneCapability(t *testing.T) {
 		}
 	}
 	for run, n := range orchestrationDebt {
-		if got[run] < n {
-			t.Errorf("%s now calls %d capability functions: lower orchestrationDebt[%q] to it (drop it at 1)",
-				run, max(got[run], 1), run)
+		switch {
+		case got[run] == 0:
+			t.Errorf("%s now calls at most one capability function: drop it from orchestrationDebt", run)
+		case got[run] < n:
+			t.Errorf("%s now calls %d capability functions: lower orchestrationDebt[%q] to it", run, got[run], run)
 		}
 	}
 }
@@ -130,8 +134,9 @@ func capabilityCalls(f *ast.File) map[string][]string {
 				switch x := n.(type) {
 				case *ast.SelectorExpr:
 					if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] != "" {
-						if _, isCall := callOf(decls[key], x); isCall {
-							calls[imports[id.Name]+"."+x.Sel.Name] = true
+						name := imports[id.Name] + "." + x.Sel.Name
+						if _, isCall := callOf(decls[key], x); isCall && !settingReaders[name] {
+							calls[name] = true
 						}
 					} else if _, ok := decls["."+x.Sel.Name]; ok {
 						walk("." + x.Sel.Name)
