@@ -117,7 +117,7 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 	opts.Sink = kept
 	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
 	if report == nil {
-		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
+		report = verify.VerifyFiles(verifyPaths(wd, args, c.StringSlice("card")), opts)
 	}
 	var res *controls.Result
 	code := report.ExitCode

@@ -15,6 +15,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 func lineageCheckpointCommand() *ucli.Command {
@@ -159,7 +160,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	keys, err := trustedCards(wd, c.StringSlice("card"))
+	keys, err := verify.TrustCards(cardPaths(wd, c.StringSlice("card")))
 	if err != nil {
 		return usageError("%v", err)
 	}

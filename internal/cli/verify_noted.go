@@ -71,7 +71,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 			o.Note = noteCheck(envOf(c), path, rev)
 			o.Repository = repoCheck(c, envOf(c), wd)
 			if report = addSSHTrust(c, wd, path, &o); report == nil {
-				report = verifyFiles(wd, []string{path}, c.StringSlice("card"), o)
+				report = verify.VerifyFiles(verifyPaths(wd, []string{path}, c.StringSlice("card")), o)
 			}
 			if !c.Bool("json") {
 				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),

@@ -102,10 +102,10 @@ func runView(_ context.Context, c *ucli.Command) error {
 
 // viewFiles is verifyFiles with the members kept: the same cards, signature lookup and unusable reports.
 func viewFiles(wd string, args, cards []string, opts verify.Options) *report.Bundle {
-	in, unusable := openVerifyInputs(wd, args, cards)
+	in, unusable := verify.Open(verifyPaths(wd, args, cards))
 	if unusable != nil {
 		return &report.Bundle{Report: unusable}
 	}
-	defer in.archive.Close()
-	return report.Read(in.archive, in.sig, in.keys, opts)
+	defer in.Archive.Close()
+	return report.Read(in.Archive, in.Sig, in.Keys, opts)
 }
