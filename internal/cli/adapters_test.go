@@ -48,7 +48,6 @@ var orchestrationDebt = map[string]int{
 	"runKeygenSSH":                5,
 	"runLineageAppend":            3,
 	"runLineageCheckpoint":        4,
-	"runLineageExport":            7,
 	"runLineageShow":              3,
 	"runLineageV1Log":             5,
 	"runLineageV1Verify":          4,
