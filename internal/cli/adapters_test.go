@@ -21,8 +21,8 @@ var renderPackages = map[string]bool{
 }
 
 // settingReaders read a setting outside package settings (each read by the package that uses it, see settings'
-// doc) or parse a flag's value: a command resolves them into its request like any other setting.
-var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": true}
+// doc) or parse or check a flag's value (a usage error): a command resolves them into its request like any other setting.
+var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": true, "sign.CheckKid": true}
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the
 // repository, the working folder, signing keys, the GitHub client); a command's count does not follow calls
@@ -44,8 +44,7 @@ var orchestrationDebt = map[string]int{
 	"runFetch":                    3,
 	"runGet":                      8,
 	"runHook":                     10,
-	"runKeygen":                   6,
-	"runKeygenSSH":                5,
+	"runKeygenSSH":                4,
 	"runLineageAppend":            3,
 	"runLineageCheckpoint":        4,
 	"runLineageShow":              3,

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -69,4 +72,12 @@ func runKeygenSSH(c *ucli.Command) error {
 	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
 	printAllowedSigners(c.Root().Writer, line, lineErr)
 	return nil
+}
+
+// writeNew writes data to path, which must not exist (atomicfile, no replace).
+func writeNew(path string, mode os.FileMode, data []byte) error {
+	return atomicfile.Write(path, mode, true, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
