@@ -21,8 +21,10 @@ var renderPackages = map[string]bool{
 }
 
 // settingReaders read a setting outside package settings (each read by the package that uses it, see settings'
-// doc) or parse or check a flag's value (a usage error): a command resolves them into its request like any other setting.
-var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": true, "sign.CheckKid": true}
+// doc; record.Identity: git's user.name, user.email and GIT_COMMITTER_*) or parse or check a flag's value
+// (a usage error): a command resolves them into its request like any other setting.
+var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": true, "sign.CheckKid": true,
+	"record.Identity": true}
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the
 // repository, the working folder, signing keys, the GitHub client); a command's count does not follow calls
@@ -36,14 +38,14 @@ var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go
 // command over its number, and on one under it (lower the number, or drop the entry at one).
 var orchestrationDebt = map[string]int{
 	"runAudit":                    7,
-	"runBundle":                   6,
-	"runBundleTicket":             6,
+	"runBundle":                   3,
+	"runBundleTicket":             3,
 	"runCardSSH":                  3,
 	"runCommits":                  5,
 	"runExtract":                  5,
-	"runFetch":                    3,
+	"runFetch":                    2,
 	"runGet":                      8,
-	"runHook":                     10,
+	"runHook":                     9,
 	"runKeygenSSH":                4,
 	"runLineageAppend":            3,
 	"runLineageCheckpoint":        4,
@@ -52,8 +54,8 @@ var orchestrationDebt = map[string]int{
 	"runLineageV1Verify":          4,
 	"runLineageVerify":            2,
 	"runLineageVerifyCheckpoints": 7,
-	"runPush":                     17,
-	"runRecord":                   3,
+	"runPush":                     16,
+	"runRecord":                   2,
 	"runVerify":                   4,
 	"runVerifyNoted":              13,
 	"runVerifyPage":               2,
