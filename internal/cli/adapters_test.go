@@ -27,11 +27,11 @@ var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": 
 	"record.Identity": true}
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the
-// repository, the working folder, signing keys, the GitHub client); a command's count does not follow calls
+// repository, the working folder, signing keys, the GitHub client, the stores); a command's count does not follow calls
 // into them. Where they still orchestrate (pr.go's pull request fetching, sign_flags.go's SSH trust) that is
 // debt of its own, not counted here.
 var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go", "repo.go", "settings.go",
-	"sign_flags.go"}
+	"sign_flags.go", "store_settings.go"}
 
 // orchestrationDebt lists the commands that still call more than one capability function, with how many; each
 // is to become flags → one call → render. The list only shrinks: TestCommandsCallOneCapability fails on a
@@ -44,8 +44,7 @@ var orchestrationDebt = map[string]int{
 	"runCommits":                  5,
 	"runExtract":                  5,
 	"runFetch":                    2,
-	"runGet":                      8,
-	"runHook":                     9,
+	"runHook":                     7,
 	"runKeygenSSH":                4,
 	"runLineageAppend":            3,
 	"runLineageCheckpoint":        4,
@@ -54,10 +53,10 @@ var orchestrationDebt = map[string]int{
 	"runLineageV1Verify":          4,
 	"runLineageVerify":            2,
 	"runLineageVerifyCheckpoints": 7,
-	"runPush":                     16,
+	"runPush":                     14,
 	"runRecord":                   2,
 	"runVerify":                   4,
-	"runVerifyNoted":              13,
+	"runVerifyNoted":              9,
 	"runVerifyPage":               2,
 	"runVerifyRelease":            4,
 	"runView":                     6,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -18,76 +17,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
-
-// Uses of the stores: what get reads needs no retention settings; what push and the hook write does.
-const (
-	readStores = iota
-	writeStores
-	writeStoresNoRetention // push --no-retention: S3 stores write no retention and accept a bucket without Object Lock
-)
-
-// stores opens every git config bernstein.store, in the order configured, for use.
-func (s *session) stores(c *ucli.Command, use int) ([]store.Store, error) {
-	set, err := s.settings(c)
-	if err != nil {
-		return nil, err
-	}
-	if len(set.Stores) == 0 {
-		return nil, nil
-	}
-	var ret store.Retention
-	if use != readStores {
-		if ret, err = store.ParseRetention(set.Retention, set.RetentionMode); err != nil {
-			return nil, usageError("%v", err)
-		}
-		if err := set.Err("bernstein.legalHold"); err != nil {
-			return nil, usageError("git config bernstein.legalHold: %v", err)
-		}
-		ret.LegalHold = set.LegalHold
-		ret.None = use == writeStoresNoRetention
-	}
-	var out []store.Store
-	for _, raw := range set.Stores {
-		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv, Retention: ret, Now: s.env.now})
-		if err != nil {
-			return nil, fmt.Errorf("%v", err)
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
-// findCopy is archives.Get, then each store in turn: the first copy with the noted digest wins. A store that
-// fails (unreachable, or sends something refused) is said in skipped and the next one tried.
-func findCopy(ctx context.Context, s *session, dir string, stores []store.Store, e notes.Entry) (*archives.Copy, []string, error) {
-	cp, skipped, err := archives.Get(s.repo, dir, e)
-	if err == nil || !errors.Is(err, archives.ErrNotHeld) || len(stores) == 0 {
-		return cp, skipped, err
-	}
-	records, err := archives.Records(s.repo, e.Tracker, e.Ticket, e.BundleSHA256)
-	if err != nil {
-		return nil, skipped, err
-	}
-	for _, st := range stores {
-		h, passed, ok, serr := st.Get(ctx, e.Tracker, e.Ticket, e.BundleSHA256, archives.KnownTo(records, st.URL()))
-		for _, p := range passed {
-			skipped = append(skipped, termtext.Clean(p))
-		}
-		if serr != nil {
-			skipped = append(skipped, termtext.Clean(serr.Error()))
-			continue
-		}
-		if ok {
-			return &archives.Copy{Entry: e, From: st.URL(), Archive: h.Archive, Sidecars: h.Sidecars}, skipped, nil
-		}
-	}
-	var urls []string
-	for _, st := range stores {
-		urls = append(urls, st.URL())
-	}
-	return nil, skipped, fmt.Errorf("%w for %s %s (%s, sha256 %s) in the bundles folder, %s or %s", archives.ErrNotHeld,
-		e.Tracker, e.Ticket, e.Bundle, e.BundleSHA256, archives.Ref, strings.Join(urls, ", "))
-}
 
 // uploaded is what upload did for one store.
 type uploaded struct {
