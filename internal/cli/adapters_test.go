@@ -14,22 +14,25 @@ import (
 
 // renderPackages are the packages a command may call besides its one capability call: the settings it reads
 // flags into, and the helpers that render (words, terminal-safe text, progress, JSON, the --out file, the
-// version).
+// version, where a commit landed shortened for people).
 var renderPackages = map[string]bool{
 	"settings": true, "plural": true, "termtext": true, "progress": true, "jsonout": true, "atomicfile": true,
-	"buildinfo": true,
+	"buildinfo": true, "landing": true,
 }
 
-// settingReaders read a setting outside package settings (each read by the package that uses it, see settings'
-// doc; record.Identity: git's user.name, user.email and GIT_COMMITTER_*) or parse or check a flag's value
-// (a usage error): a command resolves them into its request like any other setting.
-var settingReaders = map[string]bool{"notes.RefFrom": true, "verify.ParseSize": true, "sign.CheckKid": true,
-	"record.Identity": true}
+// settingReaders read a setting outside package settings (each by the package that uses it, see settings' doc;
+// record.Identity reads git's user.name, user.email and GIT_COMMITTER_*; lineage.ResolveKey the key --key-file
+// or the environment names, as sign_flags.go reads signing keys) or parse or check a flag's value (a usage
+// error): a command resolves them into its request like any other setting.
+var settingReaders = map[string]bool{
+	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true,
+	"verify.ParseSize": true, "sign.CheckKid": true,
+}
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the
-// repository, the working folder, signing keys, the GitHub client, the stores); a command's count does not follow calls
-// into them. Where they still orchestrate (pr.go's pull request fetching, sign_flags.go's SSH trust) that is
-// debt of its own, not counted here.
+// repository, the working folder, signing keys, the GitHub client, the stores); a command's count does not
+// follow calls into them. Where they still orchestrate (pr.go's pull request fetching, sign_flags.go's SSH
+// trust) that is debt of its own, not counted here.
 var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go", "repo.go", "settings.go",
 	"sign_flags.go", "store_settings.go"}
 
@@ -41,18 +44,17 @@ var orchestrationDebt = map[string]int{
 	"runBundle":                   3,
 	"runBundleTicket":             3,
 	"runCardSSH":                  3,
-	"runCommits":                  5,
+	"runCommits":                  3,
 	"runExtract":                  5,
 	"runFetch":                    2,
 	"runHook":                     7,
 	"runKeygenSSH":                4,
-	"runLineageAppend":            3,
-	"runLineageCheckpoint":        4,
+	"runLineageAppend":            2,
+	"runLineageCheckpoint":        3,
 	"runLineageShow":              3,
 	"runLineageV1Log":             5,
 	"runLineageV1Verify":          4,
-	"runLineageVerify":            2,
-	"runLineageVerifyCheckpoints": 7,
+	"runLineageVerifyCheckpoints": 6,
 	"runPush":                     14,
 	"runRecord":                   2,
 	"runVerify":                   4,
@@ -65,7 +67,8 @@ var orchestrationDebt = map[string]int{
 // TestCommandsCallOneCapability: a command (a run… function) reads its flags, makes one call into a
 // capability package and renders. Counted are the distinct functions of this module's internal packages (but
 // renderPackages and settingReaders) that the run function calls, itself or through the package's functions
-// and methods it calls, but those of sharedAdapters.
+// and methods it calls, but those of sharedAdapters. Methods of a capability's values (a lineage.Store's
+// Verify) are not counted: the call that makes the value is.
 func TestCommandsCallOneCapability(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
