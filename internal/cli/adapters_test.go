@@ -53,7 +53,7 @@ var orchestrationDebt = map[string]int{
 	"runLineageCheckpoint":        3,
 	"runLineageShow":              3,
 	"runLineageV1Log":             2,
-	"runLineageVerifyCheckpoints": 6,
+	"runLineageVerifyCheckpoints": 2,
 	"runPush":                     14,
 	"runRecord":                   2,
 	"runVerify":                   4,
