@@ -43,7 +43,6 @@ var orchestrationDebt = map[string]int{
 	"runAudit":                    5,
 	"runBundle":                   3,
 	"runBundleTicket":             3,
-	"runCardSSH":                  3,
 	"runCommits":                  3,
 	"runExtract":                  5,
 	"runFetch":                    2,
