@@ -20,12 +20,12 @@ var renderPackages = map[string]bool{
 	"buildinfo": true, "landing": true,
 }
 
-// settingReaders read a setting outside package settings (each by the package that uses it, see settings' doc;
-// record.Identity reads git's user.name, user.email and GIT_COMMITTER_*; lineage.ResolveKey the key --key-file
-// or the environment names, as sign_flags.go reads signing keys) or parse or check a flag's value (a usage
+// settingReaders read a setting outside package settings, each by the package that uses it (settings' doc:
+// bernstein.notesRef, bernstein.remote, the lineage v2 key file, read as sign_flags.go reads signing keys; and
+// record.Identity, git's user.name, user.email and GIT_COMMITTER_*), or parse or check a flag's value (a usage
 // error): a command resolves them into its request like any other setting.
 var settingReaders = map[string]bool{
-	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true,
+	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true, "share.DefaultRemote": true,
 	"verify.ParseSize": true, "sign.CheckKid": true,
 }
 
@@ -45,7 +45,6 @@ var orchestrationDebt = map[string]int{
 	"runBundleTicket":             3,
 	"runCommits":                  3,
 	"runExtract":                  5,
-	"runFetch":                    2,
 	"runHook":                     7,
 	"runKeygenSSH":                4,
 	"runLineageAppend":            2,
@@ -53,7 +52,7 @@ var orchestrationDebt = map[string]int{
 	"runLineageShow":              3,
 	"runLineageV1Log":             2,
 	"runLineageVerifyCheckpoints": 2,
-	"runPush":                     14,
+	"runPush":                     13,
 	"runRecord":                   2,
 	"runVerify":                   4,
 	"runVerifyNoted":              9,
