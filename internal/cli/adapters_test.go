@@ -44,7 +44,7 @@ var orchestrationDebt = map[string]int{
 	"runBundle":                   3,
 	"runBundleTicket":             3,
 	"runCommits":                  3,
-	"runExtract":                  5,
+	"runExtract":                  4,
 	"runHook":                     7,
 	"runKeygenSSH":                4,
 	"runLineageAppend":            2,
