@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,7 +62,7 @@ func runKeygenSSH(c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := writeNew(inDir(wd, cardPath), 0o644, card); err != nil {
+	if err := atomicfile.WriteNew(inDir(wd, cardPath), card, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
@@ -72,12 +70,4 @@ func runKeygenSSH(c *ucli.Command) error {
 	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
 	printAllowedSigners(c.Root().Writer, line, lineErr)
 	return nil
-}
-
-// writeNew writes data to path, which must not exist (atomicfile, no replace).
-func writeNew(path string, mode os.FileMode, data []byte) error {
-	return atomicfile.Write(path, mode, true, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }

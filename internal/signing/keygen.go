@@ -3,7 +3,6 @@ package signing
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
@@ -54,10 +53,10 @@ func Keygen(k NewKey) (*Made, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeNew(k.KeyFile, 0o600, keyPEM); err != nil {
+	if err := atomicfile.WriteNew(k.KeyFile, keyPEM, 0o600); err != nil {
 		return nil, err
 	}
-	if err := writeNew(k.CardFile, 0o644, card); err != nil {
+	if err := atomicfile.WriteNew(k.CardFile, card, 0o644); err != nil {
 		if rmErr := os.Remove(k.KeyFile); rmErr != nil {
 			return nil, fmt.Errorf("%w (and the new key %s could not be removed: %v)", err, k.KeyFile, rmErr)
 		}
@@ -66,12 +65,4 @@ func Keygen(k NewKey) (*Made, error) {
 	m := &Made{Fingerprint: fp}
 	m.AllowedSigners, m.AllowedSignersErr = sshsig.AllowedSignersLine(k.Kid, pub)
 	return m, nil
-}
-
-// writeNew writes data to path, which must not exist (atomicfile, no replace).
-func writeNew(path string, mode os.FileMode, data []byte) error {
-	return atomicfile.Write(path, mode, true, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }
