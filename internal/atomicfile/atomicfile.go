@@ -79,7 +79,14 @@ func (f *File) Abort() {
 
 // WriteFile writes data to path atomically, replacing any existing file.
 func WriteFile(path string, data []byte, mode os.FileMode) error {
-	return Write(path, mode, false, func(w io.Writer) error {
+	return write(path, data, mode, false)
+}
+
+// WriteNew writes data to path atomically; path must not exist (a key, a card: never overwritten).
+func WriteNew(path string, data []byte, mode os.FileMode) error { return write(path, data, mode, true) }
+
+func write(path string, data []byte, mode os.FileMode, noReplace bool) error {
+	return Write(path, mode, noReplace, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

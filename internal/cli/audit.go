@@ -11,8 +11,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/policy"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
-	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // ExitControls is audit's code for a VERIFIED bundle in which a control gave an exception (or, under --strict,
@@ -80,13 +78,9 @@ func readPolicy(c *ucli.Command, wd string) (*policy.Policy, error) {
 	if p == "" {
 		return &policy.Policy{}, nil
 	}
-	data, err := regularfile.ReadFile(inDir(wd, p), "policy file", 1<<20)
+	pol, err := policy.ReadFile(inDir(wd, p), p)
 	if err != nil {
-		return nil, usageError("--policy: %v", err)
-	}
-	pol, err := policy.Parse(data)
-	if err != nil {
-		return nil, usageError("--policy %s: %v", p, err)
+		return nil, usageError("%v", err)
 	}
 	return pol, nil
 }
@@ -113,19 +107,16 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
 	}
 	opts.Repository = repoCheck(c, envOf(c), wd)
-	kept := controls.NewCollector()
-	opts.Sink = kept
-	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
-	if report == nil {
-		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
+	var audited *controls.Audited
+	if unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &opts); unusable != nil {
+		audited = &controls.Audited{Report: unusable} // no controls: the inputs could not be used
+	} else {
+		audited = controls.Audit(verifyPaths(wd, args, c.StringSlice("card")), opts, pol)
 	}
-	var res *controls.Result
+	report, res := audited.Report, audited.Controls
 	code := report.ExitCode
-	if report.Verdict == verify.Verified {
-		res = kept.Evaluate(report, pol)
-		if res.HasException(c.Bool("strict")) {
-			code = ExitControls
-		}
+	if res != nil && res.HasException(c.Bool("strict")) {
+		code = ExitControls
 	}
 	if c.Bool("json") {
 		out, _ := json.MarshalIndent(struct {

@@ -6,7 +6,6 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
@@ -43,23 +42,12 @@ func runCardSSH(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	keys, err := sign.LoadCardAs(inDir(wd, path), path)
+	lines, err := sshsig.CardLines(inDir(wd, path), path, c.Bool("key-only"))
+	for _, line := range lines {
+		fmt.Fprintln(c.Root().Writer, line)
+	}
 	if err != nil {
 		return fmt.Errorf("%v", err)
-	}
-	for _, k := range keys {
-		var line string
-		if c.Bool("key-only") {
-			if line, err = sshsig.AuthorizedKey(k.Public); err == nil {
-				line += " " + k.Kid
-			}
-		} else {
-			line, err = sshsig.AllowedSignersLine(k.Kid, k.Public)
-		}
-		if err != nil {
-			return fmt.Errorf("card %s: %v", path, err)
-		}
-		fmt.Fprintln(c.Root().Writer, line)
 	}
 	return nil
 }

@@ -97,19 +97,9 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 		into = inDir(wd, d)
 	}
 	vopts.Repository = repoCheck(c, envOf(c), wd)
-	var in *verifyInputs
 	unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &vopts)
-	if unusable == nil {
-		in, unusable = openVerifyInputs(wd, args, c.StringSlice("card"))
-	}
-	var res *extract.Result
-	var xerr error
-	if unusable != nil {
-		res = &extract.Result{Report: unusable, Into: into, Reason: "the inputs could not be used: nothing was extracted"}
-	} else {
-		defer in.archive.Close()
-		res, xerr = extract.Extract(in.archive, in.sig, in.keys, extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
-	}
+	res, xerr := extract.Files(verifyPaths(wd, args, c.StringSlice("card")), unusable,
+		extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
 	for _, st := range res.Swept {
 		gone := ""
 		if st.PID != 0 {

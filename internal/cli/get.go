@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -13,6 +11,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -37,31 +36,6 @@ existing file with other bytes. Exit 1 when an archive is noted but no copy with
 	}
 }
 
-// notedEntries are the note entries on rev, or, when rev does not resolve, those for the ticket it names.
-func (s *session) notedEntries(arg string) (what string, entries []notes.Entry, err error) {
-	ref := notes.RefFrom(s.cfg)
-	if h, rerr := s.repo.Resolve(arg); rerr == nil {
-		entries, _, ok, err := notes.On(s.repo, ref, h)
-		if err != nil {
-			return "", nil, err
-		}
-		if !ok {
-			return "", nil, fmt.Errorf("no bundles noted on %s (%s) in %s; run 'git bernstein fetch' to get the remote's notes", arg, h.String()[:7], ref)
-		}
-		return fmt.Sprintf("%s (%s)", arg, h.String()[:7]), entries, nil
-	}
-	// Every note, not notes.Log's: a note on a commit this clone lacks (a branch not fetched) still names the
-	// ticket's archive, and the archive is what is asked for.
-	entries, err = notes.ForTicket(s.repo, ref, strings.TrimPrefix(arg, "#"))
-	if err != nil {
-		return "", nil, err
-	}
-	if len(entries) == 0 {
-		return "", nil, fmt.Errorf("%s is neither a revision nor a ticket noted in %s; run 'git bernstein fetch' to get the remote's notes", arg, ref)
-	}
-	return "ticket " + arg, entries, nil
-}
-
 func runGet(ctx context.Context, c *ucli.Command) error {
 	arg, err := oneArg(c, "REV or TICKET")
 	if err != nil {
@@ -72,10 +46,6 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	start := envOf(c).now()
-	what, entries, err := s.notedEntries(arg)
-	if err != nil {
-		return err
-	}
 	wd, err := s.env.getwd()
 	if err != nil {
 		return err
@@ -85,47 +55,43 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	out := inDir(wd, settings.ExpandHome(c.String("out")))
-	stores, err := s.stores(c, readStores)
+	missing := 0
+	what, n, err := store.Get(ctx, store.GetRequest{Repo: s.repo, NotesRef: notes.RefFrom(s.cfg), Arg: arg, BundleDir: dir,
+		Out: out, Stores: func() ([]store.Store, error) { return s.stores(c, readStores) }}, func(got store.Got) {
+		warn(c, got.Skipped)
+		if got.Missing != nil {
+			missing++
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", termtext.Clean(got.Missing.Error()))
+		}
+		printWritten(c, wd, got)
+	})
 	if err != nil {
 		return err
 	}
-	missing, files := 0, 0
-	for _, e := range entries {
-		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
-		warn(c, skipped)
-		if errors.Is(err, archives.ErrNotHeld) {
-			missing++
-			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", termtext.Clean(err.Error()))
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		written, err := archives.Write(out, cp)
-		if err != nil {
-			return err
-		}
-		for i, w := range written {
-			files++
-			note := ""
-			if i == 0 {
-				from := cp.From
-				if from == archives.FromBundleDir {
-					from = "the " + from
-				}
-				from = termtext.Clean(from)
-				note = fmt.Sprintf(" (%s %s, sha256 %s… as noted, from %s)", termtext.Clean(e.Ticket), termtext.Clean(e.Tracker), e.BundleSHA256[:16], from)
-			}
-			if w.Already {
-				note += " already there"
-			}
-			fmt.Fprintf(c.Root().Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
-		}
-	}
-	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(len(entries)-missing, "archive"),
-		plural.Count(len(entries), "archive"), termtext.Clean(what), envOf(c).now().Sub(start).Round(time.Millisecond))
+	fmt.Fprintf(c.Root().ErrWriter, "%s of %s noted on %s written (%s)\n", plural.Count(n-missing, "archive"),
+		plural.Count(n, "archive"), termtext.Clean(what), envOf(c).now().Sub(start).Round(time.Millisecond))
 	if missing > 0 {
-		return fmt.Errorf("%d of %s not found with the noted digest", missing, plural.Count(len(entries), "archive"))
+		return fmt.Errorf("%d of %s not found with the noted digest", missing, plural.Count(n, "archive"))
 	}
 	return nil
+}
+
+// printWritten says which files get wrote for one entry, the first with where its copy came from.
+func printWritten(c *ucli.Command, wd string, got store.Got) {
+	e := got.Entry
+	for i, w := range got.Written {
+		note := ""
+		if i == 0 {
+			from := got.Copy.From
+			if from == archives.FromBundleDir {
+				from = "the " + from
+			}
+			from = termtext.Clean(from)
+			note = fmt.Sprintf(" (%s %s, sha256 %s… as noted, from %s)", termtext.Clean(e.Ticket), termtext.Clean(e.Tracker), e.BundleSHA256[:16], from)
+		}
+		if w.Already {
+			note += " already there"
+		}
+		fmt.Fprintf(c.Root().Writer, "Wrote %s%s\n", displayPath(wd, w.Path), note)
+	}
 }

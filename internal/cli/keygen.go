@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
@@ -13,9 +11,8 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
-	"github.com/git-bernstein/git-bernstein/internal/sshsig"
+	"github.com/git-bernstein/git-bernstein/internal/signing"
 )
 
 func keygenCommand() *ucli.Command {
@@ -81,41 +78,9 @@ func runKeygen(_ context.Context, c *ucli.Command) error {
 	if keyFile == cardFile {
 		return usageError("--key and --card are the same file %s", keyPath)
 	}
-	// Checked up front so that a taken card path does not cost a key write and removal; the no-replace
-	// commits below are what actually guarantee nothing is overwritten.
-	for _, p := range []string{keyFile, cardFile} {
-		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("%s already exists: not overwriting it; choose another path or remove it", p)
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("check %s: %w", p, err)
-		}
-	}
-
-	pub, priv, err := sign.GenerateKey()
+	made, err := signing.Keygen(signing.NewKey{KeyFile: keyFile, CardFile: cardFile, AgentID: agentID, Kid: kid})
 	if err != nil {
 		return err
-	}
-	keyPEM, err := sign.MarshalPrivateKeyPEM(priv)
-	if err != nil {
-		return err
-	}
-	card, err := sign.MarshalCard(agentID, kid, pub)
-	if err != nil {
-		return err
-	}
-	fp, err := sign.Fingerprint(pub)
-	if err != nil {
-		return err
-	}
-	if err := writeNew(keyFile, 0o600, keyPEM); err != nil {
-		return err
-	}
-	if err := writeNew(cardFile, 0o644, card); err != nil {
-		// A key without its card is a key nobody can verify; take back what we just made.
-		if rmErr := os.Remove(keyFile); rmErr != nil {
-			return fmt.Errorf("%w (and the new key %s could not be removed: %v)", err, keyFile, rmErr)
-		}
-		return fmt.Errorf("%w; removed the new key %s", err, keyFile)
 	}
 
 	w := c.Root().Writer
@@ -125,9 +90,8 @@ func runKeygen(_ context.Context, c *ucli.Command) error {
 		excludeKey(c, wd, keyFile)
 	}
 	fmt.Fprintf(w, "kid:         %s\n", kid)
-	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", fp)
-	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
-	printAllowedSigners(w, line, lineErr)
+	fmt.Fprintf(w, "fingerprint: %s (RFC 7638 JWK thumbprint, SHA-256)\n", made.Fingerprint)
+	printAllowedSigners(w, made.AllowedSigners, made.AllowedSignersErr)
 	fmt.Fprintf(w, "Sign bundles with: git bernstein bundle --sign-key %s --sign-kid %s TICKET\n", keyPath, kid)
 	return nil
 }
@@ -138,13 +102,6 @@ func inDir(wd, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(wd, p)
-}
-
-func writeNew(path string, mode os.FileMode, data []byte) error {
-	return atomicfile.Write(path, mode, true, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }
 
 // excludeKey keeps a private key written inside a git worktree out of commits: its path goes into the clone's

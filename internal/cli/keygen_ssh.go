@@ -7,6 +7,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -61,7 +62,7 @@ func runKeygenSSH(c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := writeNew(inDir(wd, cardPath), 0o644, card); err != nil {
+	if err := atomicfile.WriteNew(inDir(wd, cardPath), card, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -303,23 +304,16 @@ func runLineageExport(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	timeline, err := lineage.Open(root, lineage.PublicKey()).Replay(task)
-	if err != nil {
-		return err
+	req := lineage.ExportRequest{Root: root, Task: task, Format: format}
+	if c.IsSet("sign-key") {
+		req.Signer = exportSigner(c)
 	}
-	if format == lineage.FormatJSONL && c.IsSet("sign-key") {
+	out, err := lineage.Export(req)
+	if errors.Is(err, lineage.ErrSealNeedsSigstore) {
 		return usageError("--sign-key signs in-toto statements: give --format sigstore")
 	}
-	var out []byte
-	if format == lineage.FormatJSONL {
-		out, err = lineage.ExportJSONL(timeline)
-	} else if c.IsSet("sign-key") {
-		out, err = signedStatements(c, timeline)
-	} else {
-		out, err = lineage.ExportSigstore(timeline)
-	}
 	if err != nil {
-		return fmt.Errorf("export %s: %w", task, err)
+		return err
 	}
 	if path := c.String("out"); path != "" {
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {

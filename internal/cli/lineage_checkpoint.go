@@ -159,30 +159,26 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	keys, err := trustedCards(wd, c.StringSlice("card"))
-	if err != nil {
+	req := pinned.Request{Store: store, Strict: c.Bool("strict"), Cards: cardPaths(wd, c.StringSlice("card"))}
+	for _, path := range c.StringSlice("checkpoint") {
+		req.Checkpoints = append(req.Checkpoints, pinned.File{Path: inDir(wd, path), Label: path})
+	}
+	rev := c.String("since")
+	if rev != "" {
+		req.Since = func() (*pinned.Since, error) { return sinceOf(c, rev) }
+	}
+	out, err := pinned.Verify(req)
+	var unusable *pinned.Unusable
+	if errors.As(err, &unusable) {
 		return usageError("%v", err)
 	}
-	res := store.Verify(lineage.VerifyOptions{Strict: c.Bool("strict")})
-	var pins []pinned.Pin
-	for _, path := range c.StringSlice("checkpoint") {
-		p, err := pinned.ReadFile(inDir(wd, path), path, keys)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		pins = append(pins, p)
+	if err != nil {
+		return err
 	}
-	if rev := c.String("since"); rev != "" {
-		noted, err := notedCheckpoints(c, rev, pins)
-		if err != nil {
-			return err
-		}
-		if len(noted) == 0 {
-			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: no lineage v2 checkpoint is noted on %s or its ancestors\n", termtext.Clean(rev))
-		}
-		pins = append(pins, noted...)
+	if out.NotedNone {
+		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: no lineage v2 checkpoint is noted on %s or its ancestors\n", termtext.Clean(rev))
 	}
-	checked := pinned.Hold(store, &res, pins)
+	res, checked := out.Verify, out.Checked
 	w := c.Root().Writer
 	if c.Bool("json") {
 		if err := printJSON(c, struct {
@@ -211,22 +207,9 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	return nil
 }
 
-// notedCheckpoints are the checkpoints noted on rev and its ancestors (package pinned, Noted), found among the
-// --checkpoint files given, else in the bundles recorded with them.
-func notedCheckpoints(c *ucli.Command, rev string, given []pinned.Pin) ([]pinned.Pin, error) {
+// sinceOf is where --since REV looks for the checkpoints noted in git (pinned.Since).
+func sinceOf(c *ucli.Command, rev string) (*pinned.Since, error) {
 	s, err := openSession(envOf(c))
-	if err != nil {
-		return nil, err
-	}
-	h, err := s.repo.Resolve(rev)
-	if err != nil {
-		return nil, usageError("--since %s: %v", rev, err)
-	}
-	tip, err := s.repo.Commit(h)
-	if err != nil {
-		return nil, err
-	}
-	history, err := notes.OnHistory(s.repo, notes.RefFrom(s.cfg), tip.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -234,5 +217,5 @@ func notedCheckpoints(c *ucli.Command, rev string, given []pinned.Pin) ([]pinned
 	if err != nil {
 		return nil, err
 	}
-	return pinned.Noted(history, given, bundleDir), nil
+	return &pinned.Since{Repo: s.repo, NotesRef: notes.RefFrom(s.cfg), Rev: rev, BundleDir: bundleDir}, nil
 }

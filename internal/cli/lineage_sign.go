@@ -3,7 +3,6 @@ package cli
 import (
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 )
 
@@ -16,35 +15,19 @@ func exportSignFlags() []ucli.Flag {
 	}
 }
 
-// signedStatements is `export --format sigstore --sign-key`: each statement in its JCS form, in a DSSE envelope
-// (payloadType application/vnd.in-toto+json, keyid the kid), one envelope a line (package attest, "Lineage").
-func signedStatements(c *ucli.Command, timeline []lineage.Entry) ([]byte, error) {
-	env := envOf(c)
-	sess, err := openSession(env)
-	if err != nil {
-		sess = nil // outside a repository only the flags count
-	}
-	key, err := signer(c, env, sess)
-	if err != nil || key == nil {
-		return nil, err
-	}
-	defer key.Close()
-	kid := key.Kid
-	statements, err := lineage.Statements(timeline)
-	if err != nil {
-		return nil, err
-	}
-	var out []byte
-	for _, st := range statements {
-		payload, err := attest.Canonical(st)
+// exportSigner is export --sign-key's key, read only when lineage.Export asks for it (after the timeline is
+// read); a nil key when none is given.
+func exportSigner(c *ucli.Command) func() (*lineage.SealKey, error) {
+	return func() (*lineage.SealKey, error) {
+		env := envOf(c)
+		sess, err := openSession(env)
 		if err != nil {
+			sess = nil // outside a repository only the flags count
+		}
+		key, err := signer(c, env, sess)
+		if err != nil || key == nil {
 			return nil, err
 		}
-		line, err := attest.Seal(key.Key, kid, attest.PayloadType, payload)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, line...)
+		return &lineage.SealKey{Key: key.Key, Kid: key.Kid, Release: key.Close}, nil
 	}
-	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -115,26 +114,15 @@ func loadLineageCards(c *ucli.Command, flag string) (*logv1.Cards, error) {
 	return &cards, nil
 }
 
-// readLineageV1 opens the root --root names (or the default) and reads its log: a missing log is unusable
-// input, not an empty pass, so a wrong --root cannot look like a clean log.
-func readLineageV1(c *ucli.Command) (string, *logv1.Root, *logv1.Log, error) {
-	root, err := lineageV1Root(c)
-	if err != nil {
-		return "", nil, nil, err
+// checkLineageV1 is logv1.Check; input it cannot check at all (no log: a wrong --root must not look like a
+// clean log) is unusable, exit 2.
+func checkLineageV1(req logv1.CheckRequest) (*logv1.Checked, error) {
+	res, err := logv1.Check(req)
+	var unusable *logv1.Unusable
+	if errors.As(err, &unusable) {
+		return nil, usageError("%v", err)
 	}
-	r, err := logv1.OpenRoot(root)
-	if err != nil {
-		return "", nil, nil, usageError("lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)
-	}
-	data, err := r.ReadLog()
-	if err != nil {
-		r.Close()
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, usageError("lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", logv1.LogName, root)
-		}
-		return "", nil, nil, usageError("lineage v1: %v", err)
-	}
-	return root, r, logv1.Parse(data), nil
+	return res, err
 }
 
 type lineageV1Failure struct {
@@ -155,23 +143,18 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 	if cards == nil {
 		return usageError("lineage verify needs --cards DIR: the agents' cards, from the agents, not from the log's folder")
 	}
-	opts := logv1.Options{Cards: cards, Forks: true, Stewards: c.StringSlice("steward")}
+	req := logv1.CheckRequest{Root: func() (string, error) { return lineageV1Root(c) },
+		Options: logv1.Options{Cards: cards, Forks: true, Stewards: c.StringSlice("steward")}}
 	if f := c.String("operator-key-file"); f != "" {
-		p, err := inDirOf(c, f)
-		if err != nil {
+		if req.OperatorKeyFile, err = inDirOf(c, f); err != nil {
 			return err
 		}
-		if opts.OperatorKey, err = logv1.ReadOperatorKey(p); err != nil {
-			return usageError("%v", err)
-		}
 	}
-	root, r, log, err := readLineageV1(c)
+	res, err := checkLineageV1(req)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	opts.Sidecars = r.Sidecar
-	res := logv1.Verify(log, opts)
+	root, log := res.Root, res.Log
 	agents, open := log.Agents(), res.UnresolvedForks()
 	w := c.Root().Writer
 	if c.Bool("json") {
@@ -231,13 +214,12 @@ func runLineageV1Log(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	root, r, log, err := readLineageV1(c)
+	res, err := checkLineageV1(logv1.CheckRequest{Root: func() (string, error) { return lineageV1Root(c) },
+		Options: logv1.Options{Cards: cards}, History: true, Artefact: path})
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	res := logv1.Verify(log, logv1.Options{Cards: cards, Sidecars: r.Sidecar})
-	entries, forks := logv1.History(log, path)
+	root, entries, forks := res.Root, res.History, res.HistoryForks
 	type jsonEntry struct {
 		Line       int      `json:"line"`
 		Time       string   `json:"time"`

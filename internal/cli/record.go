@@ -11,7 +11,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
-	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -183,22 +182,18 @@ func partialLine(c *ucli.Command, rep *record.Report, partial []string) string {
 		map[bool]string{true: "its", false: "their"}[len(ids) == 1], recordCommandFor(c, rep, ids))
 }
 
-// record runs record.Record with the flags and the configuration; the hook shares it, with a deadline. partial
-// are the tickets whose pull requests GitHub did not give in full.
+// record runs record.Run with the flags and the settings; the hook shares it, with a deadline. partial are the
+// tickets whose pull requests GitHub did not give in full.
 func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep *record.Report, partial []string, err error) {
 	set, err := s.settings(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	tracker := set.Tracker
-	finder, err := record.NewFinder(set.TicketPattern, tracker, trailerKeys(set), s.cfg.TrailerOptions())
-	if err != nil {
-		return nil, nil, err
-	}
-	if finder.Projects, err = record.ParseProjects(set.Projects); err != nil {
-		return nil, nil, err
-	}
-	var opts record.Options
+	req := record.Request{TicketPattern: set.TicketPattern, Tracker: tracker, TrailerKeys: trailerKeys(set),
+		Trailers: s.cfg.TrailerOptions(), Projects: set.Projects, TrackerDefaulted: set.TrackerDefaulted,
+		Config: s.cfg, Getenv: s.env.getenv}
+	opts := &req.Options
 	if c.String("created-at") != "" || s.env.getenv("SOURCE_DATE_EPOCH") != "" {
 		if opts.CreatedAt, err = createdAt(c); err != nil {
 			return nil, nil, err
@@ -218,18 +213,11 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 		return nil, nil, err
 	}
 	opts.LineageV2 = set.LineageV2
-	if opts.LineageV2 {
-		// The checkpoint each bundle carries is taken of a store that verifies under the writers' key.
-		if opts.LineageKey, err = lineage.ResolveKey("", s.env.getenv); err != nil {
-			return nil, nil, err
-		}
-	}
 	opts.BundleDir = set.BundleDir
-	opts.Repo, opts.Range, opts.Finder = s.repo, spec, finder
+	opts.Repo, opts.Range = s.repo, spec
 	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = notes.RefFrom(s.cfg)
-	opts.Author = record.Identity(s.cfg, s.env.getenv)
 	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
 	if opts.MaxTickets, err = set.MaxTickets, set.Err("bernstein.maxTickets"); err != nil {
 		return nil, nil, err
@@ -248,34 +236,9 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 			}
 		}
 	}
-	rep, err = record.Record(opts)
-	if err == nil && set.TrackerDefaulted && record.LooksLikeKeys(rep.Tickets) {
-		warn(c, []string{fmt.Sprintf("tickets such as %s look like Jira or Linear keys, but bernstein.tracker is not set, so they "+
-			"are filed under 'github': run `git config bernstein.tracker jira` (or linear) so bundles and notes name the right tracker", rep.Tickets[0].ID)})
-	}
-	// With tracker github the tickets are numbers, and ids of the pattern beside them are noise rather than
-	// projects to name: the warning is for key-based trackers, or when every id found is a key.
-	if err == nil && len(finder.Projects) == 0 && (tracker != "github" || record.LooksLikeKeys(rep.Tickets)) {
-		if w := severalKeys(record.Keys(rep.Tickets)); w != "" {
-			warn(c, []string{w})
-		}
-	}
+	rep, warnings, err := record.Run(req)
+	warn(c, warnings)
 	return rep, partial, err
-}
-
-// severalKeys is the warning for ids of several project keys found with bernstein.projects unset: some are
-// likely no project (KIP-848 is a Kafka Improvement Proposal, KAKFA-17173 a typo), and each is bundled.
-func severalKeys(keys []record.KeyCount) string {
-	if len(keys) < 2 {
-		return ""
-	}
-	var list []string
-	for _, k := range keys {
-		list = append(list, fmt.Sprintf("%s (%s)", k.Key, plural.Count(k.Tickets, "ticket")))
-	}
-	return fmt.Sprintf("tickets of %d project keys were found: %s; if not all are projects of your tracker, name "+
-		"those that are, so that record and the hook bundle only their tickets: `git config bernstein.projects \"%s\"` "+
-		"(more keys separated by spaces)", len(keys), strings.Join(list, ", "), keys[0].Key)
 }
 
 // keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key

@@ -221,14 +221,5 @@ func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 
 // keepArchives adds the bundles a record run wrote to refs/bernstein/archives, in one commit.
 func (s *session) keepArchives(rep *record.Report) (int, error) {
-	var keep []archives.Bundle
-	for _, r := range rep.Recorded {
-		keep = append(keep, archives.Bundle{Tracker: r.Entry.Tracker, Ticket: r.Entry.Ticket, SHA256: r.Entry.BundleSHA256,
-			Archive: r.Result.Out, Sidecars: map[string]string{
-				archives.JWS: r.Result.Signature, archives.SSHSig: r.Result.SSHSig, archives.Attestation: r.Result.Attestation}})
-	}
-	if len(keep) == 0 {
-		return 0, nil
-	}
-	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
+	return archives.KeepRecorded(s.repo, record.Identity(s.cfg, s.env.getenv), rep)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -59,44 +58,30 @@ func runShow(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.repo.Resolve(rev)
-	if err != nil {
-		return fmt.Errorf("cannot resolve %s: %w", rev, err)
-	}
-	ref := notes.RefFrom(s.cfg)
-	entries, other, ok, err := notes.On(s.repo, ref, h)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("no bundles noted on %s (%s) in %s; get shared notes with 'git bernstein fetch' (see the README)",
-			rev, h.String()[:7], ref)
-	}
-	for _, o := range other {
-		fmt.Fprintf(c.Root().ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
-	}
 	dir, err := s.bundleDir(c)
 	if err != nil {
 		return err
 	}
+	ref := notes.RefFrom(s.cfg)
+	shownNote, err := archives.Show(archives.ShowRequest{Repo: s.repo, NotesRef: ref, Rev: rev, BundleDir: dir})
+	if err != nil {
+		return err
+	}
+	for _, o := range shownNote.Other {
+		fmt.Fprintf(c.Root().ErrWriter, "warning: %s: line not understood by this version: %s\n", ref, termtext.Clean(o))
+	}
+	h := shownNote.Commit
 	wd, _ := envOf(c).getwd()
-	shown := make([]shownEntry, 0, len(entries))
-	for _, e := range entries {
-		local := record.LocalCopyOf(dir, e)
-		se := shownEntry{Entry: e, Path: local.Path, Local: local.State, Why: local.Why}
-		if se.Kept, err = archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil {
-			return err
-		}
-		shown = append(shown, se)
+	shown := make([]shownEntry, 0, len(shownNote.Entries))
+	for _, l := range shownNote.Entries {
+		shown = append(shown, shownEntry{Entry: l.Entry, Path: l.Local.Path, Local: l.Local.State, Why: l.Local.Why,
+			Kept: l.Kept})
 	}
 	if c.Bool("json") {
 		return printJSON(c, map[string]any{"commit": h.String(), "notes_ref": ref.String(), "entries": shown})
 	}
 	w := c.Root().Writer
-	subject := ""
-	if cm, err := s.repo.Commit(h); err == nil {
-		subject, _, _ = strings.Cut(strings.TrimSpace(cm.Message), "\n")
-	}
+	subject := shownNote.Subject
 	fmt.Fprintf(w, "commit %s %s\n", h.String()[:12], termtext.Clean(subject))
 	for _, e := range shown {
 		signed := "unsigned"

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
-	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -19,140 +18,10 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
-// Uses of the stores: what get reads needs no retention settings; what push and the hook write does.
-const (
-	readStores = iota
-	writeStores
-	writeStoresNoRetention // push --no-retention: S3 stores write no retention and accept a bucket without Object Lock
-)
-
-// stores opens every git config bernstein.store, in the order configured, for use.
-func (s *session) stores(c *ucli.Command, use int) ([]store.Store, error) {
-	set, err := s.settings(c)
-	if err != nil {
-		return nil, err
-	}
-	if len(set.Stores) == 0 {
-		return nil, nil
-	}
-	var ret store.Retention
-	if use != readStores {
-		if ret, err = store.ParseRetention(set.Retention, set.RetentionMode); err != nil {
-			return nil, usageError("%v", err)
-		}
-		if err := set.Err("bernstein.legalHold"); err != nil {
-			return nil, usageError("git config bernstein.legalHold: %v", err)
-		}
-		ret.LegalHold = set.LegalHold
-		ret.None = use == writeStoresNoRetention
-	}
-	var out []store.Store
-	for _, raw := range set.Stores {
-		st, err := store.Open(raw, store.Options{Getenv: s.env.getenv, Retention: ret, Now: s.env.now})
-		if err != nil {
-			return nil, fmt.Errorf("%v", err)
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
-// findCopy is archives.Get, then each store in turn: the first copy with the noted digest wins. A store that
-// fails (unreachable, or sends something refused) is said in skipped and the next one tried.
-func findCopy(ctx context.Context, s *session, dir string, stores []store.Store, e notes.Entry) (*archives.Copy, []string, error) {
-	cp, skipped, err := archives.Get(s.repo, dir, e)
-	if err == nil || !errors.Is(err, archives.ErrNotHeld) || len(stores) == 0 {
-		return cp, skipped, err
-	}
-	records, err := archives.Records(s.repo, e.Tracker, e.Ticket, e.BundleSHA256)
-	if err != nil {
-		return nil, skipped, err
-	}
-	for _, st := range stores {
-		h, passed, ok, serr := st.Get(ctx, e.Tracker, e.Ticket, e.BundleSHA256, archives.KnownTo(records, st.URL()))
-		for _, p := range passed {
-			skipped = append(skipped, termtext.Clean(p))
-		}
-		if serr != nil {
-			skipped = append(skipped, termtext.Clean(serr.Error()))
-			continue
-		}
-		if ok {
-			return &archives.Copy{Entry: e, From: st.URL(), Archive: h.Archive, Sidecars: h.Sidecars}, skipped, nil
-		}
-	}
-	var urls []string
-	for _, st := range stores {
-		urls = append(urls, st.URL())
-	}
-	return nil, skipped, fmt.Errorf("%w for %s %s (%s, sha256 %s) in the bundles folder, %s or %s", archives.ErrNotHeld,
-		e.Tracker, e.Ticket, e.Bundle, e.BundleSHA256, archives.Ref, strings.Join(urls, ", "))
-}
-
-// uploaded is what upload did for one store.
-type uploaded struct {
-	store          string
-	archives, adds int
-	took           time.Duration
-	err            error
-}
-
-// uploads is what upload did: per store, and the store records to keep.
-type uploads struct {
-	stores  []uploaded
-	records []archives.Recorded
-}
-
-// upload puts each noted archive this clone holds (bundles folder or refs/bernstein/archives, checked against the
-// note) into every store, what the store lacks only. It stops at the context's deadline; the first error of a
-// store ends that store's upload.
-func upload(ctx context.Context, s *session, dir string, stores []store.Store, entries []notes.Entry) uploads {
-	var recs []archives.Recorded
-	res := make([]uploaded, len(stores))
-	for i, st := range stores {
-		res[i].store = st.URL()
-	}
-	for _, e := range entries {
-		cp, _, err := archives.Get(s.repo, dir, e)
-		if err != nil {
-			continue // not held here: nothing to upload; get says where it is missing
-		}
-		it := store.Item{Tracker: e.Tracker, Ticket: e.Ticket, Bundle: e.Bundle, SHA256: e.BundleSHA256, CreatedAt: e.CreatedAt,
-			Archive: cp.Archive, Sidecars: cp.Sidecars}
-		// The archives ref does not keep the Sigstore bundle; in a registry it is the referrer cosign's tools read.
-		if sb, ok := archives.ReadRecordedSidecar(dir, e, attest.SigstoreSuffix, attest.MaxSigstoreBundle); ok {
-			it.Sidecars = append(it.Sidecars, sb)
-		}
-		records, err := archives.Records(s.repo, e.Tracker, e.Ticket, e.BundleSHA256)
-		if err != nil {
-			records = nil // a hint only: without it, put reads what it finds to check it
-		}
-		for i, st := range stores {
-			if res[i].err != nil {
-				continue
-			}
-			start := s.env.now()
-			it.Known = archives.KnownTo(records, st.URL())
-			rc, err := st.Put(ctx, it)
-			res[i].took += s.env.now().Sub(start)
-			res[i].adds += rc.Added
-			res[i].archives++
-			res[i].err = err
-			if err == nil && len(rc.Versions) > 0 {
-				recs = append(recs, archives.Recorded{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
-					Record: archives.StoreRecord{Store: st.URL(), Objects: rc.Versions}})
-			}
-		}
-	}
-	return uploads{stores: res, records: recs}
-}
-
-// keepRecords adds the store records of an upload to refs/bernstein/archives; added counts the new ones.
-func (s *session) keepRecords(u uploads) (int, error) {
-	if len(u.records) == 0 {
-		return 0, nil
-	}
-	return archives.AddStoreRecords(s.repo, record.Identity(s.cfg, s.env.getenv), u.records)
+// upload is store.Upload of entries from dir to stores, the store records kept by the notes' author.
+func upload(ctx context.Context, s *session, dir string, stores []store.Store, entries []notes.Entry) *store.Uploads {
+	return store.Upload(ctx, store.UploadRequest{Repo: s.repo, BundleDir: dir, Stores: stores, Entries: entries,
+		Author: func() gitext.Signature { return record.Identity(s.cfg, s.env.getenv) }, Now: s.env.now})
 }
 
 // notedEverywhere is every entry of every note on the notes ref, each archive once.
@@ -197,21 +66,22 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 	}
 	failed, unlocked := 0, 0
 	up := upload(ctx, s, dir, stores, entries)
-	for _, u := range up.stores {
-		if u.err != nil {
+	for _, u := range up.Stores {
+		if u.Err != nil {
 			failed++
-			if errors.Is(u.err, store.ErrNoObjectLock) {
+			if errors.Is(u.Err, store.ErrNoObjectLock) {
 				unlocked++
 			}
-			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.err.Error()))
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
 			continue
 		}
-		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.adds, "file"), termtext.Clean(u.store),
-			plural.Count(u.archives, "archive"), u.took.Round(time.Millisecond))
+		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"), termtext.Clean(u.Store),
+			plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
 	}
-	if kept, err = s.keepRecords(up); err != nil {
-		return 0, err
+	if up.KeepErr != nil {
+		return 0, up.KeepErr
 	}
+	kept = up.Kept
 	if unlocked > 0 {
 		return kept, usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
 			plural.Count(unlocked, "bucket"))
@@ -250,20 +120,20 @@ func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.R
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	up := upload(ctx, s, dir, stores, entries)
-	if _, err := s.keepRecords(up); err != nil {
-		problem("store records not kept in %s: %v; 'git bernstein push' keeps them", archives.Ref, err)
+	if up.KeepErr != nil {
+		problem("store records not kept in %s: %v; 'git bernstein push' keeps them", archives.Ref, up.KeepErr)
 	}
-	for _, u := range up.stores {
-		if u.err != nil {
-			why := u.err.Error()
+	for _, u := range up.Stores {
+		if u.Err != nil {
+			why := u.Err.Error()
 			finish := "'git bernstein push' uploads them"
 			switch {
-			case errors.Is(u.err, context.DeadlineExceeded):
+			case errors.Is(u.Err, context.DeadlineExceeded):
 				why = "the time budget ran out (bernstein.hookBudget)"
-			case errors.Is(u.err, store.ErrNoObjectLock):
+			case errors.Is(u.Err, store.ErrNoObjectLock):
 				finish = "'git bernstein push --no-retention' uploads them unlocked"
 			}
-			problem("archives not all uploaded to %s: %s; %s", u.store, termtext.Clean(why), finish)
+			problem("archives not all uploaded to %s: %s; %s", u.Store, termtext.Clean(why), finish)
 		}
 	}
 }

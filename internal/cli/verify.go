@@ -2,20 +2,13 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
-
-// maxSignatureFile bounds what is read of a .jws: a real one is under 400 bytes, and sign refuses past 16 KiB.
-const maxSignatureFile = 64 << 10
 
 var verifyDescription = fmt.Sprintf(`Checks a ticket bundle without extracting it: the archive is read once, as a stream, in memory.
 Checks, in this order, one line each ([PASS], [WARN], [FAIL], or [UNUSABLE] when it could not be made):
@@ -150,7 +143,7 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 	opts.Repository = repoCheck(c, envOf(c), wd)
 	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
 	if report == nil {
-		report = verifyFiles(wd, args, c.StringSlice("card"), opts)
+		report = verify.VerifyFiles(verifyPaths(wd, args, c.StringSlice("card")), opts)
 	}
 	if c.Bool("json") {
 		c.Root().Writer.Write(report.JSON())
@@ -198,81 +191,22 @@ func verifyLimits(c *ucli.Command) (verify.Limits, error) {
 	return lim, nil
 }
 
-// verifyInputs are what verify, view and extract read: the trusted keys, the signature (nil: none) and the open
-// archive.
-type verifyInputs struct {
-	keys    []sign.TrustedKey
-	sig     []byte
-	archive *os.File
-}
-
-// openVerifyInputs opens what the user named. SIGNATURE defaults to ARCHIVE.jws when that exists. Every input
-// must be a regular file and is opened without blocking (an evidence folder unpacked by tar can hold FIFOs, and
-// opening one would wait forever). An input that cannot be used comes back as an unusable report (exit 2), so
-// --json still prints one.
-func openVerifyInputs(wd string, args, cards []string) (*verifyInputs, *verify.Report) {
-	in := &verifyInputs{}
-	keys, err := trustedCards(wd, cards)
-	if err != nil {
-		return nil, verify.Unusable(verify.CheckTrust, err.Error())
-	}
-	in.keys = keys
-	archivePath := inDir(wd, args[0])
-	sigPath := archivePath + ".jws"
+// verifyPaths turns what the user named (ARCHIVE [SIGNATURE], --card) into the files verify, view and extract
+// read, relative to wd; cards are named in reports as the user wrote them.
+func verifyPaths(wd string, args, cards []string) verify.Files {
+	f := verify.Files{Archive: inDir(wd, args[0])}
 	if len(args) == 2 {
-		sigPath = inDir(wd, args[1])
-	} else if _, err := os.Lstat(sigPath); errors.Is(err, os.ErrNotExist) {
-		sigPath = ""
+		f.Signature = inDir(wd, args[1])
 	}
-	if sigPath != "" {
-		sig, err := readSignature(sigPath)
-		if err != nil {
-			return nil, verify.Unusable(verify.CheckSignature, err.Error())
-		}
-		in.sig = sig
-	}
-	f, _, err := regularfile.Open(archivePath, "archive")
-	if err != nil {
-		return nil, verify.Unusable(verify.CheckArchive, err.Error())
-	}
-	in.archive = f
-	return in, nil
+	f.Cards = cardPaths(wd, cards)
+	return f
 }
 
-// trustedCards reads the --card files (relative to wd, named in reports as the user wrote them) into one set of
-// trusted keys: one kid must name one key across all of them (sign.TrustSet).
-func trustedCards(wd string, cards []string) ([]sign.TrustedKey, error) {
-	var trust sign.TrustSet
-	for _, p := range cards {
-		k, err := sign.LoadCardAs(inDir(wd, p), p)
-		if err != nil {
-			return nil, fmt.Errorf("%w; check the --card path and that it is the signer's agent card", err)
-		}
-		if err := trust.Add(k); err != nil {
-			return nil, err
-		}
+// cardPaths are the --card files relative to wd, named as the user wrote them.
+func cardPaths(wd string, cards []string) []verify.Card {
+	out := make([]verify.Card, len(cards))
+	for i, p := range cards {
+		out[i] = verify.Card{Path: inDir(wd, p), Name: p}
 	}
-	return trust.Keys(), nil
-}
-
-// readSignature reads a .jws: bounded, and an empty file is an empty (malformed) signature, not a missing one.
-func readSignature(path string) ([]byte, error) {
-	sig, err := regularfile.ReadFile(path, "signature", maxSignatureFile)
-	if err != nil {
-		return nil, err
-	}
-	if sig == nil {
-		sig = []byte{}
-	}
-	return sig, nil
-}
-
-// verifyFiles opens what the user named and verifies it.
-func verifyFiles(wd string, args, cards []string, opts verify.Options) *verify.Report {
-	in, unusable := openVerifyInputs(wd, args, cards)
-	if unusable != nil {
-		return unusable
-	}
-	defer in.archive.Close()
-	return verify.Verify(in.archive, in.sig, in.keys, opts)
+	return out
 }

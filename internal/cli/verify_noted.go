@@ -13,6 +13,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -53,7 +54,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	}
 	worst := 0
 	for i, e := range entries {
-		cp, skipped, err := findCopy(ctx, s, dir, stores, e)
+		cp, skipped, err := store.FindCopy(ctx, s.repo, dir, stores, e)
 		warn(c, skipped)
 		var report *verify.Report
 		if err != nil {
@@ -71,7 +72,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 			o.Note = noteCheck(envOf(c), path, rev)
 			o.Repository = repoCheck(c, envOf(c), wd)
 			if report = addSSHTrust(c, wd, path, &o); report == nil {
-				report = verifyFiles(wd, []string{path}, c.StringSlice("card"), o)
+				report = verify.VerifyFiles(verifyPaths(wd, []string{path}, c.StringSlice("card")), o)
 			}
 			if !c.Bool("json") {
 				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
@@ -98,10 +99,10 @@ func sep(i int) string {
 	return "\n"
 }
 
-// notedEntriesOnRev is notedEntries for a revision only: verify --rev names a commit, never a ticket.
+// notedEntriesOnRev is notes.Named for a revision only: verify --rev names a commit, never a ticket.
 func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
 	if _, err := s.repo.Resolve(rev); err != nil {
 		return "", nil, usageError("--rev %s: cannot resolve it: %v", rev, err)
 	}
-	return s.notedEntries(rev)
+	return notes.Named(s.repo, notes.RefFrom(s.cfg), rev)
 }

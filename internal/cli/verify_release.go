@@ -47,7 +47,7 @@ func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	keys, err := trustedCards(wd, c.StringSlice("card"))
+	keys, err := verify.TrustCards(cardPaths(wd, c.StringSlice("card")))
 	if err != nil {
 		return usageError("%v", err)
 	}

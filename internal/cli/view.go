@@ -84,7 +84,7 @@ func runView(_ context.Context, c *ucli.Command) error {
 	vopts := verify.Options{Limits: lim, AgentCards: cards}
 	b := &report.Bundle{Report: addSSHTrust(c, wd, archivePath, &vopts)}
 	if b.Report == nil {
-		b = viewFiles(wd, args, c.StringSlice("card"), vopts)
+		b = report.ReadFiles(verifyPaths(wd, args, c.StringSlice("card")), vopts)
 	}
 	b.Policy = pol
 	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
@@ -98,14 +98,4 @@ func runView(_ context.Context, c *ucli.Command) error {
 		return verdict(b.Report.ExitCode, "")
 	}
 	return nil
-}
-
-// viewFiles is verifyFiles with the members kept: the same cards, signature lookup and unusable reports.
-func viewFiles(wd string, args, cards []string, opts verify.Options) *report.Bundle {
-	in, unusable := openVerifyInputs(wd, args, cards)
-	if unusable != nil {
-		return &report.Bundle{Report: unusable}
-	}
-	defer in.archive.Close()
-	return report.Read(in.archive, in.sig, in.keys, opts)
 }

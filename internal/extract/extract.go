@@ -331,3 +331,18 @@ func bare(err error) error {
 	}
 	return err
 }
+
+// Files is Extract of the files f names, opened as verify opens them (verify.Open). unusable, when set, is a
+// report that the inputs cannot be used, made before (an SSH trust that does not read); then, as when f cannot
+// be opened, nothing is read or extracted and the result carries that report.
+func Files(f verify.Files, unusable *verify.Report, opts Options) (*Result, error) {
+	var in *verify.Inputs
+	if unusable == nil {
+		in, unusable = verify.Open(f)
+	}
+	if unusable != nil {
+		return &Result{Report: unusable, Into: opts.Into, Reason: "the inputs could not be used: nothing was extracted"}, nil
+	}
+	defer in.Archive.Close()
+	return Extract(in.Archive, in.Sig, in.Keys, opts)
+}

@@ -28,6 +28,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // Policy is the policy file. Zero values mean "not set": the controls then take the captured rules.
@@ -98,4 +100,18 @@ func (p *Policy) TrustsBot(login string) bool {
 		}
 	}
 	return false
+}
+
+// ReadFile reads and parses the policy file at path (given: the path as the user wrote it, for messages): a
+// regular file of at most 1 MiB. Its errors name the --policy flag, which is where a path comes from.
+func ReadFile(path, given string) (*Policy, error) {
+	data, err := regularfile.ReadFile(path, "policy file", maxFile)
+	if err != nil {
+		return nil, fmt.Errorf("--policy: %w", err)
+	}
+	pol, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("--policy %s: %w", given, err)
+	}
+	return pol, nil
 }

@@ -124,3 +124,14 @@ func (w *memberHead) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// ReadFiles is Read of the files f names, opened as verify opens them (verify.Open): the same cards, signature
+// lookup and unusable reports, so that an input that cannot be used is a page of its unusable report.
+func ReadFiles(f verify.Files, opts verify.Options) *Bundle {
+	in, unusable := verify.Open(f)
+	if unusable != nil {
+		return &Bundle{Report: unusable}
+	}
+	defer in.Archive.Close()
+	return Read(in.Archive, in.Sig, in.Keys, opts)
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/git-bernstein/git-bernstein/internal/sign"
 )
 
 // AllowedSignersLine is the allowed signers line (ssh-keygen(1), "ALLOWED SIGNERS") that trusts pub for
@@ -32,4 +34,30 @@ func AuthorizedKey(pub ed25519.PublicKey) (string, error) {
 		return "", fmt.Errorf("not an Ed25519 public key: %w", err)
 	}
 	return strings.TrimSuffix(string(ssh.MarshalAuthorizedKey(k)), "\n"), nil
+}
+
+// CardLines are the OpenSSH lines of each key of the agent card at path (given: the path as the user wrote
+// it, for messages), in the card's order: allowed signers lines, or with keyOnly authorized_keys lines with the
+// kid as their comment. On an error, the lines made before it come back with it.
+func CardLines(path, given string, keyOnly bool) ([]string, error) {
+	keys, err := sign.LoadCardAs(path, given)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, k := range keys {
+		var line string
+		if keyOnly {
+			if line, err = AuthorizedKey(k.Public); err == nil {
+				line += " " + k.Kid
+			}
+		} else {
+			line, err = AllowedSignersLine(k.Kid, k.Public)
+		}
+		if err != nil {
+			return lines, fmt.Errorf("card %s: %v", given, err)
+		}
+		lines = append(lines, line)
+	}
+	return lines, nil
 }

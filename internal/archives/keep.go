@@ -1,0 +1,69 @@
+package archives
+
+import (
+	"fmt"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+)
+
+// bundleOf is what the archives ref keeps of a bundle just written and the note entry that names it.
+func bundleOf(res *bundle.Result, e notes.Entry) Bundle {
+	return Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256, Archive: res.Out,
+		Sidecars: map[string]string{JWS: res.Signature, SSHSig: res.SSHSig, Attestation: res.Attestation}}
+}
+
+// KeepRecorded keeps the bundles rep recorded on the archives ref (Store), so that they travel with their
+// notes (README, "Sharing evidence"); added counts the new ones.
+func KeepRecorded(r *gitext.Repo, sig gitext.Signature, rep *record.Report) (added int, err error) {
+	var keep []Bundle
+	for _, rec := range rep.Recorded {
+		keep = append(keep, bundleOf(rec.Result, rec.Entry))
+	}
+	if len(keep) == 0 {
+		return 0, nil
+	}
+	return Store(r, sig, keep)
+}
+
+// NoteRequest is bundle --note REV: the bundle Result (signed by Kid, "" unsigned) is noted on Rev in NotesRef
+// as record notes its bundles, by Author, and kept on the archives ref.
+type NoteRequest struct {
+	Repo     *gitext.Repo
+	NotesRef gitext.RefName
+	Rev      string
+	Author   gitext.Signature
+	Result   *bundle.Result
+	Kid      string
+}
+
+// Noted is the note NoteBundle added: on Commit, the line Entry.
+type Noted struct {
+	Commit gitext.Hash
+	Entry  notes.Entry
+}
+
+// NoteBundle notes req.Result on req.Rev and keeps it on the archives ref. The note names the archive's file
+// name only; show looks for it in the bundles folder, and verify --rev checks any copy against the noted digest.
+// When the note was added but the archive not kept, both the Noted and the error are returned.
+func NoteBundle(req NoteRequest) (*Noted, error) {
+	h, err := req.Repo.Resolve(req.Rev)
+	if err != nil {
+		return nil, fmt.Errorf("--note %s: cannot resolve it: %w (the bundle was written but not noted)", req.Rev, err)
+	}
+	entry, err := record.EntryFor(req.Result, req.Kid)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := notes.Add(req.Repo, req.NotesRef, h, req.Author, entry); err != nil {
+		return nil, fmt.Errorf("--note %s: %w (the bundle was written but not noted)", req.Rev, err)
+	}
+	noted := &Noted{Commit: h, Entry: entry}
+	// The archive travels with its note (README, "Sharing evidence").
+	if _, err := Store(req.Repo, req.Author, []Bundle{bundleOf(req.Result, entry)}); err != nil {
+		return noted, fmt.Errorf("--note %s: noted, but not kept in %s: %w", req.Rev, Ref, err)
+	}
+	return noted, nil
+}
