@@ -29,17 +29,15 @@ type Member struct {
 // maxPages stops a server whose Link headers never end (a timeline of 10,000 events is 100 pages).
 const maxPages = 100
 
-// list fetches every page of a list endpoint (reviews, commits, timelines, events) and joins the elements, each
-// byte for byte as sent, into one array, so that a member is one document a reader can load, not a stream of
-// pages; it also says where each page came from.
-func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.Member, error) {
-	var all []json.RawMessage
+// eachPage fetches path and every page its Link headers name, within maxPages and the client's answer budget,
+// handing each body to use in page order; the requests made are returned for the member's provenance.
+func (c *Client) eachPage(ctx context.Context, path string, use func(page int, body []byte) error) ([]prsource.Request, error) {
 	var from []prsource.Request
-	page := 1
 	sep := "?"
-	if bytes.ContainsRune([]byte(path), '?') {
+	if strings.ContainsRune(path, '?') {
 		sep = "&"
 	}
+	page := 1
 	for i := 0; i < maxPages; i++ {
 		p := fmt.Sprintf("%s%sper_page=%d", path, sep, maxPerPage)
 		if page > 1 {
@@ -47,30 +45,49 @@ func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.
 		}
 		body, resp, err := c.getRaw(ctx, p)
 		if err != nil {
-			return nil, prsource.Member{}, err
+			return nil, err
 		}
 		from = append(from, c.sourceOf(resp))
-		if err := eachElement(body, fmt.Sprintf("%s, page %d", what, page), func(raw json.RawMessage) error {
-			all = append(all, raw)
-			return nil
-		}); err != nil {
-			return nil, prsource.Member{}, err
+		if err := use(page, body); err != nil {
+			return nil, err
 		}
 		if resp.NextPage == 0 || resp.NextPage <= page {
 			break
 		}
 		page = resp.NextPage
 	}
+	return from, nil
+}
+
+// joinArray is elements as one JSON array, each byte for byte as sent.
+func joinArray(elements []json.RawMessage) []byte {
 	var buf bytes.Buffer
 	buf.WriteByte('[')
-	for i, it := range all {
+	for i, it := range elements {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
 		buf.Write(it)
 	}
-	buf.WriteString("]\n")
-	return buf.Bytes(), prsource.FromRequests("", from), nil
+	buf.WriteByte(']')
+	return buf.Bytes()
+}
+
+// list fetches every page of a list endpoint (reviews, commits, timelines, events) and joins the elements, each
+// byte for byte as sent, into one array, so that a member is one document a reader can load, not a stream of
+// pages; it also says where each page came from.
+func (c *Client) list(ctx context.Context, path, what string) ([]byte, prsource.Member, error) {
+	var all []json.RawMessage
+	from, err := c.eachPage(ctx, path, func(page int, body []byte) error {
+		return eachElement(body, fmt.Sprintf("%s, page %d", what, page), func(raw json.RawMessage) error {
+			all = append(all, raw)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, prsource.Member{}, err
+	}
+	return append(joinArray(all), '\n'), prsource.FromRequests("", from), nil
 }
 
 // object fetches one JSON object as sent.
@@ -95,25 +112,10 @@ func (c *Client) pagedObject(ctx context.Context, path, key, what string) ([]byt
 	var first map[string]json.RawMessage
 	var firstBody []byte
 	var all []json.RawMessage
-	var from []prsource.Request
-	page := 1
-	sep := "?"
-	if strings.ContainsRune(path, '?') {
-		sep = "&"
-	}
-	for i := 0; i < maxPages; i++ {
-		p := fmt.Sprintf("%s%sper_page=%d", path, sep, maxPerPage)
-		if page > 1 {
-			p += fmt.Sprintf("&page=%d", page)
-		}
-		body, resp, err := c.getRaw(ctx, p)
-		if err != nil {
-			return nil, prsource.Member{}, err
-		}
-		from = append(from, c.sourceOf(resp))
+	from, err := c.eachPage(ctx, path, func(page int, body []byte) error {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(body, &obj) != nil {
-			return nil, prsource.Member{}, &errNotList{what: fmt.Sprintf("%s, page %d", what, page), why: "not a JSON object"}
+			return &errNotList{what: fmt.Sprintf("%s, page %d", what, page), why: "not a JSON object"}
 		}
 		arr, ok := obj[key]
 		if !ok {
@@ -123,29 +125,20 @@ func (c *Client) pagedObject(ctx context.Context, path, key, what string) ([]byt
 			all = append(all, raw)
 			return nil
 		}); err != nil {
-			return nil, prsource.Member{}, err
+			return err
 		}
 		if first == nil {
 			first, firstBody = obj, body
 		}
-		if resp.NextPage == 0 || resp.NextPage <= page {
-			break
-		}
-		page = resp.NextPage
+		return nil
+	})
+	if err != nil {
+		return nil, prsource.Member{}, err
 	}
 	if len(from) == 1 {
 		return firstBody, prsource.FromRequests("", from), nil
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, it := range all {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(it)
-	}
-	buf.WriteByte(']')
-	first[key] = buf.Bytes()
+	first[key] = joinArray(all)
 	joined, err := json.Marshal(first)
 	if err != nil {
 		return nil, prsource.Member{}, err
