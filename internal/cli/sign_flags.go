@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/attest"
+	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
@@ -86,11 +87,8 @@ func (s *session) bundleSigning(c *ucli.Command) (*signing.Archive, error) {
 		sshSig = &v
 	}
 	a := signing.ForArchive(sg, sshSig, set.Attest)
-	for _, raw := range set.Stores {
-		if scheme, _, _ := strings.Cut(raw, "://"); a.Attest && strings.EqualFold(scheme, "oci") {
-			a.OCIStore = raw
-			break
-		}
+	if a.Attest {
+		a.OCIStore = ociartifact.FirstStore(set.Stores)
 	}
 	return a, nil
 }

@@ -60,13 +60,30 @@ func ArchiveManifest(a Archive) ([]byte, ocispec.Descriptor) {
 	return Manifest(ocispec.Manifest{ArtifactType: ArchiveType, Layers: []ocispec.Descriptor{layer}, Annotations: ann})
 }
 
+// IsStore says whether a bernstein.store value names an OCI registry (oci://…, the scheme in any case).
+func IsStore(storeURL string) bool {
+	scheme, _, ok := strings.Cut(storeURL, "://")
+	return ok && strings.EqualFold(scheme, "oci")
+}
+
+// FirstStore is the first of the bernstein.store values that names an OCI registry, "" when none does: the
+// store whose manifest a statement names.
+func FirstStore(storeURLs []string) string {
+	for _, u := range storeURLs {
+		if IsStore(u) {
+			return u
+		}
+	}
+	return ""
+}
+
 // Subject is the in-toto subject naming the archive's manifest in the OCI store storeURL
 // (oci://HOST[:PORT]/REPOSITORY): oci://HOST[:PORT]/REPOSITORY@sha256:<manifest hex>, digest that sha256
 // (package attest, "OCI manifest subject"). The digest is the same in every registry; the name says where the
 // first one configured keeps it.
 func Subject(storeURL string, a Archive) (attest.Subject, error) {
-	scheme, repo, ok := strings.Cut(storeURL, "://")
-	if !ok || !strings.EqualFold(scheme, "oci") {
+	_, repo, _ := strings.Cut(storeURL, "://")
+	if !IsStore(storeURL) {
 		return attest.Subject{}, fmt.Errorf("bernstein.store %q is not oci://HOST[:PORT]/REPOSITORY", storeURL)
 	}
 	_, d := ArchiveManifest(a)
