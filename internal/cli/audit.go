@@ -86,17 +86,9 @@ func readPolicy(c *ucli.Command, wd string) (*policy.Policy, error) {
 }
 
 func runAudit(_ context.Context, c *ucli.Command) error {
-	args := c.Args().Slice()
-	if len(args) < 1 || len(args) > 2 {
-		return usageError("audit takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help audit'", len(args))
-	}
-	opts, err := verifyOptions(c)
+	args, opts, wd, err := verifyInputs(c)
 	if err != nil {
 		return err
-	}
-	wd, err := envOf(c).getwd()
-	if err != nil {
-		return fmt.Errorf("find the current folder: %w", err)
 	}
 	// The policy is read first: a policy that does not read is a usage error, before any verdict.
 	pol, err := readPolicy(c, wd)

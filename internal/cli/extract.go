@@ -77,17 +77,9 @@ type extractJSON struct {
 }
 
 func runExtract(_ context.Context, c *ucli.Command) error {
-	args := c.Args().Slice()
-	if len(args) < 1 || len(args) > 2 {
-		return usageError("extract takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help extract'", len(args))
-	}
-	vopts, err := verifyOptions(c)
+	args, vopts, wd, err := verifyInputs(c)
 	if err != nil {
 		return err
-	}
-	wd, err := envOf(c).getwd()
-	if err != nil {
-		return fmt.Errorf("find the current folder: %w", err)
 	}
 	if err := repoWrittenApart(c, wd, args); err != nil {
 		return err

@@ -119,20 +119,12 @@ func bundleVerifyCommand() *ucli.Command {
 }
 
 func runVerify(ctx context.Context, c *ucli.Command) error {
-	args := c.Args().Slice()
-	if len(args) == 0 && c.String("rev") != "" {
+	if c.Args().Len() == 0 && c.String("rev") != "" {
 		return runVerifyNoted(ctx, c) // verify --rev REV: the archives noted there, fetched as get does
 	}
-	if len(args) < 1 || len(args) > 2 {
-		return usageError("verify takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help verify'", len(args))
-	}
-	opts, err := verifyOptions(c)
+	args, opts, wd, err := verifyInputs(c)
 	if err != nil {
 		return err
-	}
-	wd, err := envOf(c).getwd()
-	if err != nil {
-		return fmt.Errorf("find the current folder: %w", err)
 	}
 	if err := repoWrittenApart(c, wd, args); err != nil {
 		return err
@@ -154,6 +146,31 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 		return verdict(report.ExitCode, "")
 	}
 	return nil
+}
+
+// archiveArgs is the ARCHIVE [SIGNATURE] of verify, audit, extract and view; a usage error names the command.
+func archiveArgs(c *ucli.Command) ([]string, error) {
+	args := c.Args().Slice()
+	if len(args) < 1 || len(args) > 2 {
+		return nil, usageError("%s takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help %s'",
+			c.Name, len(args), c.Name)
+	}
+	return args, nil
+}
+
+// verifyInputs reads, in this order, what verify, audit and extract start from: ARCHIVE [SIGNATURE], verify's
+// options and the working folder.
+func verifyInputs(c *ucli.Command) (args []string, opts verify.Options, wd string, err error) {
+	if args, err = archiveArgs(c); err != nil {
+		return nil, opts, "", err
+	}
+	if opts, err = verifyOptions(c); err != nil {
+		return nil, opts, "", err
+	}
+	if wd, err = envOf(c).getwd(); err != nil {
+		return nil, opts, "", fmt.Errorf("find the current folder: %w", err)
+	}
+	return args, opts, wd, nil
 }
 
 func verifyOptions(c *ucli.Command) (verify.Options, error) {

@@ -49,9 +49,9 @@ func viewCommand() *ucli.Command {
 }
 
 func runView(_ context.Context, c *ucli.Command) error {
-	args := c.Args().Slice()
-	if len(args) < 1 || len(args) > 2 {
-		return usageError("view takes ARCHIVE and an optional SIGNATURE (got %d arguments); see 'git bernstein help view'", len(args))
+	args, err := archiveArgs(c)
+	if err != nil {
+		return err
 	}
 	wd, err := envOf(c).getwd()
 	if err != nil {
