@@ -56,7 +56,6 @@ var orchestrationDebt = map[string]int{
 	"runRecord":                   2,
 	"runVerify":                   3,
 	"runVerifyNoted":              8,
-	"runVerifyPage":               2,
 	"runVerifyRelease":            4,
 	"runView":                     4,
 }

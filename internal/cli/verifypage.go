@@ -6,7 +6,6 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/verifypage"
 )
@@ -41,10 +40,10 @@ func runVerifyPage(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
 	out := inDir(wd, c.String("out"))
-	page := verifypage.Page(buildinfo.Version())
-	if err := atomicfile.WriteFile(out, page, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", out, err)
+	page, err := verifypage.Write(out, buildinfo.Version())
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(c.Root().Writer, "wrote %s (%d KiB; verifier built with %s)\n", out, len(page)>>10, verifypage.Toolchain())
+	fmt.Fprintf(c.Root().Writer, "wrote %s (%d KiB; verifier built with %s)\n", out, page.Size>>10, page.Toolchain)
 	return nil
 }

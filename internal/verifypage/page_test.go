@@ -98,3 +98,26 @@ func TestCommittedWasmIsCurrent(t *testing.T) {
 			"run `make verify-wasm` (go generate ./internal/verifypage) and commit internal/verifypage", len(out.WasmGz), len(wasmGz))
 	}
 }
+
+// TestWrite: the file holds exactly Page's bytes, and a folder that does not exist is an error naming the path.
+func TestWrite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "verify.html")
+	w, err := Write(path, "v9.9.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, Page("v9.9.9")) || w.Size != len(got) || w.Toolchain != Toolchain() {
+		t.Errorf("wrote %d bytes (reported %d, toolchain %q); want Page's %d, %q", len(got), w.Size, w.Toolchain,
+			len(Page("v9.9.9")), Toolchain())
+	}
+	bad := filepath.Join(dir, "nodir", "verify.html")
+	if _, err := Write(bad, "v"); err == nil || !strings.HasPrefix(err.Error(), "write "+bad+": ") {
+		t.Errorf("Write into a missing folder: %v; want an error naming %s", err, bad)
+	}
+}
