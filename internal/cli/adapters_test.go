@@ -50,7 +50,6 @@ var orchestrationDebt = map[string]int{
 	"runLineageAppend":            2,
 	"runLineageCheckpoint":        3,
 	"runLineageShow":              3,
-	"runLineageV1Log":             2,
 	"runLineageVerifyCheckpoints": 2,
 	"runPush":                     9,
 	"runRecord":                   2,

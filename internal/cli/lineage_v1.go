@@ -245,7 +245,7 @@ func runLineageV1Log(_ context.Context, c *ucli.Command) error {
 			Forks    []jsonFork  `json:"forks"`
 		}{path, []jsonEntry{}, []jsonFork{}}
 		for _, e := range entries {
-			out.Entries = append(out.Entries, jsonEntry{e.Line, logv1.FormatTime(e.TsNs), e.TsNs, e.AgentID, e.AgentCardKid, e.ToolCallID,
+			out.Entries = append(out.Entries, jsonEntry{e.Line, e.Time(), e.TsNs, e.AgentID, e.AgentCardKid, e.ToolCallID,
 				e.ContentHash, append([]string{}, e.ParentHashes...), e.Hash, string(res.Signatures[e])})
 		}
 		for _, f := range forks {
@@ -281,7 +281,7 @@ func runLineageV1Log(_ context.Context, c *ucli.Command) error {
 				parents += short(p)
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Line, logv1.FormatTime(e.TsNs), cell(e.AgentID), cell(e.AgentCardKid),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Line, e.Time(), cell(e.AgentID), cell(e.AgentCardKid),
 			cell(e.ToolCallID), short(e.ContentHash), parents, short(e.Hash), res.Signatures[e])
 	}
 	tw.Flush()

@@ -55,6 +55,9 @@ type Entry struct {
 // Hex is the entry hash without its "sha256:" prefix.
 func (e *Entry) Hex() string { return strings.TrimPrefix(e.Hash, "sha256:") }
 
+// Time is the entry's ts_ns as FormatTime writes it, as lineage log shows it.
+func (e *Entry) Time() string { return FormatTime(e.TsNs) }
+
 // Problem is something wrong with one line (Line 0: the file as a whole).
 type Problem struct {
 	Line     int

@@ -70,3 +70,20 @@ func TestReadOperatorKey(t *testing.T) {
 		t.Error("a missing key file: no error")
 	}
 }
+
+// Time is ts_ns in UTC as RFC 3339, its fraction only when there is one (lineage log's TIME column and "time").
+func TestEntryTime(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tsNs int64
+		want string
+	}{
+		{0, "1970-01-01T00:00:00Z"},
+		{1767225600_000000000, "2026-01-01T00:00:00Z"},
+		{1767225600_123400000, "2026-01-01T00:00:00.1234Z"},
+	} {
+		if got := (&Entry{TsNs: tc.tsNs}).Time(); got != tc.want {
+			t.Errorf("Time of ts_ns %d = %q, want %q", tc.tsNs, got, tc.want)
+		}
+	}
+}
