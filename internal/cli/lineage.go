@@ -197,13 +197,13 @@ func runLineageShow(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	timeline, err := lineage.Open(root, lineage.PublicKey()).Replay(task)
+	timeline, err := lineage.Show(root, task)
 	if err != nil {
 		return err
 	}
 	w := c.Root().Writer
 	if c.Bool("json") {
-		out, err := lineage.MarshalTimeline(timeline)
+		out, err := timeline.Marshal()
 		if err != nil {
 			return err
 		}

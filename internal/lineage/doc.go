@@ -138,7 +138,7 @@
 // child_sha's hex digest, predicateType https://slsa.dev/provenance/v0.3 with an SLSA 1.0 shaped predicate
 // (buildType https://bernstein.dev/lineage/v2, builder https://bernstein.dev/runners/lineage-v2, the parent's
 // prev_hmac, or 64 zeros, as a resolved dependency, each body's SHA-256 as a byproduct, startedOn from ts_ns as
-// upstream's datetime rounds it). MarshalTimeline is show --output-json: [{"parent":{…},"bodies":[…]}], indent 2.
+// upstream's datetime rounds it). Timeline.Marshal is show --output-json: [{"parent":{…},"bodies":[…]}], indent 2.
 //
 // # Reference vector
 //

@@ -123,8 +123,17 @@ func ExportSigstore(timeline []Entry) ([]byte, error) {
 	return encIndentASCII.Marshal(st)
 }
 
-// MarshalTimeline is show --output-json: [{"parent":{…},"bodies":[…]}] as json.dumps(indent=2, sort_keys=True).
-func MarshalTimeline(timeline []Entry) ([]byte, error) {
+// Timeline is one task's parent refs in append order, each with its child's bodies (Store.Replay).
+type Timeline []Entry
+
+// Show is lineage v2 show: Task's timeline in the store at root, read under the public key as upstream's show
+// reads it. It does not check the HMACs (Store.Verify does).
+func Show(root, task string) (Timeline, error) {
+	return Open(root, PublicKey()).Replay(task)
+}
+
+// Marshal is show --output-json: [{"parent":{…},"bodies":[…]}] as json.dumps(indent=2, sort_keys=True).
+func (timeline Timeline) Marshal() ([]byte, error) {
 	out := make([]any, 0, len(timeline))
 	for _, e := range timeline {
 		bodies := make([]any, 0, len(e.Bodies))

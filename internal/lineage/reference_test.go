@@ -81,3 +81,57 @@ func TestReferenceStoreReads(t *testing.T) {
 		t.Fatalf("replay: %+v %v", tl, err)
 	}
 }
+
+// Show reads a task's timeline under the public key (another task's refs are not in it), and Marshal is show
+// --output-json: json.dumps(indent=2, sort_keys=True) of [{"parent","bodies"}].
+func TestShowReferenceStore(t *testing.T) {
+	t.Parallel()
+	root := writeReferenceStore(t)
+	tl, err := Show(root, "T")
+	if err != nil || len(tl) != 1 {
+		t.Fatalf("Show: %+v %v", tl, err)
+	}
+	got, err := tl.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != refShowJSON {
+		t.Errorf("show --output-json:\n%s\nwant\n%s", got, refShowJSON)
+	}
+	if none, err := Show(root, "other"); err != nil || len(none) != 0 {
+		t.Errorf("Show of a task with no refs: %+v %v", none, err)
+	}
+	if out, err := Timeline(nil).Marshal(); err != nil || string(out) != "[]" {
+		t.Errorf("an empty timeline marshals as %q, %v; want []", out, err)
+	}
+}
+
+// refShowJSON is the reference store's timeline of task T as upstream's show --output-json prints it.
+const refShowJSON = `[
+  {
+    "bodies": [
+      {
+        "child_run_id": "r1",
+        "hmac": "46e4b1dec76b55ca30f20529ba3a21c0d2bdd9d0d6206ec02842906a84ee2ede",
+        "kind": "subagent.started",
+        "payload": {},
+        "prev_hmac": "",
+        "seq": 0,
+        "task_id": "T",
+        "ts_ns": 1,
+        "v": 2
+      }
+    ],
+    "parent": {
+      "child_run_id": "r1",
+      "child_sha": "sha256:3c99e1ac3544ed3dd607a160441535c907c7fd854f513d5f106f0f826f0c702b",
+      "hmac": "a20e714596a40542ef979653d803a19780ca835318b5f831636be91ae003db95",
+      "parent_call_id": "call",
+      "prev_hmac": "",
+      "summary": "s",
+      "task_id": "T",
+      "ts_ns": 1,
+      "v": 2
+    }
+  }
+]`
