@@ -149,17 +149,20 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	store, err := lineageStore(c)
+	root, err := lineageRoot(c)
 	if err != nil {
 		return err
 	}
-	key := store.Key
+	key, err := lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+	if err != nil {
+		return err
+	}
 	// Relative paths are from the folder the command runs in (Env.Dir in tests), like every other file flag.
 	wd, err := envOf(c).getwd()
 	if err != nil {
 		return err
 	}
-	req := pinned.Request{Store: store, Strict: c.Bool("strict"), Cards: cardPaths(wd, c.StringSlice("card"))}
+	req := pinned.Request{Root: root, Key: key, Strict: c.Bool("strict"), Cards: cardPaths(wd, c.StringSlice("card"))}
 	for _, path := range c.StringSlice("checkpoint") {
 		req.Checkpoints = append(req.Checkpoints, pinned.File{Path: inDir(wd, path), Label: path})
 	}

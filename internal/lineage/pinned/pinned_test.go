@@ -1,15 +1,19 @@
 package pinned
 
 import (
-	"github.com/git-bernstein/git-bernstein/gitext"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // Noted takes each noted digest once, oldest note first, from the files given when one has it, and says where
@@ -77,5 +81,64 @@ func TestHoldFailures(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(dir, "none.json"), "none.json", nil); err == nil {
 		t.Error("ReadFile of a missing file: no error")
+	}
+}
+
+// Verify opens the store at Root under Key: a checkpoint it took holds after an append, one of another store
+// does not, and a card that cannot be read is unusable input.
+func TestVerifyRequest(t *testing.T) {
+	t.Parallel()
+	root, other := t.TempDir(), t.TempDir()
+	appendOne := func(root, run string) {
+		t.Helper()
+		s := lineage.Open(root, lineage.PublicKey())
+		ref := lineage.ParentRef{V: lineage.Version, TaskID: "T", ChildRunID: run, TsNs: 1}
+		body := lineage.ChildBody{V: lineage.Version, TaskID: "T", ChildRunID: run, Kind: "k", Payload: map[string]any{}, TsNs: 1}
+		if _, _, err := s.Append(ref, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkpointOf := func(root, name string) File {
+		t.Helper()
+		cp, _, err := lineage.Open(root, lineage.PublicKey()).TakeCheckpoint(time.Unix(1767225600, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := cp.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return File{Path: path, Label: name}
+	}
+	appendOne(root, "r1")
+	appendOne(other, "x1")
+	appendOne(other, "x2")
+	mine, theirs := checkpointOf(root, "mine.json"), checkpointOf(other, "theirs.json")
+	appendOne(root, "r2")
+
+	res, err := Verify(Request{Root: root, Key: lineage.PublicKey(), Checkpoints: []File{mine}})
+	if err != nil || !res.Verify.OK || len(res.Checked) != 1 || !res.Checked[0].OK || res.Verify.ParentCount != 2 {
+		t.Fatalf("Verify against its own checkpoint: %+v %v", res, err)
+	}
+	res, err = Verify(Request{Root: root, Key: lineage.PublicKey(), Checkpoints: []File{mine, theirs}})
+	if err != nil || res.Verify.OK || len(res.Checked) != 2 || !res.Checked[0].OK || res.Checked[1].OK {
+		t.Fatalf("Verify against another store's checkpoint: %+v %v", res, err)
+	}
+	if !strings.Contains(strings.Join(res.Verify.Messages(), "\n"), "theirs.json") {
+		t.Errorf("the failures do not name theirs.json: %q", res.Verify.Messages())
+	}
+	res, err = Verify(Request{Root: root, Key: lineage.PublicKey(), Strict: true})
+	if err != nil || res.Verify.OK {
+		t.Errorf("Strict under the public key passed: %+v %v", res, err)
+	}
+	_, err = Verify(Request{Root: root, Key: lineage.PublicKey(),
+		Cards: []verify.Card{{Path: filepath.Join(root, "none.card.json"), Name: "none.card.json"}}})
+	var unusable *Unusable
+	if !errors.As(err, &unusable) {
+		t.Errorf("a missing card: %v, want Unusable", err)
 	}
 }

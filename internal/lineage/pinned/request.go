@@ -30,11 +30,12 @@ type Since struct {
 	BundleDir string
 }
 
-// Request is `lineage v2 verify` with --card, --checkpoint or --since: Store verified (Strict), then held to
-// each checkpoint file (their .jws checked against Cards) and, with Since, to each checkpoint noted in git.
-// Since is asked for only after the files are read, so that errors come in the order the flags are read.
+// Request is `lineage v2 verify` with --card, --checkpoint or --since: the store at Root, under Key, verified
+// (Strict), then held to each checkpoint file (their .jws checked against Cards) and, with Since, to each
+// checkpoint noted in git. Since is asked for only after the files are read, so that errors come in the order the flags are read.
 type Request struct {
-	Store       *lineage.Store
+	Root        string
+	Key         lineage.Key
 	Strict      bool
 	Cards       []verify.Card
 	Checkpoints []File
@@ -49,13 +50,14 @@ type Result struct {
 	NotedNone bool
 }
 
-// Verify verifies req.Store and holds it to the checkpoints (ReadFile, Noted, Hold).
+// Verify verifies the store and holds it to the checkpoints (ReadFile, Noted, Hold).
 func Verify(req Request) (*Result, error) {
 	keys, err := verify.TrustCards(req.Cards)
 	if err != nil {
 		return nil, &Unusable{err}
 	}
-	out := &Result{Verify: req.Store.Verify(lineage.VerifyOptions{Strict: req.Strict})}
+	store := lineage.Open(req.Root, req.Key)
+	out := &Result{Verify: store.Verify(lineage.VerifyOptions{Strict: req.Strict})}
 	var pins []Pin
 	for _, f := range req.Checkpoints {
 		p, err := ReadFile(f.Path, f.Label, keys)
@@ -76,7 +78,7 @@ func Verify(req Request) (*Result, error) {
 		out.NotedNone = len(noted) == 0
 		pins = append(pins, noted...)
 	}
-	out.Checked = Hold(req.Store, &out.Verify, pins)
+	out.Checked = Hold(store, &out.Verify, pins)
 	return out, nil
 }
 
