@@ -13,7 +13,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
-	"github.com/git-bernstein/git-bernstein/internal/pyjson"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -177,15 +176,21 @@ func noLineageArgs(c *ucli.Command) error {
 // lineageStore is the store --root (or the default root) names, under the key --key-file or
 // $BERNSTEIN_LINEAGE_V2_KEY_FILE gives (else the public key).
 func lineageStore(c *ucli.Command) (*lineage.Store, error) {
-	root, err := lineageRoot(c)
-	if err != nil {
-		return nil, err
-	}
-	key, err := lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+	root, key, err := lineageWhere(c)
 	if err != nil {
 		return nil, err
 	}
 	return lineage.Open(root, key), nil
+}
+
+// lineageWhere is the root and key of lineageStore.
+func lineageWhere(c *ucli.Command) (string, lineage.Key, error) {
+	root, err := lineageRoot(c)
+	if err != nil {
+		return "", lineage.Key{}, err
+	}
+	key, err := lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+	return root, key, err
 }
 
 func runLineageShow(_ context.Context, c *ucli.Command) error {
@@ -338,41 +343,24 @@ func runLineageAppend(_ context.Context, c *ucli.Command) error {
 			return usageError("lineage v2 append needs --%s; see 'git bernstein lineage v2 append --help'", name)
 		}
 	}
-	v, err := pyjson.Parse([]byte(c.String("payload")))
+	done, err := lineage.AppendOne(lineage.AppendRequest{
+		Where: func() (string, lineage.Key, error) { return lineageWhere(c) },
+		Task:  c.String("task"), Run: c.String("run"), Call: c.String("call"), Summary: c.String("summary"),
+		Kind: c.String("kind"), Payload: c.String("payload"), ChildSHA: c.String("child-sha"),
+		TsNs: envOf(c).now().UnixNano(),
+	})
 	if err != nil {
-		return usageError("--payload: %v", err)
+		return lineageUsage(err)
 	}
-	payload, ok := v.(map[string]any)
-	if !ok {
-		return usageError("--payload must be a JSON object, like {\"tool\":\"grep\"}")
-	}
-	store, err := lineageStore(c)
-	if err != nil {
-		return err
-	}
-	body := lineage.ChildBody{
-		V: lineage.Version, TaskID: c.String("task"), ChildRunID: c.String("run"), Kind: c.String("kind"),
-		Payload: payload, TsNs: envOf(c).now().UnixNano(),
-	}
-	var sha string
-	if cs := c.String("child-sha"); cs != "" {
-		if _, err := store.ChildPath(cs); err != nil {
-			return usageError("--child-sha: %v", err)
-		}
-		sha = "sha256:" + strings.TrimPrefix(cs, "sha256:")
-		if body, err = store.AppendBody(sha, body); err != nil {
-			return err
-		}
-	} else {
-		ref := lineage.ParentRef{
-			V: lineage.Version, TaskID: body.TaskID, ChildRunID: body.ChildRunID,
-			ParentCallID: c.String("call"), Summary: c.String("summary"), TsNs: body.TsNs,
-		}
-		if ref, body, err = store.Append(ref, body); err != nil {
-			return err
-		}
-		sha = ref.ChildSHA
-	}
-	fmt.Fprintf(c.Root().Writer, "Appended %s seq %d\n", sha, body.Seq)
+	fmt.Fprintf(c.Root().Writer, "Appended %s seq %d\n", done.ChildSHA, done.Seq)
 	return nil
+}
+
+// lineageUsage makes a value the store cannot take (lineage.Unusable) a usage error: exit 2.
+func lineageUsage(err error) error {
+	var unusable *lineage.Unusable
+	if errors.As(err, &unusable) {
+		return usageError("%v", err)
+	}
+	return err
 }

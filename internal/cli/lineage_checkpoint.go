@@ -7,13 +7,9 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
-	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/pinned"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
-	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -43,28 +39,11 @@ func runLineageCheckpoint(_ context.Context, c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	store, err := lineageStore(c)
+	root, key, err := lineageWhere(c)
 	if err != nil {
 		return err
 	}
 	env := envOf(c)
-	cp, res, err := store.TakeCheckpoint(env.now())
-	if err != nil {
-		if errors.Is(err, lineage.ErrStoreFails) {
-			printVerify(c.Root().ErrWriter, res, store.Key)
-			return fmt.Errorf("no checkpoint: the store does not verify (above)")
-		}
-		return err
-	}
-	data, err := cp.Marshal()
-	if err != nil {
-		return err
-	}
-	signer, err := checkpointSigner(c, env)
-	if err != nil {
-		return err
-	}
-	defer signer.Close()
 	out := c.String("out")
 	if out != "" {
 		wd, err := env.getwd()
@@ -73,47 +52,42 @@ func runLineageCheckpoint(_ context.Context, c *ucli.Command) error {
 		}
 		out = inDir(wd, out) // relative to the folder the command runs in, like every file flag
 	}
+	done, err := lineage.WriteCheckpoint(lineage.CheckpointRequest{Root: root, Key: key, CreatedAt: env.now(), Out: out,
+		Sign: func() (*lineage.CheckpointKey, error) { return checkpointSigner(c, env) }})
+	if errors.Is(err, lineage.ErrStoreFails) {
+		printVerify(c.Root().ErrWriter, done.Verify, key)
+		return fmt.Errorf("no checkpoint: the store does not verify (above)")
+	}
+	if err != nil {
+		return lineageUsage(err)
+	}
 	if out == "" {
-		if signer != nil {
-			return usageError("signing a checkpoint needs --out FILE: the signature goes to FILE.jws")
-		}
-		_, err := c.Root().Writer.Write(data)
-		return err
-	}
-	if signer != nil {
-		payload, err := sign.Canonicalize(data)
-		if err != nil {
-			return err
-		}
-		jws, err := signer.SignJWS(payload)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(out+".jws", []byte(jws), 0o644); err != nil {
-			return err
-		}
-	}
-	if err := atomicfile.WriteFile(out, data, 0o644); err != nil {
+		_, err := c.Root().Writer.Write(done.Data)
 		return err
 	}
 	signed := "unsigned"
-	if signer != nil {
-		signed = "signed -> " + out + ".jws, kid " + signer.Kid
+	if done.Kid != "" {
+		signed = "signed -> " + out + ".jws, kid " + done.Kid
 	}
 	fmt.Fprintf(c.Root().Writer, "Checkpoint of %s written to %s (%s; %s key; sha256 %s; %s).\n",
-		termtext.Clean(store.Root), termtext.Clean(c.String("out")), cp.Summary(), cp.KeyClass, checkpoint.Digest(data), termtext.Clean(signed))
+		termtext.Clean(root), termtext.Clean(c.String("out")), done.Checkpoint.Summary(), done.Checkpoint.KeyClass,
+		done.Digest, termtext.Clean(signed))
 	return nil
 }
 
 // checkpointSigner signs with the key bundles sign with (package signing: --sign-key and --sign-kid, else,
 // in a repository, bernstein.signingKey or git's SSH signing key); nil when no key is given. The JWS is the
-// bundles', over the checkpoint's JCS form. The caller closes the signer.
-func checkpointSigner(c *ucli.Command, env *Env) (*signing.Signer, error) {
+// bundles', over the checkpoint's JCS form.
+func checkpointSigner(c *ucli.Command, env *Env) (*lineage.CheckpointKey, error) {
 	s, err := openSession(env)
 	if err != nil {
 		s = nil // outside a repository only the flags count
 	}
-	return signer(c, env, s)
+	sg, err := signer(c, env, s)
+	if err != nil || sg == nil {
+		return nil, err
+	}
+	return &lineage.CheckpointKey{SignJWS: sg.SignJWS, Kid: sg.Kid, Release: sg.Close}, nil
 }
 
 // withCheckpoints gives `lineage v2 verify` the checkpoint flags; without them it is the plain verify.
@@ -149,11 +123,7 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 	if err := noLineageArgs(c); err != nil {
 		return err
 	}
-	root, err := lineageRoot(c)
-	if err != nil {
-		return err
-	}
-	key, err := lineage.ResolveKey(c.String("key-file"), envOf(c).getenv)
+	root, key, err := lineageWhere(c)
 	if err != nil {
 		return err
 	}
