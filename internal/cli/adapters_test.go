@@ -46,7 +46,6 @@ var orchestrationDebt = map[string]int{
 	"runCommits":       3,
 	"runExtract":       4,
 	"runHook":          3,
-	"runKeygenSSH":     4,
 	"runPush":          9,
 	"runRecord":        2,
 	"runVerify":        3,

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
-	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
 
@@ -34,40 +32,14 @@ func runKeygenSSH(c *ucli.Command) error {
 	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
 		spec = inDir(wd, settings.ExpandHome(spec))
 	}
-	pub, err := sshsig.LoadPublicKey(spec)
+	made, err := signing.WriteSSHCard(signing.SSHCard{Key: spec, Kid: c.String("kid"), AgentID: c.String("agent-id"),
+		Card: c.String("card"), Dir: wd})
 	if err != nil {
-		return err
+		return signingUsage(err)
 	}
-	kid := c.String("kid")
-	if kid == "" {
-		if kid, err = sshsig.Fingerprint(pub); err != nil {
-			return err
-		}
-	}
-	if err := sign.CheckKid(kid); err != nil {
-		return usageError("--kid: %v", err)
-	}
-	agentID := c.String("agent-id")
-	if agentID == "" {
-		return usageError("--agent-id is empty")
-	}
-	cardPath := c.String("card")
-	if cardPath == "" {
-		if strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-			return usageError("--ssh-key key::… needs --card PATH")
-		}
-		cardPath = strings.TrimSuffix(filepath.Base(spec), ".pub") + ".card.json"
-	}
-	card, err := sign.MarshalCard(agentID, kid, pub)
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteNew(inDir(wd, cardPath), card, 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", cardPath, agentID, c.String("ssh-key"))
-	fmt.Fprintf(c.Root().Writer, "kid: %s\n", kid)
-	line, lineErr := sshsig.AllowedSignersLine(kid, pub)
-	printAllowedSigners(c.Root().Writer, line, lineErr)
+	fmt.Fprintf(c.Root().Writer, "Wrote agent card %s (agent_id %s) for the SSH key %s: give it to verifiers.\n", made.Card,
+		c.String("agent-id"), c.String("ssh-key"))
+	fmt.Fprintf(c.Root().Writer, "kid: %s\n", made.Kid)
+	printAllowedSigners(c.Root().Writer, made.AllowedSigners, made.AllowedSignersErr)
 	return nil
 }

@@ -53,10 +53,18 @@ func signer(c *ucli.Command, env *Env, s *session) (*signing.Signer, error) {
 		req.Config = s.cfg.Get
 	}
 	sg, err := signing.Resolve(req)
-	if errors.Is(err, signing.ErrUsage) {
-		return nil, usageError("%s", strings.TrimSuffix(err.Error(), ": "+signing.ErrUsage.Error()))
+	if err != nil {
+		return nil, signingUsage(err)
 	}
-	return sg, err
+	return sg, nil
+}
+
+// signingUsage makes an error in what the user asked for (signing.ErrUsage) a usage error: exit 2.
+func signingUsage(err error) error {
+	if errors.Is(err, signing.ErrUsage) {
+		return usageError("%s", strings.TrimSuffix(err.Error(), ": "+signing.ErrUsage.Error()))
+	}
+	return err
 }
 
 // bundleSigning reads the signing flags and configuration (package signing; README, "Signing with SSH keys"),
