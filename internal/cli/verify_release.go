@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/release"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -47,23 +45,14 @@ func runVerifyRelease(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	keys, err := verify.TrustCards(cardPaths(wd, c.StringSlice("card")))
+	req := release.Request{Dir: inDir(wd, dir), Cards: cardPaths(wd, c.StringSlice("card")), Now: envOf(c).now()}
+	for _, name := range c.StringSlice("allowed-signers") {
+		req.AllowedSigners = append(req.AllowedSigners, sshsig.AllowedSignersFile{Path: inDir(wd, name), Name: name})
+	}
+	r, err := release.VerifyDir(req)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	trust := release.Trust{Keys: keys, Now: envOf(c).now()}
-	for _, name := range c.StringSlice("allowed-signers") {
-		data, err := regularfile.ReadFile(inDir(wd, name), "allowed signers file", sshsig.MaxAllowedSignersSize)
-		if err != nil {
-			return usageError("%v; check --allowed-signers", err)
-		}
-		lines, err := sshsig.ParseAllowedSigners(data, name, time.Local)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		trust.Allowed = append(trust.Allowed, lines...)
-	}
-	r := release.Verify(inDir(wd, dir), trust)
 	w := c.Root().Writer
 	width := len("sigstore-bundle")
 	for _, ch := range r.Checks {

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // fakeInfo is the build information of a binary that links two modules, one of them replaced.
@@ -321,4 +323,40 @@ func mustB64(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// VerifyDir trusts the keys of the cards and allowed signers files it is given, and only those; a file it
+// cannot read is Unusable, naming what to check.
+func TestVerifyDir(t *testing.T) {
+	f := newRelease(t)
+	card := []verify.Card{{Path: f.card, Name: "release.card.json"}}
+	if r, err := VerifyDir(Request{Dir: f.dir, Cards: card, Now: time.Now()}); err != nil || !r.OK() {
+		t.Fatalf("with the signer's card: %v %v", err, r)
+	}
+	line, err := sshsig.AllowedSignersLine(f.kid, f.key.Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := filepath.Join(t.TempDir(), "allowed_signers")
+	write(t, as, []byte(line+"\n"))
+	allowed := []sshsig.AllowedSignersFile{{Path: as, Name: "allowed_signers"}}
+	if r, err := VerifyDir(Request{Dir: f.dir, AllowedSigners: allowed, Local: time.UTC, Now: time.Now()}); err != nil || !r.OK() {
+		t.Fatalf("with the allowed signers file: %v %v", err, r)
+	}
+	if r, err := VerifyDir(Request{Dir: f.dir, Now: time.Now()}); err != nil || r.OK() || !r.Unusable {
+		t.Errorf("with no key: %v %+v, want an unusable report", err, r)
+	}
+	other := newRelease(t)
+	if r, err := VerifyDir(Request{Dir: f.dir, Cards: []verify.Card{{Path: other.card, Name: "other"}}, Now: time.Now()}); err != nil || r.OK() {
+		t.Errorf("with another signer's card: %v, OK %v", err, r.OK())
+	}
+	for name, req := range map[string]Request{
+		"a missing card":                 {Dir: f.dir, Cards: []verify.Card{{Path: as + ".none", Name: "none.card.json"}}},
+		"a missing allowed signers file": {Dir: f.dir, AllowedSigners: []sshsig.AllowedSignersFile{{Path: as + ".none", Name: "none"}}},
+	} {
+		var unusable *Unusable
+		if _, err := VerifyDir(req); !errors.As(err, &unusable) || !strings.Contains(err.Error(), "check ") {
+			t.Errorf("%s: %v, want Unusable saying what to check", name, err)
+		}
+	}
 }

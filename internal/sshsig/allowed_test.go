@@ -278,3 +278,40 @@ func TestAllowedSignersAgreesWithSSHKeygen(t *testing.T) {
 	}
 	t.Logf("%d lines: ssh-keygen trusts %d; we agree on %d", len(rows), trusted, agreed)
 }
+
+// ReadAllowedSigners reads several files in order, naming each line by the file's Name; a file it cannot read
+// (missing, a folder) is an error with the hint, a line it cannot parse names the file and line.
+func TestReadAllowedSigners(t *testing.T) {
+	t.Parallel()
+	const k = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb7O3m+bWM5CZjC0T5yBdsVq6qXH9vQ0N1dHMV0ZS0M"
+	dir := t.TempDir()
+	write := func(name, data string) AllowedSignersFile {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return AllowedSignersFile{Path: filepath.Join(dir, name), Name: name}
+	}
+	a := write("a", "alice@example.com "+k+"\n")
+	b := write("b", "# none here\n\nbob@example.com "+k+"\n")
+	got, err := ReadAllowedSigners([]AllowedSignersFile{a, b}, time.UTC, "check the flag")
+	if err != nil || len(got) != 2 || got[0].Source != "a:1" || got[1].Source != "b:3" {
+		t.Fatalf("ReadAllowedSigners = %+v, %v", got, err)
+	}
+	if got, err := ReadAllowedSigners(nil, time.UTC, "check"); got != nil || err != nil {
+		t.Errorf("no files: %v %v", got, err)
+	}
+	missing := AllowedSignersFile{Path: filepath.Join(dir, "none"), Name: "none"}
+	folder := AllowedSignersFile{Path: dir, Name: "dir"}
+	for _, f := range []AllowedSignersFile{missing, folder} {
+		if _, err := ReadAllowedSigners([]AllowedSignersFile{a, f}, time.UTC, "check the flag"); err == nil ||
+			!strings.HasSuffix(err.Error(), "; check the flag") {
+			t.Errorf("%s: %v, want an error ending in the hint", f.Name, err)
+		}
+	}
+	bad := write("bad", "alice@example.com\n")
+	if _, err := ReadAllowedSigners([]AllowedSignersFile{bad}, time.UTC, "check"); err == nil ||
+		!strings.Contains(err.Error(), "bad:1") || strings.HasSuffix(err.Error(), "; check") {
+		t.Errorf("a bad line: %v, want the parse error naming bad:1", err)
+	}
+}
