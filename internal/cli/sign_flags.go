@@ -2,18 +2,12 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/internal/attest"
 	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -107,55 +101,22 @@ func allowedSignersFlag() ucli.Flag {
 		"the signature's kid picks a principal or a SHA256: fingerprint (default: git config gpg.ssh.allowedSignersFile)"}
 }
 
-// addSSHTrust fills in what verify, extract and view take besides cards: the allowed signers (--allowed-signers,
-// else gpg.ssh.allowedSignersFile from git's configuration, the repository's when run in one, else the user's),
-// and the archive's .sig, .intoto.jsonl and .sigstore.json when they are beside it. An input that cannot be used comes back as an
-// unusable report (exit 2).
+// addSSHTrust fills in what verify, extract and view take besides cards (verify.AddSSHTrust): the allowed
+// signers files are --allowed-signers, else gpg.ssh.allowedSignersFile from git's configuration (the
+// repository's when run in one, else the user's). An input that cannot be used comes back as an unusable
+// report (exit 2).
 func addSSHTrust(c *ucli.Command, wd, archivePath string, opts *verify.Options) *verify.Report {
-	env := envOf(c)
 	files := c.StringSlice("allowed-signers")
 	if len(files) == 0 {
-		if p := gitConfigValue(env, wd, "gpg.ssh.allowedSignersFile"); p != "" {
+		if p := gitConfigValue(envOf(c), wd, "gpg.ssh.allowedSignersFile"); p != "" {
 			files = []string{settings.ExpandHome(p)}
 		}
 	}
-	for _, name := range files {
-		data, err := regularfile.ReadFile(inDir(wd, name), "allowed signers file", sshsig.MaxAllowedSignersSize)
-		if err != nil {
-			return verify.Unusable(verify.CheckTrust, fmt.Sprintf("%v; check --allowed-signers or gpg.ssh.allowedSignersFile", err))
-		}
-		lines, err := sshsig.ParseAllowedSigners(data, name, time.Local)
-		if err != nil {
-			return verify.Unusable(verify.CheckTrust, err.Error())
-		}
-		if opts.AllowedSigners == nil {
-			opts.AllowedSigners = []sshsig.AllowedSigner{}
-		}
-		opts.AllowedSigners = append(opts.AllowedSigners, lines...)
+	allowed := make([]sshsig.AllowedSignersFile, len(files))
+	for i, name := range files {
+		allowed[i] = sshsig.AllowedSignersFile{Path: inDir(wd, name), Name: name}
 	}
-	opts.ArchiveName = filepath.Base(archivePath)
-	for _, side := range []struct {
-		suffix, check, what string
-		max                 int64
-		dst                 *[]byte
-	}{
-		{".sig", verify.CheckSSHSig, "SSH signature", 64 << 10, &opts.SSHSig},
-		{attest.Suffix, verify.CheckAttestation, "attestation", attest.MaxEnvelope, &opts.Attestation},
-		{attest.SigstoreSuffix, verify.CheckSigstoreBundle, "Sigstore bundle", attest.MaxSigstoreBundle, &opts.SigstoreBundle},
-	} {
-		data, err := regularfile.ReadFile(archivePath+side.suffix, side.what, side.max)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return verify.Unusable(side.check, err.Error())
-		default:
-			if data == nil {
-				data = []byte{}
-			}
-			*side.dst = data
-		}
-	}
-	return nil
+	return verify.AddSSHTrust(opts, archivePath, allowed, "check --allowed-signers or gpg.ssh.allowedSignersFile")
 }
 
 // gitConfigValue is one value of git's configuration as `git config` run in wd sees it: the repository's
