@@ -41,9 +41,8 @@ var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go
 // command over its number, and on one under it (lower the number, or drop the entry at one).
 var orchestrationDebt = map[string]int{
 	"runAudit":        4,
-	"runBundle":       3,
-	"runBundleTicket": 3,
-	"runCommits":      3,
+	"runBundle":       2,
+	"runBundleTicket": 2,
 	"runExtract":      4,
 	"runHook":         3,
 	"runPush":         9,

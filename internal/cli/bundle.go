@@ -156,7 +156,6 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	if err != nil {
 		return err
 	}
-	res.Warnings = append(s.keyUnderGithub(c, tracker, id), res.Warnings...)
 	warn(c, res.Warnings)
 	if c.Bool("json") {
 		warnings := res.Warnings

@@ -60,31 +60,32 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 		return err
 	}
 	// The lines printed group a change's copies by patch id but show no id: only ids that can group are made.
-	opts.PatchIDsToGroup = !c.Bool("json")
+	lines := !c.Bool("json")
+	opts.PatchIDsToGroup = lines
 	done := s.showProgress(c)
-	res, err := discover.Find(s.repo, opts)
+	res, err := discover.List(s.repo, opts, lines)
 	done()
 	if err != nil {
 		return err
 	}
-	warn(c, append(s.keyUnderGithub(c, "", id), res.Warnings...))
-	if c.Bool("json") {
-		return printJSON(c, res)
+	warn(c, res.Warnings)
+	if !lines {
+		return printJSON(c, res.Commits)
 	}
 	if len(res.Details) == 0 {
 		fmt.Fprintf(c.Root().ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
 		return nil
 	}
-	base, _, _ := s.repo.BaseBranch(opts.BaseBranch)
-	printChanges(c.Root().Writer, res.Details, base.String())
+	printChanges(c.Root().Writer, res.Details, res.Changes, res.Base)
 	return nil
 }
 
 // printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
 // date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
 // Branches and tags are shortened for reading (package landing: the base branch and release lines first, the
-// earliest release of each line, "and N more"); --json has them all. base is the base branch's ref, or "".
-func printChanges(out io.Writer, details []discover.CommitDetail, base string) {
+// earliest release of each line, "and N more"); --json has them all. changes group the details
+// (discover.Changes); base is the base branch's ref, or "".
+func printChanges(out io.Writer, details []discover.CommitDetail, changes []discover.Change, base string) {
 	// One write for the lot, not a system call a line, and each part written as it is rather than joined into
 	// a line first: a commit on hundreds of branches prints a long line, and a ticket can have thousands. Every
 	// part from the repository goes through termtext.Clean (between parts are only our own separators, so
@@ -106,7 +107,7 @@ func printChanges(out io.Writer, details []discover.CommitDetail, base string) {
 			fmt.Fprintf(w, " and %d more", l.More)
 		}
 	}
-	for _, ch := range discover.Changes(details) {
+	for _, ch := range changes {
 		first := details[ch.Commits[0]]
 		clean(first.Subject)
 		w.WriteByte('\n')

@@ -241,18 +241,6 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 	return rep, partial, err
 }
 
-// keyUnderGithub is the warning commits and bundle give when a ticket id shaped like a Jira or Linear key
-// would be filed under github only because no tracker was chosen (tracker: an argument's, "" when none).
-func (s *session) keyUnderGithub(c *ucli.Command, tracker, id string) []string {
-	if set, err := s.settings(c); tracker != "" || err != nil || !set.TrackerDefaulted ||
-		!record.LooksLikeKeys([]record.Found{{ID: id}}) {
-		return nil
-	}
-	return []string{fmt.Sprintf("%s looks like a Jira or Linear key, but bernstein.tracker is not set, so it is taken as a "+
-		"github ticket: run `git config bernstein.tracker jira` (or linear), or give --tracker, so bundles and notes "+
-		"name the right tracker (`git config bernstein.tracker github` keeps github and ends this warning)", id)}
-}
-
 // bundleDir is where recorded bundles are (settings: --bundle-dir, bernstein.bundleDir, the default).
 func (s *session) bundleDir(c *ucli.Command) (string, error) {
 	set, err := s.settings(c)

@@ -99,6 +99,7 @@ func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Opt
 	if err != nil {
 		return discover.Options{}, err
 	}
+	defaulted := tracker == "" && set.TrackerDefaulted // github only because no tracker was chosen
 	if tracker == "" {
 		tracker = set.Tracker
 	}
@@ -124,13 +125,14 @@ func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Opt
 	}
 	coreAbbrev, _ := s.cfg.Get("core.abbrev")
 	return discover.Options{
-		CoreAbbrev:  coreAbbrev,
-		Ticket:      tk,
-		Sources:     sources,
-		TrailerKeys: trailerKeys(set),
-		Trailers:    s.cfg.TrailerOptions(),
-		BaseBranch:  set.BaseBranch,
-		UseIndex:    set.Index,
+		CoreAbbrev:       coreAbbrev,
+		Ticket:           tk,
+		Sources:          sources,
+		TrailerKeys:      trailerKeys(set),
+		Trailers:         s.cfg.TrailerOptions(),
+		BaseBranch:       set.BaseBranch,
+		UseIndex:         set.Index,
+		TrackerDefaulted: defaulted,
 	}, nil
 }
 

@@ -59,11 +59,17 @@ type Options struct {
 	// more; --json, bundles and verify need them all. On Kafka's KAFKA-10199 the diffs were a third of a
 	// first run.
 	PatchIDsToGroup bool
+	// TrackerDefaulted says the tracker is github only because none was chosen (bernstein.tracker unset, no
+	// tracker argument): a ticket id shaped like a Jira or Linear key then gets a warning, first.
+	TrackerDefaulted bool
 }
 
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
 func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	out := &Commits{Tracker: opts.Ticket.Tracker, TicketID: opts.Ticket.ID, Commits: []string{}, Details: []CommitDetail{}}
+	if opts.TrackerDefaulted && ticket.LooksLikeKey(opts.Ticket.ID) {
+		out.Warnings = append(out.Warnings, keyUnderGithub(opts.Ticket.ID))
+	}
 	use := map[string]bool{}
 	for _, s := range opts.Sources {
 		use[s] = true

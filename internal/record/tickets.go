@@ -16,7 +16,7 @@ import (
 
 // DefaultPattern recognises Jira- and Linear-style keys (ENG-42), case-sensitively so that ordinary words with
 // a dash and a number are not taken for tickets.
-const DefaultPattern = `[A-Z][A-Z0-9]+-[0-9]+`
+const DefaultPattern = ticket.KeyPattern
 
 // notTickets are prefixes the default pattern matches in ordinary technical prose (UTF-8, SHA-256, ISO-8601,
 // RFC-7797, CVE-2024-…): never tickets, and a merge that mentions them must not bundle them.

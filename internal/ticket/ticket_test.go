@@ -185,3 +185,16 @@ func TestRealHistoriesMatching(t *testing.T) {
 		}
 	}
 }
+
+// LooksLikeKey: a Jira or Linear key in any case, and nothing else.
+func TestLooksLikeKey(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]bool{
+		"ENG-42": true, "eng-42": true, "AB2-7": true, "ENG-42a": false, "E-1": false, "42": false, "#42": false,
+		"ENG42": false, "x ENG-42": false, "": false,
+	} {
+		if got := LooksLikeKey(id); got != want {
+			t.Errorf("LooksLikeKey(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
