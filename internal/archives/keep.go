@@ -67,3 +67,34 @@ func NoteBundle(req NoteRequest) (*Noted, error) {
 	}
 	return noted, nil
 }
+
+// BundleRequest is git bernstein bundle: Build's options and, with Note (bundle --note REV), where the bundle is
+// noted and by whom; Note's Result and Kid are the build's.
+type BundleRequest struct {
+	Build bundle.Options
+	Note  *NoteRequest
+}
+
+// Bundled is the bundle written and, with a note asked for, the note added (nil when it was not).
+type Bundled struct {
+	*bundle.Result
+	Noted *Noted
+}
+
+// BuildBundle writes the bundle (bundle.Build) and, when asked, notes it and keeps it (NoteBundle). A bundle
+// written but not noted, or noted but not kept, comes back with the error, so that the caller can say what
+// was done.
+func BuildBundle(req BundleRequest) (*Bundled, error) {
+	res, err := bundle.Build(req.Build)
+	if err != nil {
+		return nil, err
+	}
+	out := &Bundled{Result: res}
+	if req.Note == nil {
+		return out, nil
+	}
+	note := *req.Note
+	note.Result, note.Kid = res, req.Build.SignKid
+	out.Noted, err = NoteBundle(note)
+	return out, err
+}

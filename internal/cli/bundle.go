@@ -11,9 +11,12 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
+	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
 func bundleFlags() []ucli.Flag {
@@ -137,7 +140,7 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	defer done()
 	files := progress.New(c.Root().ErrWriter, "Packing", "files")
 	defer files.Done()
-	res, err := bundle.Build(bundle.Options{
+	req := archives.BundleRequest{Build: bundle.Options{
 		Progress:  files.Stage,
 		Repo:      s.repo,
 		Find:      opts,
@@ -152,10 +155,16 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 		Attest:    signing.Attest,
 		OCIStore:  signing.OCIStore,
 		PRs:       s.prFunc(ctx, c, opts.Ticket, sdd),
-	})
-	if err != nil {
+	}}
+	if rev := c.String("note"); rev != "" {
+		req.Note = &archives.NoteRequest{Repo: s.repo, NotesRef: notes.RefFrom(s.cfg), Rev: rev,
+			Author: record.Identity(s.cfg, s.env.getenv)}
+	}
+	res, err := archives.BuildBundle(req)
+	if res == nil {
 		return err
 	}
+	noteErr := err
 	warn(c, res.Warnings)
 	if c.Bool("json") {
 		warnings := res.Warnings
@@ -180,10 +189,11 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 		}
 	}
 	fmt.Fprintln(c.Root().Writer, line)
-	if rev := c.String("note"); rev != "" {
-		return s.noteBundle(c, res, signing.Kid, rev)
+	if res.Noted != nil {
+		fmt.Fprintf(c.Root().Writer, "Noted on %s in %s (bundle sha256 %s).\n", res.Noted.Commit.String()[:7],
+			req.Note.NotesRef, res.Noted.Entry.BundleSHA256)
 	}
-	return nil
+	return noteErr
 }
 
 func createdAt(c *ucli.Command) (time.Time, error) {
