@@ -42,9 +42,7 @@ var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go
 var orchestrationDebt = map[string]int{
 	"runAudit":       4,
 	"runExtract":     4,
-	"runHook":        3,
 	"runPush":        9,
-	"runRecord":      2,
 	"runVerify":      3,
 	"runVerifyNoted": 8,
 	"runView":        4,

@@ -8,7 +8,9 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/hooks"
+	"github.com/git-bernstein/git-bernstein/internal/postmerge"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -73,23 +75,35 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 			problem("%v", set.Err("bernstein.hookBudget"))
 		}
 	}
-	rep, partial, err := s.record(c, "ORIG_HEAD..HEAD", start.Add(budget))
+	var partial []string
+	req, done, err := s.recordRequest(c, "ORIG_HEAD..HEAD", start.Add(budget), &partial)
 	if err != nil {
 		problem("%v", err)
 		return nil
 	}
-	printRecord(c, s, rep)
+	res, err := postmerge.Run(ctx, postmerge.Request{Record: *req,
+		Stores: func() ([]store.Store, error) { return s.stores(c, writeStores) }})
+	done()
+	if res != nil {
+		warn(c, res.Warnings)
+	}
+	if err != nil {
+		problem("%v", err)
+		return nil
+	}
+	rep := res.Report
+	printRecord(c, rep)
 	for _, f := range rep.Failed {
 		problem("%v", f)
 	}
 	// Within the budget the archives are kept on refs/bernstein/archives too; past it, push keeps them later.
-	if len(rep.Recorded) > 0 && envOf(c).now().After(start.Add(budget)) {
+	if res.KeepLate {
 		problem("%d archives not kept in refs/bernstein/archives: the %s time budget ran out (bernstein.hookBudget); "+
 			"'git bernstein push' keeps them", len(rep.Recorded), budget)
-	} else if _, err := s.keepArchives(rep); err != nil {
-		problem("archives not kept in refs/bernstein/archives: %v; 'git bernstein push' keeps them", err)
+	} else if res.KeepErr != nil {
+		problem("archives not kept in refs/bernstein/archives: %v; 'git bernstein push' keeps them", res.KeepErr)
 	}
-	s.hookUpload(ctx, c, rep, start.Add(budget), problem)
+	hookUploaded(res, problem)
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
 	}

@@ -9,6 +9,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -135,16 +136,26 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	rep, partial, err := s.record(c, spec, time.Time{})
+	var partial []string
+	req, done, err := s.recordRequest(c, spec, time.Time{}, &partial)
 	if err != nil {
 		return err
 	}
+	run, err := archives.Record(*req)
+	done()
+	if run != nil {
+		warn(c, run.Warnings)
+	}
+	if err != nil {
+		return err
+	}
+	rep := run.Report
 	if c.Bool("json") {
 		if err := printRecordJSON(c, rep); err != nil {
 			return err
 		}
 	} else {
-		printRecord(c, s, rep)
+		printRecord(c, rep)
 	}
 	for _, f := range rep.Failed {
 		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %v\n", f)
@@ -156,8 +167,8 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", line)
 	}
 	// The archives travel with the notes: kept on refs/bernstein/archives too (README, "Sharing evidence").
-	if _, err := s.keepArchives(rep); err != nil {
-		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", err)
+	if run.KeepErr != nil {
+		return fmt.Errorf("bundles recorded and noted, but not kept in refs/bernstein/archives: %w; 'git bernstein push' keeps them", run.KeepErr)
 	}
 	if n := len(rep.Failed) + len(rep.Deferred); n > 0 {
 		return fmt.Errorf("%d of %s not recorded", n, plural.Count(len(rep.Tickets), "ticket"))
@@ -182,18 +193,20 @@ func partialLine(c *ucli.Command, rep *record.Report, partial []string) string {
 		map[bool]string{true: "its", false: "their"}[len(ids) == 1], recordCommandFor(c, rep, ids))
 }
 
-// record runs record.Run with the flags and the settings; the hook shares it, with a deadline. partial are the
-// tickets whose pull requests GitHub did not give in full.
-func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep *record.Report, partial []string, err error) {
+// recordRequest is record's request read from the flags and the settings; the hook shares it, with a
+// deadline. partial gets the tickets whose pull requests GitHub did not give in full; done lets go of the
+// signing key once the recording is over.
+func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time, partial *[]string) (
+	req *archives.RecordRequest, done func(), err error) {
 	set, err := s.settings(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	tracker := set.Tracker
-	req := record.Request{TicketPattern: set.TicketPattern, Tracker: tracker, TrailerKeys: trailerKeys(set),
+	run := record.Request{TicketPattern: set.TicketPattern, Tracker: tracker, TrailerKeys: trailerKeys(set),
 		Trailers: s.cfg.TrailerOptions(), Projects: set.Projects, TrackerDefaulted: set.TrackerDefaulted,
 		Config: s.cfg, Getenv: s.env.getenv}
-	opts := &req.Options
+	opts := &run.Options
 	if c.String("created-at") != "" || s.env.getenv("SOURCE_DATE_EPOCH") != "" {
 		if opts.CreatedAt, err = createdAt(c); err != nil {
 			return nil, nil, err
@@ -203,7 +216,11 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 	if err != nil {
 		return nil, nil, err
 	}
-	defer signing.Close()
+	defer func() {
+		if err != nil {
+			signing.Close()
+		}
+	}()
 	opts.SignKey, opts.SignKid, opts.SSHSig, opts.Attest = signing.Key, signing.Kid, signing.SSHSig, signing.Attest
 	opts.OCIStore = signing.OCIStore
 	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
@@ -232,13 +249,11 @@ func (s *session) record(c *ucli.Command, spec string, deadline time.Time) (rep 
 		opts.PRs = func(find discover.Options) bundle.PRFunc {
 			return func(commits *discover.Commits) (*bundle.PRSet, error) {
 				return s.fetchPRs(context.Background(), c, find.Ticket, commits, prQuery{sdd: opts.SDD, deadline: deadline,
-					stopped: func() { partial = append(partial, find.Ticket.ID) }})
+					stopped: func() { *partial = append(*partial, find.Ticket.ID) }})
 			}
 		}
 	}
-	rep, warnings, err := record.Run(req)
-	warn(c, warnings)
-	return rep, partial, err
+	return &archives.RecordRequest{Request: run, Now: s.env.now}, signing.Close, nil
 }
 
 // bundleDir is where recorded bundles are (settings: --bundle-dir, bernstein.bundleDir, the default).
@@ -283,7 +298,7 @@ func printRecordJSON(c *ucli.Command, rep *record.Report) error {
 	return printJSON(c, out)
 }
 
-func printRecord(c *ucli.Command, s *session, rep *record.Report) {
+func printRecord(c *ucli.Command, rep *record.Report) {
 	wd, _ := envOf(c).getwd()
 	if len(rep.Tickets) == 0 {
 		fmt.Fprintf(c.Root().Writer, "No ticket named by %s (%s): nothing recorded.\n", rep.Range.Spec, plural.Count(len(rep.Range.Commits), "commit"))

@@ -218,8 +218,3 @@ func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
 	}
 	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
 }
-
-// keepArchives adds the bundles a record run wrote to refs/bernstein/archives, in one commit.
-func (s *session) keepArchives(rep *record.Report) (int, error) {
-	return archives.KeepRecorded(s.repo, record.Identity(s.cfg, s.env.getenv), rep)
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/postmerge"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/share"
 	"github.com/git-bernstein/git-bernstein/internal/store"
@@ -92,34 +93,21 @@ func (s *session) pushToStores(ctx context.Context, c *ucli.Command, dir string)
 	return kept, nil
 }
 
-// hookUpload is the post-merge hook's upload of what it recorded, within what is left of its budget; what does not
-// fit or fails is one problem line with the command that finishes it.
-func (s *session) hookUpload(ctx context.Context, c *ucli.Command, rep *record.Report, deadline time.Time, problem func(string, ...any)) {
-	stores, err := s.stores(c, writeStores)
-	if err != nil {
-		problem("%v", err)
+// hookUploaded says what of the post-merge hook's upload (postmerge.Run) went wrong: each problem is one line
+// with the command that finishes it.
+func hookUploaded(res *postmerge.Result, problem func(string, ...any)) {
+	switch {
+	case res.StoresErr != nil:
+		problem("%v", res.StoresErr)
 		return
-	}
-	if len(stores) == 0 || len(rep.Recorded) == 0 {
-		return
-	}
-	if s.env.now().After(deadline) {
+	case res.UploadLate:
 		problem("%s not uploaded to %s: the time budget ran out (bernstein.hookBudget); 'git bernstein push' uploads them",
-			plural.Count(len(rep.Recorded), "archive"), plural.Count(len(stores), "store"))
+			plural.Count(len(res.Report.Recorded), "archive"), plural.Count(res.Stores, "store"))
+		return
+	case res.Uploads == nil:
 		return
 	}
-	dir, err := s.bundleDir(c)
-	if err != nil {
-		problem("%v", err)
-		return
-	}
-	var entries []notes.Entry
-	for _, r := range rep.Recorded {
-		entries = append(entries, r.Entry)
-	}
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	up := upload(ctx, s, dir, stores, entries)
+	up := res.Uploads
 	if up.KeepErr != nil {
 		problem("store records not kept in %s: %v; 'git bernstein push' keeps them", archives.Ref, up.KeepErr)
 	}
