@@ -4,17 +4,15 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
-	"github.com/git-bernstein/git-bernstein/internal/prpatch"
+	"github.com/git-bernstein/git-bernstein/internal/prcapture"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -91,126 +89,17 @@ type prQuery struct {
 	stopped func()
 }
 
-// fetchPRs asks GitHub (and the offline copies) for a ticket's pull requests, and with --controls or
-// bernstein.controls for their change-control evidence, CODEOWNERS and patch ids: what bundle, record and the
-// hook pack.
+// fetchPRs is how bundle, record and the hook capture a ticket's pull requests (prcapture.Capture): the flags
+// and settings read into its request, with --controls or bernstein.controls for the change-control evidence.
 func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticket, commits *discover.Commits, q prQuery) (*bundle.PRSet, error) {
-	timeout := s.env.prTimeout()
-	if !q.deadline.IsZero() {
-		left := (q.deadline.Sub(s.env.now()) / 2).Truncate(100 * time.Millisecond)
-		if left < timeout {
-			timeout = left
-		}
-		if timeout < minPRTimeout {
-			if q.stopped != nil {
-				q.stopped()
-			}
-			return &bundle.PRSet{Warnings: []string{fmt.Sprintf("pull requests of %s: not asked, the time budget (bernstein.hookBudget) "+
-				"is used up", tk.ID)}}, nil
-		}
-	}
-	client, unavailable, err := s.githubClient(c, timeout)
-	if err != nil {
-		return nil, err
-	}
 	captureControls, err := s.captureControls(c)
 	if err != nil {
 		return nil, err
 	}
-	res := github.Fetch(ctx, client, github.Query{Ticket: tk, Numbers: q.numbers, Commits: commits,
-		SDD: q.sdd, Unavailable: unavailable, Controls: captureControls})
-	if res.Stopped && q.stopped != nil {
-		q.stopped()
-	}
-	if q.requirePR {
-		if err := requirePR(tk, res); err != nil {
-			return nil, err
-		}
-	}
-	set := &bundle.PRSet{Landed: res.Landed, Warnings: res.Warnings, Controls: prMembers(res.Controls)}
-	if captureControls {
-		var warnings []string
-		set.CodeOwners, warnings = codeOwnersMembers(s.repo, res.PRs)
-		set.Warnings = append(set.Warnings, warnings...)
-		if teams := codeOwnersTeams(set.CodeOwners); client != nil && len(teams) > 0 && !res.Stopped {
-			tctx, cancel := ctx, func() {}
-			if !q.deadline.IsZero() {
-				tctx, cancel = context.WithDeadline(ctx, s.halfway(q.deadline))
-			}
-			ms, warnings, stopped := client.TeamMembers(tctx, teams)
-			cancel()
-			if stopped && q.stopped != nil {
-				q.stopped()
-			}
-			set.Controls = append(set.Controls, prMembers(ms)...)
-			set.Warnings = append(set.Warnings, warnings...)
-		}
-		var until time.Time
-		if !q.deadline.IsZero() {
-			until = s.halfway(q.deadline)
-		}
-		set.PatchIDs = patchIDMembers(s.repo, res.PRs, until, s.env.now)
-	}
-	for _, pr := range res.PRs {
-		set.PRs = append(set.PRs, bundle.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews,
-			PayloadFrom: pr.PayloadFrom, ReviewsFrom: pr.ReviewsFrom, Controls: prMembers(pr.Controls)})
-	}
-	return set, nil
-}
-
-// halfway is the time halfway from now to deadline: what one more step of the hook's pull request capture may
-// take, so that the bundle is still written with what came back.
-func (s *session) halfway(deadline time.Time) time.Time {
-	now := s.env.now()
-	return now.Add(deadline.Sub(now) / 2)
-}
-
-// minPRTimeout is the least time worth asking GitHub with: less gives a timeout warning and nothing else.
-const minPRTimeout = 200 * time.Millisecond
-
-// patchIDMembers computes git/patchids/pr_<N>.json for each pull request (package prpatch); a deadline that
-// passes leaves the rest out, and approved-final-head then falls back to the trees GitHub gives.
-func patchIDMembers(repo *gitext.Repo, prs []github.PR, deadline time.Time, now func() time.Time) []bundle.PRMember {
-	in := make([]prpatch.PR, len(prs))
-	for i, pr := range prs {
-		in[i] = prpatch.PR{Number: pr.Number, Payload: pr.Payload, Reviews: pr.Reviews}
-	}
-	ms, _ := prpatch.Members(repo, in, deadline, now)
-	out := make([]bundle.PRMember, len(ms))
-	for i, m := range ms {
-		out[i] = bundle.PRMember{Name: m.Name, Data: m.Data}
-	}
-	return out
-}
-
-// prMembers hands the change-control members over to the bundle.
-func prMembers(ms []github.Member) []bundle.PRMember {
-	var out []bundle.PRMember
-	for _, m := range ms {
-		out = append(out, bundle.PRMember{Name: m.Name, Data: m.Data, From: m.From})
-	}
-	return out
-}
-
-func requirePR(tk ticket.Ticket, res *github.Result) error {
-	why := ""
-	if len(res.Warnings) > 0 {
-		why = ": " + strings.Join(res.Warnings, "; ")
-	}
-	switch {
-	case len(res.Missing) > 0:
-		nums := make([]string, len(res.Missing))
-		for i, n := range res.Missing {
-			nums[i] = fmt.Sprintf("#%d", n)
-		}
-		return fmt.Errorf("--require-pr: no payload for pull request %s%s", strings.Join(nums, ", "), why)
-	case len(res.PRs) == 0:
-		if why == "" {
-			why = "; name one with --pr N, or check --github-repo"
-		}
-		return fmt.Errorf("--require-pr: no pull request of %s found%s", tk.ID, why)
-	}
-	return nil
+	return prcapture.Capture(ctx, prcapture.Request{Ticket: tk, Commits: commits, Numbers: q.numbers, SDD: q.sdd,
+		RequirePR: q.requirePR, Controls: captureControls, Repo: s.repo, Timeout: s.env.prTimeout(),
+		Deadline: q.deadline, Now: s.env.now, Stopped: q.stopped,
+		Client: func(timeout time.Duration) (*github.Client, error, error) { return s.githubClient(c, timeout) }})
 }
 
 // githubClient picks the repository, server and token. A repository that cannot be named is not an error but a

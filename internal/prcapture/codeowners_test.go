@@ -1,4 +1,4 @@
-package cli
+package prcapture
 
 import (
 	"encoding/json"
