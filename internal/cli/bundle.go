@@ -162,7 +162,7 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	}
 	res, err := archives.BuildBundle(req)
 	if res == nil {
-		return err
+		return githubUsage(err)
 	}
 	noteErr := err
 	warn(c, res.Warnings)

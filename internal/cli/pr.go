@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -92,96 +93,51 @@ type prQuery struct {
 // fetchPRs is how bundle, record and the hook capture a ticket's pull requests (prcapture.Capture): the flags
 // and settings read into its request, with --controls or bernstein.controls for the change-control evidence.
 func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticket, commits *discover.Commits, q prQuery) (*bundle.PRSet, error) {
+	gs, err := s.githubSettings(c)
+	if err != nil {
+		return nil, err
+	}
 	captureControls, err := s.captureControls(c)
 	if err != nil {
 		return nil, err
 	}
 	return prcapture.Capture(ctx, prcapture.Request{Ticket: tk, Commits: commits, Numbers: q.numbers, SDD: q.sdd,
 		RequirePR: q.requirePR, Controls: captureControls, Repo: s.repo, Timeout: s.env.prTimeout(),
-		Deadline: q.deadline, Now: s.env.now, Stopped: q.stopped,
-		Client: func(timeout time.Duration) (*github.Client, error, error) { return s.githubClient(c, timeout) }})
+		Deadline: q.deadline, Now: s.env.now, Stopped: q.stopped, GitHub: gs})
 }
 
-// githubClient picks the repository, server and token. A repository that cannot be named is not an error but a
-// reason (unavailable) the bundle reports as a warning; a malformed flag or setting is an error.
-func (s *session) githubClient(c *ucli.Command, timeout time.Duration) (client *github.Client, unavailable error, err error) {
+// githubSettings are the flags and settings that choose the GitHub repository and server (github.Settings):
+// the token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
+func (s *session) githubSettings(c *ucli.Command) (github.Settings, error) {
 	set, err := s.settings(c)
 	if err != nil {
-		return nil, nil, err
+		return github.Settings{}, err
 	}
-	apiURL, from := set.GithubAPIURL, set.GithubAPIURLFrom
-	if _, err := github.ParseAPIURL(apiURL); err != nil {
-		if from == "--github-api-url" {
-			return nil, nil, usageError("--github-api-url: %v", err)
-		}
-		return nil, nil, fmt.Errorf("%s: %w", from, err)
-	}
-	choice, err := s.githubRepo(c)
-	if err != nil || choice.unavailable != nil {
-		return nil, choice.unavailable, err
-	}
-	repo, remote := choice.repo, choice.remote
-	if apiURL == "" && remote != nil && !remote.OnGitHubCom() {
-		// The public API would answer for a different repository of the same name, with our token: ask instead.
-		return nil, fmt.Errorf("the remote's host %s is not github.com: for GitHub Enterprise give --github-api-url "+
-			"https://%s/api/v3 (or set GITHUB_API_URL or git config bernstein.githubApiUrl), or pass --no-pr", remote.Host, remote.Host), nil
-	}
+	url, _ := s.cfg.Get("remote." + set.Remote + ".url")
 	token := s.env.getenv("GITHUB_TOKEN")
 	if token == "" {
 		token = s.env.getenv("GH_TOKEN")
 	}
-	client, err = github.NewClient(repo, github.Config{APIURL: apiURL, Token: token, Timeout: timeout,
-		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")})
-	if err != nil {
-		return nil, nil, err
-	}
-	return client, nil, nil
+	return github.Settings{APIURL: set.GithubAPIURL, APIURLFrom: set.GithubAPIURLFrom, Repo: set.GithubRepo,
+		RepoFrom: set.GithubRepoFrom, Remote: set.Remote, RemoteChosen: set.RemoteChosen, RemoteURL: url, Token: token,
+		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")}, nil
 }
 
-// repoChoice is the repository to ask about, with the remote it came from (nil when named by flag or config), or
-// why there is none.
-type repoChoice struct {
-	repo        github.Repo
-	remote      *github.Remote
-	unavailable error
+// githubRepo is the repository the settings choose (github.Settings.Choose); a bad --github-repo is a usage error.
+func (s *session) githubRepo(c *ucli.Command) (github.Choice, error) {
+	gs, err := s.githubSettings(c)
+	if err != nil {
+		return github.Choice{}, err
+	}
+	choice, err := gs.Choose()
+	return choice, githubUsage(err)
 }
 
-// githubRepo is --github-repo, else bernstein.githubRepo, else the repository the remote's URL names.
-func (s *session) githubRepo(c *ucli.Command) (repoChoice, error) {
-	set, err := s.settings(c)
-	if err != nil {
-		return repoChoice{}, err
+// githubUsage makes a GitHub flag's bad value (github.FlagError) a usage error: exit 2.
+func githubUsage(err error) error {
+	var bad *github.FlagError
+	if errors.As(err, &bad) {
+		return usageError("%v", bad)
 	}
-	switch set.GithubRepoFrom {
-	case "--github-repo":
-		repo, err := github.ParseRepo(set.GithubRepo)
-		if err != nil {
-			return repoChoice{}, usageError("--github-repo: %v", err)
-		}
-		return repoChoice{repo: repo}, nil
-	case "":
-	default:
-		repo, err := github.ParseRepo(set.GithubRepo)
-		if err != nil {
-			return repoChoice{}, fmt.Errorf("%s: %w", set.GithubRepoFrom, err)
-		}
-		return repoChoice{repo: repo}, nil
-	}
-	name, chosen := set.Remote, set.RemoteChosen
-	url, ok := s.cfg.Get("remote." + name + ".url")
-	if !ok || url == "" {
-		err := fmt.Errorf("no GitHub repository known: there is no remote %q; give --github-repo OWNER/NAME "+
-			"(or git config bernstein.githubRepo), or pass --no-pr", name)
-		if !chosen {
-			err = fmt.Errorf("%w: there is no remote %q; give --github-repo OWNER/NAME (or git config bernstein.githubRepo), "+
-				"or pass --no-pr", github.ErrNoRemote, name)
-		}
-		return repoChoice{unavailable: err}, nil
-	}
-	remote, err := github.ParseRemoteURL(url)
-	if err != nil {
-		return repoChoice{unavailable: fmt.Errorf("remote %s does not name a GitHub repository (%v); give --github-repo "+
-			"OWNER/NAME (or git config bernstein.githubRepo), or pass --no-pr", name, err)}, nil
-	}
-	return repoChoice{repo: remote.Repo, remote: &remote}, nil
+	return err
 }

@@ -112,8 +112,8 @@ func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Opt
 	}
 	if tk.Numeric() {
 		// owner/repo#N counts only for this repository, when it is known (remote or bernstein.githubRepo).
-		if choice, err := s.githubRepo(c); err == nil && choice.unavailable == nil {
-			tk = tk.InRepo(choice.repo.String())
+		if choice, err := s.githubRepo(c); err == nil && choice.Unavailable == nil {
+			tk = tk.InRepo(choice.Repo.String())
 		}
 	}
 	sources, err := parseSources(set.Match)

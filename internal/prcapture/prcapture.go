@@ -24,9 +24,9 @@ const MinTimeout = 200 * time.Millisecond
 
 // Request is one ticket's pull requests to capture: Ticket and its Commits, the numbers asked for besides
 // (--pr), the .sdd folder with offline copies, and whether a missing payload fails (RequirePR) and change
-// controls are captured (Controls, from Repo's git too). Client makes the GitHub client with a request
-// timeout (nil client and an unavailable reason when no repository is known; an error for a bad setting);
-// Timeout is the timeout asked for. Deadline, when set, is the hook's: Now reads the clock, and Stopped, when
+// controls are captured (Controls, from Repo's git too). GitHub chooses the repository and server (its Client:
+// none, with the reason, when no repository is known; an error for a bad setting); Timeout is the request
+// timeout asked for. Deadline, when set, is the hook's: Now reads the clock, and Stopped, when
 // set, hears that GitHub could not be asked in full (offline, no answer in time, rate limit, no time left).
 type Request struct {
 	Ticket    ticket.Ticket
@@ -36,7 +36,7 @@ type Request struct {
 	RequirePR bool
 	Controls  bool
 	Repo      *gitext.Repo
-	Client    func(timeout time.Duration) (client *github.Client, unavailable, err error)
+	GitHub    github.Settings
 	Timeout   time.Duration
 	Deadline  time.Time
 	Now       func() time.Time
@@ -63,7 +63,7 @@ func Capture(ctx context.Context, req Request) (*bundle.PRSet, error) {
 				"(bernstein.hookBudget) is used up", req.Ticket.ID)}}, nil
 		}
 	}
-	client, unavailable, err := req.Client(timeout)
+	client, unavailable, err := req.GitHub.Client(timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
-func captureRequest(t *testing.T, client func(time.Duration) (*github.Client, error, error)) Request {
+func captureRequest(t *testing.T, gs github.Settings) Request {
 	t.Helper()
 	g := gittest.New(t)
 	g.Commit("Add login\n\nRefs: #42", map[string]string{"login.go": "1\n"})
@@ -27,64 +27,53 @@ func captureRequest(t *testing.T, client func(time.Duration) (*github.Client, er
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Request{Ticket: tk, Commits: &discover.Commits{}, SDD: t.TempDir(), Repo: repo, Client: client,
+	gs.UserAgent, gs.CacheDir = "test", t.TempDir()
+	return Request{Ticket: tk, Commits: &discover.Commits{}, SDD: t.TempDir(), Repo: repo, GitHub: gs,
 		Timeout: 5 * time.Second, Now: time.Now}
 }
 
-// Capture asks the fake GitHub for --pr 17 with the timeout asked for and packs its payload and reviews.
+// Capture asks the fake GitHub for --pr 17 and packs its payload and reviews.
 func TestCaptureFetches(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t, "")
-	var asked time.Duration
-	req := captureRequest(t, func(timeout time.Duration) (*github.Client, error, error) {
-		asked = timeout
-		c, err := github.NewClient(github.Repo{Owner: "acme", Name: "app"}, github.Config{APIURL: srv.APIURL(),
-			Timeout: timeout, RetryDelay: -1, UserAgent: "test", CacheDir: t.TempDir()})
-		return c, nil, err
-	})
+	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url", Repo: "acme/app",
+		RepoFrom: "--github-repo"})
 	req.Numbers, req.RequirePR = []int{17}, true
 	set, err := Capture(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if asked != 5*time.Second || len(set.PRs) != 1 || set.PRs[0].Number != 17 || len(set.PRs[0].Payload) == 0 ||
-		set.PRs[0].Reviews == nil {
-		t.Errorf("timeout %v; captured %+v", asked, set.PRs)
+	if len(set.PRs) != 1 || set.PRs[0].Number != 17 || len(set.PRs[0].Payload) == 0 || set.PRs[0].Reviews == nil {
+		t.Errorf("captured %+v", set.PRs)
 	}
 }
 
-// Under the hook's budget: no time left is a warning and Stopped, GitHub not asked; some time left is half of
-// it as the timeout. --require-pr fails a ticket with no pull request, saying why; a client error is the error.
+// Under the hook's budget no time left is a warning and Stopped, GitHub not asked. --require-pr fails a ticket
+// with no pull request (here no remote names the repository, which a local-only clone keeps quiet about); a
+// bad flag is a FlagError.
 func TestCaptureBudgetAndRequirePR(t *testing.T) {
 	t.Parallel()
-	calls, stops := 0, 0
-	var asked time.Duration
-	unavailable := errors.New("no GitHub repository known: give --github-repo")
-	req := captureRequest(t, func(timeout time.Duration) (*github.Client, error, error) {
-		calls++
-		asked = timeout
-		return nil, unavailable, nil
-	})
+	srv := githubtest.New(t, "")
+	stops := 0
+	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url", Repo: "acme/app",
+		RepoFrom: "--github-repo"})
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-	req.Now, req.Stopped = func() time.Time { return now }, func() { stops++ }
+	req.Now, req.Stopped, req.Numbers = func() time.Time { return now }, func() { stops++ }, []int{17}
 	req.Deadline = now.Add(300 * time.Millisecond)
 	set, err := Capture(context.Background(), req)
-	if err != nil || calls != 0 || stops != 1 || len(set.Warnings) != 1 ||
+	if err != nil || len(srv.Requests()) != 0 || stops != 1 || len(set.Warnings) != 1 || len(set.PRs) != 0 ||
 		!strings.Contains(set.Warnings[0], "not asked, the time budget (bernstein.hookBudget) is used up") {
-		t.Errorf("no time left: %+v %v; %d client calls, %d stops", set, err, calls, stops)
+		t.Errorf("no time left: %+v %v; %d requests, %d stops", set, err, len(srv.Requests()), stops)
 	}
-	req.Deadline = now.Add(3 * time.Second)
-	if _, err := Capture(context.Background(), req); err != nil || asked != 1500*time.Millisecond {
-		t.Errorf("3 s left: timeout %v (%v), want half of it", asked, err)
-	}
-	req.Deadline, req.RequirePR = time.Time{}, true
+	req.Deadline, req.RequirePR, req.Numbers = time.Time{}, true, nil
+	req.GitHub = github.Settings{Remote: "origin"}
 	_, err = Capture(context.Background(), req)
-	if err == nil || !strings.HasPrefix(err.Error(), "--require-pr: no pull request of 42 found") {
+	if err == nil || err.Error() != "--require-pr: no pull request of 42 found; name one with --pr N, or check --github-repo" {
 		t.Errorf("--require-pr with nothing found: %v", err)
 	}
-	bad := errors.New("--github-api-url: not a URL")
-	req.Client = func(time.Duration) (*github.Client, error, error) { return nil, nil, bad }
-	if _, err := Capture(context.Background(), req); !errors.Is(err, bad) {
-		t.Errorf("a client error: %v", err)
+	req.GitHub = github.Settings{APIURL: "ftp://example.com", APIURLFrom: "--github-api-url"}
+	var bad *github.FlagError
+	if _, err := Capture(context.Background(), req); !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--github-api-url: ") {
+		t.Errorf("a bad --github-api-url: %v", err)
 	}
 }
