@@ -1,11 +1,14 @@
 package archives
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/prcapture"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
@@ -68,10 +71,14 @@ func NoteBundle(req NoteRequest) (*Noted, error) {
 	return noted, nil
 }
 
-// BundleRequest is git bernstein bundle: Build's options and, with Note (bundle --note REV), where the bundle is
-// noted and by whom; Note's Result and Kid are the build's.
+// BundleRequest is git bernstein bundle: Build's options; PRs, when set, how the bundle captures its pull
+// requests (Build.PRs is made from it: prcapture.Capture with the commits found), and PRErr, when set, why it
+// cannot (a flag that contradicts another), returned when the bundle asks for them; with Note (bundle --note
+// REV), where the bundle is noted and by whom (Note's Result and Kid are the build's).
 type BundleRequest struct {
 	Build bundle.Options
+	PRs   *prcapture.Request
+	PRErr error
 	Note  *NoteRequest
 }
 
@@ -84,7 +91,8 @@ type Bundled struct {
 // BuildBundle writes the bundle (bundle.Build) and, when asked, notes it and keeps it (NoteBundle). A bundle
 // written but not noted, or noted but not kept, comes back with the error, so that the caller can say what
 // was done.
-func BuildBundle(req BundleRequest) (*Bundled, error) {
+func BuildBundle(ctx context.Context, req BundleRequest) (*Bundled, error) {
+	req.Build.PRs = prFunc(ctx, req.PRs, req.PRErr)
 	res, err := bundle.Build(req.Build)
 	if err != nil {
 		return nil, err
@@ -97,4 +105,20 @@ func BuildBundle(req BundleRequest) (*Bundled, error) {
 	note.Result, note.Kid = res, req.Build.SignKid
 	out.Noted, err = NoteBundle(note)
 	return out, err
+}
+
+// prFunc is how a bundle captures its pull requests: tmpl with the commits found (prcapture.Capture), or err;
+// nil when neither is given.
+func prFunc(ctx context.Context, tmpl *prcapture.Request, err error) bundle.PRFunc {
+	switch {
+	case err != nil:
+		return func(*discover.Commits) (*bundle.PRSet, error) { return nil, err }
+	case tmpl == nil:
+		return nil
+	}
+	return func(commits *discover.Commits) (*bundle.PRSet, error) {
+		req := *tmpl
+		req.Commits = commits
+		return prcapture.Capture(ctx, req)
+	}
 }

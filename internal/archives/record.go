@@ -1,25 +1,35 @@
 package archives
 
 import (
+	"context"
 	"time"
 
+	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/prcapture"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
 
-// RecordRequest is git bernstein record, and the post-merge hook's recording: record.Run's request, and the
-// time by which the bundles recorded are kept on the archives ref (KeepBy, read with Now; zero: whenever the
-// recording ends). Past it the hook leaves them to push, so as not to hold up the merge.
+// RecordRequest is git bernstein record, and the post-merge hook's recording: record.Run's request; PRs, when
+// set, how each ticket's bundle captures its pull requests (Options.PRs is made from it: prcapture.Capture
+// with the ticket and its commits), PRErr, when set, why they cannot be (each ticket then fails with it); and
+// the time by which the bundles recorded are kept on the archives ref (KeepBy, read with Now; zero: whenever
+// the recording ends). Past it the hook leaves them to push, so as not to hold up the merge.
 type RecordRequest struct {
 	record.Request
+	PRs    *prcapture.Request
+	PRErr  error
 	KeepBy time.Time
 	Now    func() time.Time
 }
 
-// Recording is what Record did: record.Run's report and warnings, and the bundles kept on the archives ref
-// (Kept counts the new files); KeepErr says why they were not, KeepLate that KeepBy had passed.
+// Recording is what Record did: record.Run's report and warnings, the tickets whose pull requests GitHub did
+// not give in full (Partial: offline, no answer in time, rate limit, no time left), and the bundles kept on the
+// archives ref (Kept counts the new files); KeepErr says why they were not, KeepLate that KeepBy had passed.
 type Recording struct {
 	Report   *record.Report
 	Warnings []string
+	Partial  []string
 	Kept     int
 	KeepErr  error
 	KeepLate bool
@@ -29,8 +39,21 @@ type Recording struct {
 // author, so that the bundles travel with their notes (README, "Sharing evidence"). The Recording comes back
 // with Run's error too, for its warnings.
 func Record(req RecordRequest) (*Recording, error) {
+	out := &Recording{}
+	if req.PRs != nil || req.PRErr != nil {
+		req.Options.PRs = func(find discover.Options) bundle.PRFunc {
+			tmpl := req.PRs
+			if tmpl != nil {
+				t := *tmpl
+				t.Ticket = find.Ticket
+				t.Stopped = func() { out.Partial = append(out.Partial, find.Ticket.ID) }
+				tmpl = &t
+			}
+			return prFunc(context.Background(), tmpl, req.PRErr)
+		}
+	}
 	rep, warnings, err := record.Run(req.Request)
-	out := &Recording{Report: rep, Warnings: warnings}
+	out.Report, out.Warnings = rep, warnings
 	if err != nil {
 		return out, err
 	}

@@ -30,11 +30,10 @@ var settingReaders = map[string]bool{
 }
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the
-// repository, the working folder, signing keys, the GitHub client, the stores); a command's count does not
-// follow calls into them. pr.go's capture is prcapture.Capture's and sign_flags.go's SSH trust
-// verify.AddSSHTrust's; pr.go stays here while bundle and record take the capture as a closure (bundle.PRFunc)
-// beside their own call, and it makes the GitHub client from the settings (github.ParseRepo, NewClient).
-var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go", "repo.go", "settings.go",
+// repository, the working folder, signing keys, the stores); a command's count does not follow calls into
+// them. pr.go, which reads the pull request flags and settings into prcapture.Request, is counted: the
+// capture is prcapture's, the client github.Settings'.
+var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "repo.go", "settings.go",
 	"sign_flags.go", "store_settings.go"}
 
 // orchestrationDebt lists the commands that still call more than one capability function, with how many; each

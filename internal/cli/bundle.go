@@ -154,13 +154,13 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 		SSHSig:    signing.SSHSig,
 		Attest:    signing.Attest,
 		OCIStore:  signing.OCIStore,
-		PRs:       s.prFunc(ctx, c, opts.Ticket, sdd),
 	}}
+	req.PRs, req.PRErr = s.prRequest(c, opts.Ticket, sdd)
 	if rev := c.String("note"); rev != "" {
 		req.Note = &archives.NoteRequest{Repo: s.repo, NotesRef: notes.RefFrom(s.cfg), Rev: rev,
 			Author: record.Identity(s.cfg, s.env.getenv)}
 	}
-	res, err := archives.BuildBundle(req)
+	res, err := archives.BuildBundle(ctx, req)
 	if res == nil {
 		return githubUsage(err)
 	}

@@ -75,8 +75,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 			problem("%v", set.Err("bernstein.hookBudget"))
 		}
 	}
-	var partial []string
-	req, done, err := s.recordRequest(c, "ORIG_HEAD..HEAD", start.Add(budget), &partial)
+	req, done, err := s.recordRequest(c, "ORIG_HEAD..HEAD", start.Add(budget))
 	if err != nil {
 		problem("%v", err)
 		return nil
@@ -107,7 +106,7 @@ func runHook(ctx context.Context, c *ucli.Command) (err error) {
 	if len(rep.Deferred) > 0 {
 		problem("%s", deferredLine(c, rep, budget))
 	}
-	if line := partialLine(c, rep, partial); line != "" {
+	if line := partialLine(c, rep, res.Partial); line != "" {
 		problem("%s", line)
 	}
 	return nil

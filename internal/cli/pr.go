@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
-	"github.com/git-bernstein/git-bernstein/internal/bundle"
-	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
 	"github.com/git-bernstein/git-bernstein/internal/prcapture"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
@@ -38,30 +35,27 @@ func (s *session) captureControls(c *ucli.Command) (bool, error) {
 	return set.Controls, set.Err("bernstein.controls")
 }
 
-// prFunc returns how this bundle invocation finds the ticket's pull requests; nil under --no-pr, which makes no
-// request at all. The token comes from GITHUB_TOKEN, else GH_TOKEN, and goes nowhere but the Authorization header.
-func (s *session) prFunc(ctx context.Context, c *ucli.Command, tk ticket.Ticket, sdd string) bundle.PRFunc {
+// prRequest is how this bundle invocation captures the ticket's pull requests (its Commits are the bundle's
+// to fill); nil under --no-pr, which makes no request at all. A flag or setting that cannot be used is the
+// error, which the bundle returns when it asks for the pull requests, once it found the commits.
+func (s *session) prRequest(c *ucli.Command, tk ticket.Ticket, sdd string) (*prcapture.Request, error) {
 	noPR, err := s.noPR(c)
 	if err != nil {
-		return func(*discover.Commits) (*bundle.PRSet, error) { return nil, err }
+		return nil, err
 	}
 	if noPR {
 		if c.Bool("require-pr") || len(c.IntSlice("pr")) > 0 || c.Bool("controls") {
-			return func(*discover.Commits) (*bundle.PRSet, error) {
-				return nil, usageError("--no-pr contradicts --require-pr, --pr and --controls: give one or the other")
-			}
+			return nil, usageError("--no-pr contradicts --require-pr, --pr and --controls: give one or the other")
 		}
-		return nil
+		return nil, nil
 	}
-	return func(commits *discover.Commits) (*bundle.PRSet, error) {
-		numbers := c.IntSlice("pr")
-		for _, n := range numbers {
-			if n <= 0 {
-				return nil, usageError("--pr %d is not a pull request number", n)
-			}
+	numbers := c.IntSlice("pr")
+	for _, n := range numbers {
+		if n <= 0 {
+			return nil, usageError("--pr %d is not a pull request number", n)
 		}
-		return s.fetchPRs(ctx, c, tk, commits, prQuery{numbers: numbers, sdd: sdd, requirePR: c.Bool("require-pr")})
 	}
+	return s.captureRequest(c, tk, prQuery{numbers: numbers, sdd: sdd, requirePR: c.Bool("require-pr")})
 }
 
 // noPR is --no-pr, else git config bernstein.pullRequests false, unless a flag asks for pull requests (--pr,
@@ -77,22 +71,19 @@ func (s *session) noPR(c *ucli.Command) (bool, error) {
 	return set.NoPR, nil
 }
 
-// prQuery is what one fetch of a ticket's pull requests needs beside the ticket and its commits.
+// prQuery is what one capture of a ticket's pull requests needs beside the ticket and its commits.
 type prQuery struct {
 	numbers   []int
 	sdd       string
 	requirePR bool
-	// deadline, when set, is the post-merge hook's: the fetch may take at most half the time left, so that the
-	// bundle is still written with what came back.
+	// deadline, when set, is the post-merge hook's: the capture may take at most half the time left, so that
+	// the bundle is still written with what came back.
 	deadline time.Time
-	// stopped, when set, hears that GitHub could not be asked in full (offline, no answer in time, rate limit,
-	// no time left): asking again later gives more.
-	stopped func()
 }
 
-// fetchPRs is how bundle, record and the hook capture a ticket's pull requests (prcapture.Capture): the flags
-// and settings read into its request, with --controls or bernstein.controls for the change-control evidence.
-func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticket, commits *discover.Commits, q prQuery) (*bundle.PRSet, error) {
+// captureRequest is how bundle, record and the hook capture a ticket's pull requests (prcapture.Request): the
+// flags and settings read into it, with --controls or bernstein.controls for the change-control evidence.
+func (s *session) captureRequest(c *ucli.Command, tk ticket.Ticket, q prQuery) (*prcapture.Request, error) {
 	gs, err := s.githubSettings(c)
 	if err != nil {
 		return nil, err
@@ -101,9 +92,9 @@ func (s *session) fetchPRs(ctx context.Context, c *ucli.Command, tk ticket.Ticke
 	if err != nil {
 		return nil, err
 	}
-	return prcapture.Capture(ctx, prcapture.Request{Ticket: tk, Commits: commits, Numbers: q.numbers, SDD: q.sdd,
-		RequirePR: q.requirePR, Controls: captureControls, Repo: s.repo, Timeout: s.env.prTimeout(),
-		Deadline: q.deadline, Now: s.env.now, Stopped: q.stopped, GitHub: gs})
+	return &prcapture.Request{Ticket: tk, Numbers: q.numbers, SDD: q.sdd, RequirePR: q.requirePR,
+		Controls: captureControls, Repo: s.repo, Timeout: s.env.prTimeout(), Deadline: q.deadline, Now: s.env.now,
+		GitHub: gs}, nil
 }
 
 // githubSettings are the flags and settings that choose the GitHub repository and server (github.Settings):

@@ -15,6 +15,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 func recordFlags() []ucli.Flag {
@@ -136,8 +137,7 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	var partial []string
-	req, done, err := s.recordRequest(c, spec, time.Time{}, &partial)
+	req, done, err := s.recordRequest(c, spec, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func runRecord(_ context.Context, c *ucli.Command) error {
 	if len(rep.Deferred) > 0 {
 		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", deferredLine(c, rep, 0))
 	}
-	if line := partialLine(c, rep, partial); line != "" {
+	if line := partialLine(c, rep, run.Partial); line != "" {
 		fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", line)
 	}
 	// The archives travel with the notes: kept on refs/bernstein/archives too (README, "Sharing evidence").
@@ -194,9 +194,8 @@ func partialLine(c *ucli.Command, rep *record.Report, partial []string) string {
 }
 
 // recordRequest is record's request read from the flags and the settings; the hook shares it, with a
-// deadline. partial gets the tickets whose pull requests GitHub did not give in full; done lets go of the
-// signing key once the recording is over.
-func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time, partial *[]string) (
+// deadline. done lets go of the signing key once the recording is over.
+func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time) (
 	req *archives.RecordRequest, done func(), err error) {
 	set, err := s.settings(c)
 	if err != nil {
@@ -243,17 +242,13 @@ func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time
 	if err != nil {
 		return nil, nil, err
 	}
+	req = &archives.RecordRequest{Request: run, Now: s.env.now}
 	if !noPR {
 		// Each ticket's pull requests, as bundle finds them; within the hook's budget, half the time left at
 		// most, so that the bundle is still written with what came back.
-		opts.PRs = func(find discover.Options) bundle.PRFunc {
-			return func(commits *discover.Commits) (*bundle.PRSet, error) {
-				return s.fetchPRs(context.Background(), c, find.Ticket, commits, prQuery{sdd: opts.SDD, deadline: deadline,
-					stopped: func() { *partial = append(*partial, find.Ticket.ID) }})
-			}
-		}
+		req.PRs, req.PRErr = s.captureRequest(c, ticket.Ticket{}, prQuery{sdd: opts.SDD, deadline: deadline})
 	}
-	return &archives.RecordRequest{Request: run, Now: s.env.now}, signing.Close, nil
+	return req, signing.Close, nil
 }
 
 // bundleDir is where recorded bundles are (settings: --bundle-dir, bernstein.bundleDir, the default).
