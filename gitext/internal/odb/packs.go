@@ -432,10 +432,7 @@ type cachedBase struct {
 
 // inflate decompresses exactly size bytes of the zlib stream at the start of src, with a pooled decoder.
 func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
-	inf, _ := pr.pool.Get().(*inflater)
-	if inf == nil {
-		inf = &inflater{src: bytes.NewReader(nil)}
-	}
+	inf := pr.inflater()
 	defer pr.pool.Put(inf)
 	out := make([]byte, size)
 	return out, inf.inflate(out, src)
@@ -453,20 +450,36 @@ func (inf *inflater) inflate(out, src []byte) bool {
 	return inf.readFull(out, src)
 }
 
+// inflater takes a decoder from the pool (or makes one); the caller puts it back.
+func (pr *Packs) inflater() *inflater {
+	if inf, ok := pr.pool.Get().(*inflater); ok {
+		return inf
+	}
+	return &inflater{src: bytes.NewReader(nil)}
+}
+
 // readFull fills out from the zlib stream at the start of src with klauspost's zlib reader.
 func (inf *inflater) readFull(out, src []byte) bool {
-	inf.src.Reset(src)
-	var err error
-	if inf.zr == nil {
-		inf.zr, err = zlib.NewReader(inf.src)
-	} else {
-		err = inf.zr.(zlib.Resetter).Reset(inf.src, nil)
-	}
+	zr, err := inf.zlibReader(src)
 	if err != nil {
 		return false
 	}
-	_, err = io.ReadFull(inf.zr, out)
+	_, err = io.ReadFull(zr, out)
 	return err == nil
+}
+
+// zlibReader is the inflater's klauspost zlib reader, reset to read the stream at the start of src.
+func (inf *inflater) zlibReader(src []byte) (io.Reader, error) {
+	inf.src.Reset(src)
+	if inf.zr == nil {
+		zr, err := zlib.NewReader(inf.src)
+		if err != nil {
+			return nil, err
+		}
+		inf.zr = zr
+		return zr, nil
+	}
+	return inf.zr, inf.zr.(zlib.Resetter).Reset(inf.src, nil)
 }
 
 // Packed returns the type and whole content of h when the mapped packs hold it (deltas resolved); ok is false
