@@ -78,3 +78,15 @@ func TestListRefsAgreesWithGoGitAndGit(t *testing.T) {
 	}
 	check("a symlinked ref", false)
 }
+
+// ShortName must name every valid ref as go-git's Short does (the names are shown and matched against tickets).
+func TestShortNameIsGoGitsShort(t *testing.T) {
+	t.Parallel()
+	for _, n := range []string{"HEAD", "refs/heads/main", "refs/heads/feature/ENG-42", "refs/remotes/origin/main",
+		"refs/remotes/origin/HEAD", "refs/tags/v1.0", "refs/tags/heads/x", "refs/heads/tags/x", "refs/notes/commits",
+		"refs/stash", "refs/heads/", "refs/remotes/", "refs/", "refs/bernstein/archives", "main", "refs/remotes/a/b/c"} {
+		if got, want := gitext.ShortName(gitext.RefName(n)), gitext.RefName(n).Short(); got != want {
+			t.Errorf("ShortName(%q) = %q, go-git's Short says %q", n, got, want)
+		}
+	}
+}
