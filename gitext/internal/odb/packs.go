@@ -441,8 +441,8 @@ func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 // inflate fills out from the zlib stream at the start of src. The whole-stream decoder (package inflate) reads
 // the mapped bytes straight into out, with a third less CPU than klauspost's reader on the small objects a walk
 // reads by the thousand (BenchmarkInflateCommits: Kafka's commits, 135 ms against 215 ms); a stream it refuses (it wants the stream to end exactly at len(out) with a right Adler-32, as git
-// does) goes to klauspost's zlib reader, which reads len(out) bytes and looks no further, so nothing this pack
-// reader read before is refused now: git, or the fallback, still says what is wrong with a corrupt entry.
+// does) goes to klauspost's zlib reader, held to the same end and checksum: what either refuses, git refuses too,
+// and the fallback says what is wrong with the entry.
 func (inf *inflater) inflate(out, src []byte) bool {
 	if inf.dec.Zlib(out, src) == nil {
 		return true
@@ -464,8 +464,15 @@ func (inf *inflater) readFull(out, src []byte) bool {
 	if err != nil {
 		return false
 	}
-	_, err = io.ReadFull(zr, out)
-	return err == nil
+	if _, err = io.ReadFull(zr, out); err != nil {
+		return false
+	}
+	// The stream must end right there, and reaching its end checks its Adler-32: git refuses an entry that
+	// inflates to more than its size or fails its checksum ("inflate returned -3"), and a bundle must not sign
+	// bytes git would call corrupt.
+	var extra [1]byte
+	n, err := zr.Read(extra[:])
+	return n == 0 && err == io.EOF
 }
 
 // zlibReader is the inflater's klauspost zlib reader, reset to read the stream at the start of src.
