@@ -40,11 +40,9 @@ var sharedAdapters = []string{"app.go", "env.go", "exit.go", "output.go", "pr.go
 // is to become flags → one call → render. The list only shrinks: TestCommandsCallOneCapability fails on a
 // command over its number, and on one under it (lower the number, or drop the entry at one).
 var orchestrationDebt = map[string]int{
-	"runAudit":                    4,
 	"runBundle":                   3,
 	"runBundleTicket":             3,
 	"runCommits":                  3,
-	"runExtract":                  4,
 	"runHook":                     3,
 	"runKeygenSSH":                4,
 	"runLineageAppend":            2,
@@ -52,13 +50,9 @@ var orchestrationDebt = map[string]int{
 	"runLineageShow":              3,
 	"runLineageV1Log":             2,
 	"runLineageVerifyCheckpoints": 2,
-	"runPush":                     9,
 	"runRecord":                   2,
-	"runVerify":                   3,
-	"runVerifyNoted":              8,
 	"runVerifyPage":               2,
 	"runVerifyRelease":            4,
-	"runView":                     4,
 }
 
 // TestCommandsCallOneCapability: a command (a run… function) reads its flags, makes one call into a

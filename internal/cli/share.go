@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -140,83 +142,76 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	start := envOf(c).now()
-	kept, err := s.keepNotedArchives(c)
+	dir, err := s.bundleDir(c)
 	if err != nil {
 		return err
 	}
-	if kept > 0 {
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
+	use := writeStores
+	if c.Bool("no-retention") {
+		use = writeStoresNoRetention
 	}
-	p, err := share.Push(o)
-	if err != nil {
-		return err
+	rep, err := share.PushAll(ctx, share.PushRequest{Options: o, BundleDir: dir,
+		Identity: func() gitext.Signature { return record.Identity(s.cfg, s.env.getenv) },
+		Stores:   func() ([]store.Store, error) { return s.stores(c, use) }, Now: s.env.now})
+	w := c.Root().Writer
+	if rep.Kept > 0 {
+		fmt.Fprintf(w, "Kept %s in %s.\n", plural.Count(rep.Kept, "file"), archives.Ref)
 	}
-	if len(p.Pushed) == 0 {
-		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
-			envOf(c).now().Sub(start).Round(time.Millisecond))
-	} else {
+	switch {
+	case rep.Pushed == nil:
+	case len(rep.Pushed.Pushed) == 0:
+		fmt.Fprintf(w, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
+			rep.Took.Round(time.Millisecond))
+	default:
 		var names []string
-		for _, r := range p.Pushed {
+		for _, r := range rep.Pushed.Pushed {
 			names = append(names, r.String())
 		}
-		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
-			plural.Count(p.Attempts, "round"), envOf(c).now().Sub(start).Round(time.Millisecond))
+		fmt.Fprintf(w, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+			plural.Count(rep.Pushed.Attempts, "round"), rep.Took.Round(time.Millisecond))
 	}
-	dir, err := s.bundleDir(c)
-	if err != nil {
+	if rep.Uploads == nil {
 		return err
 	}
-	recs, err := s.pushToStores(ctx, c, dir)
-	if recs > 0 {
-		// The versions the stores gave are records in refs/bernstein/archives: they travel with it.
-		if _, perr := share.Push(o); perr != nil {
-			return perr
-		}
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(recs, "store record"), archives.Ref, termtext.Clean(o.Remote))
-	}
-	return err
+	return pushedToStores(c, o.Remote, rep, err)
 }
 
-// keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
-// bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
-// left only in the folder. It returns how many files were added.
-func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
-	entries, err := notes.Entries(s.repo, notes.RefFrom(s.cfg))
-	if err != nil {
-		return 0, err
-	}
-	dir, err := s.bundleDir(c)
-	if err != nil {
-		return 0, err
-	}
-	var keep []archives.Bundle
-	for _, e := range entries {
-		if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
-			if err != nil {
-				return 0, err
+// pushedToStores says what push uploaded to each store (a store that failed on stderr), and the store records
+// kept and pushed again. A bucket without Object Lock is a usage error (exit 2) unless --no-retention; any
+// other store that failed, an error (exit 1), after the others are uploaded to. err is PushAll's: the second
+// push's.
+func pushedToStores(c *ucli.Command, remote string, rep *share.PushReport, err error) error {
+	up := rep.Uploads
+	failed, unlocked := 0, 0
+	for _, u := range up.Stores {
+		if u.Err != nil {
+			failed++
+			if errors.Is(u.Err, store.ErrNoObjectLock) {
+				unlocked++
 			}
+			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
 			continue
 		}
-		b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
-			Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-		// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
-		// archive's (the copy found is under another path): nothing to keep.
-		if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
-			continue
-		}
-		for _, kind := range archives.Kinds {
-			if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
-				f.Close()
-				b.Sidecars[kind] = b.Archive + kind
-			}
-		}
-		keep = append(keep, b)
+		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"), termtext.Clean(u.Store),
+			plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
 	}
-	if len(keep) == 0 {
-		return 0, nil
+	switch {
+	case up.KeepErr != nil:
+		return up.KeepErr
+	case err != nil:
+		return err
+	case rep.Repushed:
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"), archives.Ref,
+			termtext.Clean(remote))
 	}
-	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
+	if unlocked > 0 {
+		return usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
+			plural.Count(unlocked, "bucket"))
+	}
+	if failed > 0 {
+		return fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(up.Stores), "store"))
+	}
+	return nil
 }
 
 // keepArchives adds the bundles a record run wrote to refs/bernstein/archives, in one commit.
