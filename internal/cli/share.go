@@ -152,36 +152,56 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	}
 	rep, err := share.PushAll(ctx, share.PushRequest{Options: o, BundleDir: dir,
 		Identity: func() gitext.Signature { return record.Identity(s.cfg, s.env.getenv) },
-		Stores:   func() ([]store.Store, error) { return s.stores(c, use) }, Now: s.env.now})
-	w := c.Root().Writer
-	if rep.Kept > 0 {
-		fmt.Fprintf(w, "Kept %s in %s.\n", plural.Count(rep.Kept, "file"), archives.Ref)
+		Stores:   func() ([]store.Store, error) { return s.stores(c, use) },
+		Now:      s.env.now,
+		Done:     func(step share.PushStep, rep *share.PushReport) { printPushStep(c, o, step, rep) }})
+	if err != nil || rep.Uploads == nil {
+		return err
 	}
+	return storesOutcome(c, o.Remote, rep)
+}
+
+// printPushStep says what push did as each step ends: the files kept from the bundles folder, the push, each
+// store's upload (a store that failed on stderr).
+func printPushStep(c *ucli.Command, o share.Options, step share.PushStep, rep *share.PushReport) {
+	w := c.Root().Writer
 	switch {
-	case rep.Pushed == nil:
-	case len(rep.Pushed.Pushed) == 0:
+	case step == share.StepKept && rep.Kept > 0:
+		fmt.Fprintf(w, "Kept %s in %s.\n", plural.Count(rep.Kept, "file"), archives.Ref)
+	case step == share.StepPushed && len(rep.Pushed.Pushed) == 0:
 		fmt.Fprintf(w, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
 			rep.Took.Round(time.Millisecond))
-	default:
+	case step == share.StepPushed:
 		var names []string
 		for _, r := range rep.Pushed.Pushed {
 			names = append(names, r.String())
 		}
 		fmt.Fprintf(w, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
 			plural.Count(rep.Pushed.Attempts, "round"), rep.Took.Round(time.Millisecond))
+	case step == share.StepUploaded:
+		for _, u := range rep.Uploads.Stores {
+			if u.Err != nil {
+				fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
+				continue
+			}
+			fmt.Fprintf(w, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"), termtext.Clean(u.Store),
+				plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
+		}
 	}
-	if rep.Uploads == nil {
-		return err
-	}
-	return pushedToStores(c, o.Remote, rep, err)
 }
 
-// pushedToStores says what push uploaded to each store (a store that failed on stderr), and the store records
-// kept and pushed again. A bucket without Object Lock is a usage error (exit 2) unless --no-retention; any
-// other store that failed, an error (exit 1), after the others are uploaded to. err is PushAll's: the second
-// push's.
-func pushedToStores(c *ucli.Command, remote string, rep *share.PushReport, err error) error {
+// storesOutcome ends a push that uploaded: the store records kept and pushed again, then the stores that
+// failed. A bucket without Object Lock is a usage error (exit 2) unless --no-retention; any other store that
+// failed, an error (exit 1), the others uploaded to all the same.
+func storesOutcome(c *ucli.Command, remote string, rep *share.PushReport) error {
 	up := rep.Uploads
+	if up.KeepErr != nil {
+		return up.KeepErr
+	}
+	if rep.Repushed {
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"), archives.Ref,
+			termtext.Clean(remote))
+	}
 	failed, unlocked := 0, 0
 	for _, u := range up.Stores {
 		if u.Err != nil {
@@ -189,20 +209,7 @@ func pushedToStores(c *ucli.Command, remote string, rep *share.PushReport, err e
 			if errors.Is(u.Err, store.ErrNoObjectLock) {
 				unlocked++
 			}
-			fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
-			continue
 		}
-		fmt.Fprintf(c.Root().Writer, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"), termtext.Clean(u.Store),
-			plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
-	}
-	switch {
-	case up.KeepErr != nil:
-		return up.KeepErr
-	case err != nil:
-		return err
-	case rep.Repushed:
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"), archives.Ref,
-			termtext.Clean(remote))
 	}
 	if unlocked > 0 {
 		return usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",

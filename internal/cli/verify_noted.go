@@ -42,32 +42,38 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	}
 	req := verifyRequest(c, wd, nil, opts) // the archives are the copies Noted finds
 	req.Notes = func() (*gitext.Repo, gitext.RefName, error) { return s.repo, notes.RefFrom(s.cfg), nil }
+	i := 0 // the reports are shown as they come, each after the copy is fetched and verified
 	reports, err := gitverify.Noted(ctx, gitverify.NotedRequest{Request: req, BundleDir: dir,
-		Stores: func() ([]store.Store, error) { return s.stores(c, readStores) }})
-	worst := 0
-	for i, r := range reports {
-		warn(c, r.Skipped)
-		if r.Report == nil {
-			break // what Noted stopped on: err says why
-		}
-		if c.Bool("json") {
-			c.Root().Writer.Write(r.Report.JSON())
-		} else {
-			if r.Found {
-				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(r.Entry.Ticket),
-					termtext.Clean(r.Entry.Tracker), r.Name, termtext.Clean(r.From))
-			}
-			io.WriteString(c.Root().Writer, r.Report.Text())
-		}
-		worst = max(worst, r.Report.ExitCode)
-	}
+		Stores: func() ([]store.Store, error) { return s.stores(c, readStores) },
+		Each:   func(r gitverify.NotedReport) { printNoted(c, i, r); i++ }})
 	if err != nil {
 		return err
+	}
+	worst := 0
+	for _, r := range reports {
+		worst = max(worst, r.Report.ExitCode)
 	}
 	if worst != 0 {
 		return verdict(worst, "")
 	}
 	return nil
+}
+
+// printNoted shows the i-th archive noted: the copies passed over on stderr, then, when one was found, where
+// from, and its report (nothing more for the one Noted failed on).
+func printNoted(c *ucli.Command, i int, r gitverify.NotedReport) {
+	warn(c, r.Skipped)
+	switch {
+	case r.Report == nil:
+	case c.Bool("json"):
+		c.Root().Writer.Write(r.Report.JSON())
+	default:
+		if r.Found {
+			fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(r.Entry.Ticket),
+				termtext.Clean(r.Entry.Tracker), r.Name, termtext.Clean(r.From))
+		}
+		io.WriteString(c.Root().Writer, r.Report.Text())
+	}
 }
 
 func sep(i int) string {

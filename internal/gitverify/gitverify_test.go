@@ -238,17 +238,18 @@ func TestNotedVerifiesEachArchive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storesOpened := false
+	storesOpened, told := false, 0
 	got, err := Noted(context.Background(), NotedRequest{
 		Request:   Request{Files: verify.Files{Cards: f.files.Cards}, Rev: "HEAD", Notes: f.notes(t)},
 		BundleDir: bundles,
 		Stores:    func() ([]store.Store, error) { storesOpened = true; return nil, nil },
+		Each:      func(NotedReport) { told++ },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !storesOpened || len(got) != 2 {
-		t.Fatalf("stores opened %v, %d reports, want 2", storesOpened, len(got))
+	if !storesOpened || len(got) != 2 || told != 2 {
+		t.Fatalf("stores opened %v, %d reports (%d told), want 2", storesOpened, len(got), told)
 	}
 	byTicket := map[string]NotedReport{}
 	for _, r := range got {

@@ -23,6 +23,9 @@ type NotedRequest struct {
 	BundleDir string // the bundles folder, looked in first
 	// Stores opens the stores looked in last (bernstein.store), once the noted entries are read.
 	Stores func() ([]store.Store, error)
+	// Each, when set, is given each NotedReport as soon as it is made (the one Noted fails on too), so that a
+	// caller can show it while the next copy is fetched.
+	Each func(NotedReport)
 }
 
 // NotedReport is one archive noted on REV.
@@ -66,25 +69,31 @@ func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
 	each := r.Request
 	each.Notes = func() (*gitext.Repo, gitext.RefName, error) { return repo, ref, nil }
 	var out []NotedReport
+	add := func(nr NotedReport) []NotedReport {
+		if r.Each != nil {
+			r.Each(nr)
+		}
+		return append(out, nr)
+	}
 	for _, e := range entries {
 		cp, skipped, err := store.FindCopy(ctx, repo, r.BundleDir, stores, e)
 		nr := NotedReport{Entry: e, Skipped: skipped}
 		if err != nil {
 			if !errors.Is(err, archives.ErrNotHeld) {
-				return append(out, nr), err
+				return add(nr), err
 			}
 			nr.Report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
-			out = append(out, nr)
+			out = add(nr)
 			continue
 		}
 		written, err := archives.Write(tmp, cp)
 		if err != nil {
-			return append(out, nr), err
+			return add(nr), err
 		}
 		nr.Found, nr.From, nr.Name = true, cp.From, record.PathPart(filepath.Base(e.Bundle))
 		each.Files.Archive, each.Files.Signature = written[0].Path, ""
 		nr.Report = Verify(each)
-		out = append(out, nr)
+		out = add(nr)
 	}
 	return out, nil
 }

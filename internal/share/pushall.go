@@ -20,7 +20,19 @@ type PushRequest struct {
 	// Stores opens the stores to upload to (bernstein.store), once the refs are pushed; none: no upload.
 	Stores func() ([]store.Store, error)
 	Now    func() time.Time // the run's clock, for the push's duration and the stores' retention
+	// Done, when set, is told of each step as it ends, with the report so far, so that a caller can say what
+	// was done while the rest (the network) runs.
+	Done func(PushStep, *PushReport)
 }
+
+// PushStep is a step of PushAll that has ended.
+type PushStep int
+
+const (
+	StepKept     PushStep = iota // PushReport.Kept is set
+	StepPushed                   // Pushed and Took are set
+	StepUploaded                 // Uploads is set (only when there are stores)
+)
 
 // PushReport is what PushAll did, step by step; a step not reached is zero (nil).
 type PushReport struct {
@@ -41,17 +53,24 @@ type PushReport struct {
 // (the others are still uploaded to), nor is a record that could not be kept (Uploads.KeepErr).
 func PushAll(ctx context.Context, r PushRequest) (*PushReport, error) {
 	rep := &PushReport{}
+	done := func(s PushStep) {
+		if r.Done != nil {
+			r.Done(s, rep)
+		}
+	}
 	start := r.Now()
 	kept, err := archives.KeepNoted(r.Repo, r.NotesRef, r.BundleDir, r.Identity)
 	if err != nil {
 		return rep, err
 	}
 	rep.Kept = kept
+	done(StepKept)
 	p, err := Push(r.Options)
 	if err != nil {
 		return rep, err
 	}
 	rep.Pushed, rep.Took = p, r.Now().Sub(start)
+	done(StepPushed)
 	stores, err := r.Stores()
 	if err != nil || len(stores) == 0 {
 		return rep, err
@@ -62,6 +81,7 @@ func PushAll(ctx context.Context, r PushRequest) (*PushReport, error) {
 	}
 	rep.Uploads = store.Upload(ctx, store.UploadRequest{Repo: r.Repo, BundleDir: r.BundleDir, Stores: stores,
 		Entries: entries, Author: r.Identity, Now: r.Now})
+	done(StepUploaded)
 	if rep.Uploads.KeepErr == nil && rep.Uploads.Kept > 0 {
 		// The versions the stores gave are records in refs/bernstein/archives: they travel with it.
 		if _, err := Push(r.Options); err != nil {

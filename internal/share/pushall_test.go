@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,10 +55,16 @@ func TestPushAllKeepsThenPushes(t *testing.T) {
 	req := share.PushRequest{Options: opts(one, r), BundleDir: dir, Identity: func() gitext.Signature { return sig },
 		Stores: func() ([]store.Store, error) { return nil, nil }, Now: func() time.Time { return now }}
 
+	var steps []share.PushStep
+	req.Done = func(s share.PushStep, _ *share.PushReport) { steps = append(steps, s) }
 	rep, err := share.PushAll(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !slices.Equal(steps, []share.PushStep{share.StepKept, share.StepPushed}) {
+		t.Errorf("steps told %v, want kept and pushed (no stores: no upload)", steps)
+	}
+	req.Done = nil
 	if rep.Kept != 2 || rep.Pushed == nil || len(rep.Pushed.Pushed) != 2 || rep.Uploads != nil || rep.Repushed {
 		t.Fatalf("kept %d, pushed %+v, uploads %v: want 2 files kept and both refs pushed", rep.Kept, rep.Pushed, rep.Uploads)
 	}
