@@ -7,6 +7,8 @@
 package gitverify
 
 import (
+	"errors"
+
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/extract"
@@ -38,7 +40,7 @@ type Request struct {
 func (r Request) prepare() (o verify.Options, unusable *verify.Report) {
 	o = r.Options
 	if r.Rev != "" {
-		o.Note = record.NoteCheck(r.Files.Archive, r.Rev, r.Notes)
+		o.Note = record.NoteCheck(r.Files.Archive, r.Rev, r.notes)
 	}
 	o.Repository = repocheck.Open(r.Repo)
 	if r.Trust != nil {
@@ -46,6 +48,16 @@ func (r Request) prepare() (o verify.Options, unusable *verify.Report) {
 	}
 	return o, unusable
 }
+
+// notes is Notes, or, when the caller gave none, the error that there is no repository to read notes from.
+func (r Request) notes() (*gitext.Repo, gitext.RefName, error) {
+	if r.Notes == nil {
+		return nil, "", errNoNotes
+	}
+	return r.Notes()
+}
+
+var errNoNotes = errors.New("no repository was given to read notes from")
 
 // Verify is `verify ARCHIVE [SIGNATURE]`: the report, whose ExitCode is the command's.
 func Verify(r Request) *verify.Report {

@@ -21,7 +21,7 @@ import (
 type NotedRequest struct {
 	Request
 	BundleDir string // the bundles folder, looked in first
-	// Stores opens the stores looked in last (bernstein.store), once the noted entries are read.
+	// Stores opens the stores looked in last (bernstein.store), once the noted entries are read; nil: none.
 	Stores func() ([]store.Store, error)
 	// Each, when set, is given each NotedReport as soon as it is made (the one Noted fails on too), so that a
 	// caller can show it while the next copy is fetched.
@@ -48,7 +48,7 @@ type NotedReport struct {
 // next is verified. An error (the notes unreadable, a store that cannot be opened, a copy that cannot be
 // written) stops it: the reports so far come back with it.
 func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
-	repo, ref, err := r.Notes()
+	repo, ref, err := r.notes()
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +61,11 @@ func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	stores, err := r.Stores()
-	if err != nil {
-		return nil, err
+	var stores []store.Store
+	if r.Stores != nil {
+		if stores, err = r.Stores(); err != nil {
+			return nil, err
+		}
 	}
 	// Every copy is held to the same notes, and to the one repository --repo names.
 	each := r.Request

@@ -17,7 +17,7 @@ type PushRequest struct {
 	// Identity is the author of the commits that keep archives and store records on the archives ref,
 	// asked for when one is made.
 	Identity func() gitext.Signature
-	// Stores opens the stores to upload to (bernstein.store), once the refs are pushed; none: no upload.
+	// Stores opens the stores to upload to (bernstein.store), once the refs are pushed; nil, or none: no upload.
 	Stores func() ([]store.Store, error)
 	Now    func() time.Time // the run's clock, for the push's duration and the stores' retention
 	// Done, when set, is told of each step as it ends, with the report so far, so that a caller can say what
@@ -71,6 +71,9 @@ func PushAll(ctx context.Context, r PushRequest) (*PushReport, error) {
 	}
 	rep.Pushed, rep.Took = p, r.Now().Sub(start)
 	done(StepPushed)
+	if r.Stores == nil {
+		return rep, nil
+	}
 	stores, err := r.Stores()
 	if err != nil || len(stores) == 0 {
 		return rep, err
