@@ -72,7 +72,7 @@ func NoteBundle(req NoteRequest) (*Noted, error) {
 // dir holds with the noted digest, with the sidecars beside it: what a hook that ran out of time, or a version
 // before the ref, left only in the folder (push's first step). sig gives the author of the commit, asked for
 // only when there is something to keep. added counts the files added.
-func KeepNoted(r *gitext.Repo, notesRef gitext.RefName, dir string, sig func() gitext.Signature) (added int, err error) {
+func KeepNoted(r *gitext.Repo, notesRef gitext.RefName, dir string, sig func() gitext.Signature) (int, error) {
 	entries, err := notes.Entries(r, notesRef)
 	if err != nil {
 		return 0, err

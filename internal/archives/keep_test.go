@@ -12,9 +12,9 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
 
-// KeepNoted keeps what the bundles folder alone holds with the noted digest, with its sidecars; not an archive
-// already on the ref, one changed since it was noted, or one the folder lacks. With nothing to keep it makes no
-// commit (and asks for no author).
+// KeepNoted keeps what the bundles folder alone holds with the noted digest, with its sidecars; not an
+// archive already on the ref, one changed since it was noted, or one the folder lacks. With nothing to keep
+// it makes no commit (and asks for no author).
 func TestKeepNoted(t *testing.T) {
 	t.Parallel()
 	g := gittest.New(t)

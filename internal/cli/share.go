@@ -169,8 +169,8 @@ func printPushStep(c *ucli.Command, o share.Options, step share.PushStep, rep *s
 	case step == share.StepKept && rep.Kept > 0:
 		fmt.Fprintf(w, "Kept %s in %s.\n", plural.Count(rep.Kept, "file"), archives.Ref)
 	case step == share.StepPushed && len(rep.Pushed.Pushed) == 0:
-		fmt.Fprintf(w, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
-			rep.Took.Round(time.Millisecond))
+		fmt.Fprintf(w, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef,
+			archives.Ref, rep.Took.Round(time.Millisecond))
 	case step == share.StepPushed:
 		var names []string
 		for _, r := range rep.Pushed.Pushed {
@@ -184,8 +184,8 @@ func printPushStep(c *ucli.Command, o share.Options, step share.PushStep, rep *s
 				fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
 				continue
 			}
-			fmt.Fprintf(w, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"), termtext.Clean(u.Store),
-				plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
+			fmt.Fprintf(w, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"),
+				termtext.Clean(u.Store), plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
 		}
 	}
 }
@@ -199,8 +199,8 @@ func storesOutcome(c *ucli.Command, remote string, rep *share.PushReport) error 
 		return up.KeepErr
 	}
 	if rep.Repushed {
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"), archives.Ref,
-			termtext.Clean(remote))
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"),
+			archives.Ref, termtext.Clean(remote))
 	}
 	failed, unlocked := 0, 0
 	for _, u := range up.Stores {
@@ -212,11 +212,12 @@ func storesOutcome(c *ucli.Command, remote string, rep *share.PushReport) error 
 		}
 	}
 	if unlocked > 0 {
-		return usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, or push --no-retention",
-			plural.Count(unlocked, "bucket"))
+		return usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, "+
+			"or push --no-retention", plural.Count(unlocked, "bucket"))
 	}
 	if failed > 0 {
-		return fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"), plural.Count(len(up.Stores), "store"))
+		return fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"),
+			plural.Count(len(up.Stores), "store"))
 	}
 	return nil
 }

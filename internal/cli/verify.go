@@ -153,7 +153,7 @@ func verifyRequest(c *ucli.Command, wd string, args []string, opts verify.Option
 	}
 	return gitverify.Request{Files: files, Options: opts,
 		Rev: c.String("rev"), Notes: notesOf(env), Repo: repoArg(c, env, wd),
-		Trust: func(archivePath string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, archivePath, o) }}
+		Trust: func(archive string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, archive, o) }}
 }
 
 // archiveArgs is the ARCHIVE [SIGNATURE] of verify, audit, extract and view; a usage error names the command.

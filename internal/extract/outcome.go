@@ -14,13 +14,14 @@ func (r *Result) Outcome() string {
 	what := func() string { return plural.Count(r.Files, "file") }
 	switch {
 	case r.Extracted && r.Unverified && repoUnusable(r.Report):
-		return fmt.Sprintf("EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)",
-			what(), verify.FormatSize(r.Bytes), r.Into)
+		return fmt.Sprintf("EXTRACTED UNVERIFIED: %s in %s into %s "+
+			"(--allow-unverified: the repository check could not be made)", what(), verify.FormatSize(r.Bytes), r.Into)
 	case r.Extracted && r.Unverified:
-		return fmt.Sprintf("EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)",
-			what(), verify.FormatSize(r.Bytes), r.Into)
+		return fmt.Sprintf("EXTRACTED UNVERIFIED: %s in %s into %s "+
+			"(--allow-unverified: nothing says who made these files)", what(), verify.FormatSize(r.Bytes), r.Into)
 	case r.Extracted:
-		return fmt.Sprintf("Extracted %s (%s, manifest.json included) into %s", what(), verify.FormatSize(r.Bytes), r.Into)
+		return fmt.Sprintf("Extracted %s (%s, manifest.json included) into %s", what(), verify.FormatSize(r.Bytes),
+			r.Into)
 	}
 	return "Nothing extracted: " + r.Reason
 }

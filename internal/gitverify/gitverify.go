@@ -1,9 +1,9 @@
-// Package gitverify runs the verifier as verify, audit and extract run it in a repository: the verifier reads no
-// git (it also runs in the browser), so this package gives it the checks that need one, from the flags the
-// caller read: --rev's note check (record.NoteCheck: the archive is the one noted on REV) and --repo's repository
-// check (repocheck.Open), then the SSH trust the caller reads (allowed signers, sidecars beside the archive),
-// and verifies, audits or extracts. Noted (noted.go) is `verify --rev REV` with no ARCHIVE: each archive noted
-// on REV, found as `get` finds it and verified so.
+// Package gitverify runs the verifier as verify, audit and extract run it in a repository: the verifier reads
+// no git (it also runs in the browser), so this package gives it the checks that need one, from the flags the
+// caller read: --rev's note check (record.NoteCheck: the archive is the one noted on REV) and --repo's
+// repository check (repocheck.Open), then the SSH trust the caller reads (allowed signers, sidecars beside
+// the archive), and verifies, audits or extracts. Noted (noted.go) is `verify --rev REV` with no ARCHIVE:
+// each archive noted on REV, found as `get` finds it and verified so.
 package gitverify
 
 import (

@@ -15,9 +15,10 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
-// NotedRequest is `verify --rev REV` with no ARCHIVE. Request.Rev is REV (resolved by the caller: one that does
-// not resolve is a usage error), Request.Notes gives the repository and notes ref (asked for once, first), and
-// Request.Files the --card files; each archive found is verified as Verify verifies an ARCHIVE given with --rev.
+// NotedRequest is `verify --rev REV` with no ARCHIVE. Request.Rev is REV (resolved by the caller: one that
+// does not resolve is a usage error), Request.Notes gives the repository and notes ref (asked for once,
+// first), and Request.Files the --card files; each archive found is verified as Verify verifies an ARCHIVE
+// given with --rev.
 type NotedRequest struct {
 	Request
 	BundleDir string // the bundles folder, looked in first
@@ -42,11 +43,11 @@ type NotedReport struct {
 	Report *verify.Report
 }
 
-// Noted verifies each archive noted on REV, found by its digest as `get` finds it (store.FindCopy: the bundles
-// folder, then refs/bernstein/archives, then the stores) and written with its sidecars to a temporary folder
-// (removed after), in the order of the note. An archive held nowhere gets an unusable report (exit 2) and the
-// next is verified. An error (the notes unreadable, a store that cannot be opened, a copy that cannot be
-// written) stops it: the reports so far come back with it.
+// Noted verifies each archive noted on REV, found by its digest as `get` finds it (store.FindCopy: the
+// bundles folder, then refs/bernstein/archives, then the stores) and written with its sidecars to a temporary
+// folder (removed after), in the order of the note. An archive held nowhere gets an unusable report (exit 2)
+// and the next is verified. An error (the notes unreadable, a store that cannot be opened, a copy that cannot
+// be written) stops it: the reports so far come back with it.
 func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
 	repo, ref, err := r.notes()
 	if err != nil {

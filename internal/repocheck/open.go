@@ -18,8 +18,8 @@ type Flag struct {
 }
 
 // Open opens the repository f names and gives verify the check to run on the members it reads (Check). A
-// repository that cannot be opened goes into the check (unusable, exit 2) rather than stopping the command, so
-// --json still reports it. nil f (no --repo) is no check.
+// repository that cannot be opened goes into the check (unusable, exit 2) rather than stopping the command,
+// so --json still reports it. nil f (no --repo) is no check.
 func Open(f *Flag) *verify.RepoCheck {
 	if f == nil {
 		return nil

@@ -33,7 +33,8 @@ func (e *UnusableInput) Unwrap() error { return e.Err }
 
 // WritePage checks that the archive is a regular file and reads the policy (an *UnusableInput when either
 // fails), then verifies and reads the bundle (ReadFiles; the trust's unusable report instead when it gives
-// one) and writes its page to Out. The report is the page's verdict; an error after the inputs is the write's.
+// one) and writes its page to Out. The report is the page's verdict; an error after the inputs is the
+// write's.
 func WritePage(r PageRequest) (*verify.Report, error) {
 	f, _, err := regularfile.Open(r.Files.Archive, "archive")
 	if err != nil {

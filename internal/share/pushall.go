@@ -17,7 +17,8 @@ type PushRequest struct {
 	// Identity is the author of the commits that keep archives and store records on the archives ref,
 	// asked for when one is made.
 	Identity func() gitext.Signature
-	// Stores opens the stores to upload to (bernstein.store), once the refs are pushed; nil, or none: no upload.
+	// Stores opens the stores to upload to (bernstein.store), once the refs are pushed; nil, or none: no
+	// upload.
 	Stores func() ([]store.Store, error)
 	Now    func() time.Time // the run's clock, for the push's duration and the stores' retention
 	// Done, when set, is told of each step as it ends, with the report so far, so that a caller can say what
@@ -45,12 +46,13 @@ type PushReport struct {
 	Repushed bool
 }
 
-// PushAll is push: it keeps on the archives ref what the bundles folder alone holds (archives.KeepNoted), pushes
-// the notes and archives refs (Push), uploads every noted archive held here to each store that lacks it
-// (store.Upload, the notes read again after the push's merge), and, when the stores gave records (the version
-// of each file in an S3 bucket), pushes the archives ref again so that they travel with it. The first error
-// stops it and comes back with what was done; a store that failed is not an error here but its Uploaded's Err
-// (the others are still uploaded to), nor is a record that could not be kept (Uploads.KeepErr).
+// PushAll is push: it keeps on the archives ref what the bundles folder alone holds (archives.KeepNoted),
+// pushes the notes and archives refs (Push), uploads every noted archive held here to each store that lacks
+// it (store.Upload, the notes read again after the push's merge), and, when the stores gave records (the
+// version of each file in an S3 bucket), pushes the archives ref again so that they travel with it. The first
+// error stops it and comes back with what was done; a store that failed is not an error here but its
+// Uploaded's Err (the others are still uploaded to), nor is a record that could not be kept
+// (Uploads.KeepErr).
 func PushAll(ctx context.Context, r PushRequest) (*PushReport, error) {
 	rep := &PushReport{}
 	done := func(s PushStep) {
