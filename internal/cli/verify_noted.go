@@ -15,9 +15,9 @@ import (
 )
 
 // runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
-// finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a temporary folder, and
-// verified there exactly as `verify ARCHIVE --rev REV` would verify it (gitverify.Noted). The exit code is the
-// worst of them.
+// finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a
+// temporary folder, and verified there exactly as `verify ARCHIVE --rev REV` would verify it
+// (gitverify.Noted). The exit code is the worst of them.
 func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	rev := c.String("rev")
 	opts, err := verifyOptions(c)
