@@ -8,6 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/report"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -63,14 +64,11 @@ func runView(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	cards, err := agentCards(c)
-	if err != nil {
-		return err
-	}
 	rep, err := report.WritePage(report.PageRequest{Files: verifyPaths(wd, args, c.StringSlice("card")),
-		Options: verify.Options{Limits: lim, AgentCards: cards},
-		Trust:   func(p string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, p, o) },
-		Policy:  policyPath(c, wd), PolicyName: c.String("policy"), Out: out, Version: buildinfo.Version()})
+		Options:    verify.Options{Limits: lim},
+		AgentCards: func() (*logv1.Cards, error) { return agentCards(c) },
+		Trust:      func(p string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, p, o) },
+		Policy:     policyPath(c, wd), PolicyName: c.String("policy"), Out: out, Version: buildinfo.Version()})
 	var unusable *report.UnusableInput
 	if errors.As(err, &unusable) {
 		return usageError("%v", err)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/policy"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -14,6 +15,10 @@ import (
 type PageRequest struct {
 	Files   verify.Files
 	Options verify.Options
+	// AgentCards, when set, gives Options.AgentCards (view --agent-cards); it is asked for after the archive
+	// and policy are checked, so that errors come in the order the flags are read, and its error is returned
+	// as it is.
+	AgentCards func() (*logv1.Cards, error)
 	// Trust adds what the caller trusts besides cards (allowed signers) and the sidecars beside the archive
 	// at archivePath to o; a report back is an input that cannot be used: the page is that report. nil: none.
 	Trust func(archivePath string, o *verify.Options) *verify.Report
@@ -32,9 +37,9 @@ func (e *UnusableInput) Error() string { return e.Err.Error() }
 func (e *UnusableInput) Unwrap() error { return e.Err }
 
 // WritePage checks that the archive is a regular file and reads the policy (an *UnusableInput when either
-// fails), then verifies and reads the bundle (ReadFiles; the trust's unusable report instead when it gives
-// one) and writes its page to Out. The report is the page's verdict; an error after the inputs is the
-// write's.
+// fails) and the agent cards, then verifies and reads the bundle (ReadFiles; the trust's unusable report
+// instead when it gives one) and writes its page to Out. The report is the page's verdict; an error after the
+// inputs is the write's.
 func WritePage(r PageRequest) (*verify.Report, error) {
 	f, _, err := regularfile.Open(r.Files.Archive, "archive")
 	if err != nil {
@@ -46,6 +51,11 @@ func WritePage(r PageRequest) (*verify.Report, error) {
 		return nil, &UnusableInput{err}
 	}
 	o := r.Options
+	if r.AgentCards != nil {
+		if o.AgentCards, err = r.AgentCards(); err != nil {
+			return nil, err
+		}
+	}
 	var b *Bundle
 	if r.Trust != nil {
 		if unusable := r.Trust(r.Files.Archive, &o); unusable != nil {

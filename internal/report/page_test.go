@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/fifotest"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 	"github.com/git-bernstein/git-bernstein/internal/verify/verifytest"
 )
@@ -32,9 +33,12 @@ func TestWritePage(t *testing.T) {
 	unusable := func(string, *verify.Options) *verify.Report {
 		return verify.Unusable(verify.CheckTrust, "allowed signers: unreadable")
 	}
+	cardsErr := errors.New("--agent-cards: no such folder")
+	badCards := func() (*logv1.Cards, error) { return nil, cardsErr }
 	for _, tc := range []struct {
 		name     string
 		req      PageRequest
+		cards    bool   // the agent cards' own error comes back
 		input    string // in the UnusableInput's message
 		writeErr bool
 		exit     int
@@ -45,6 +49,9 @@ func TestWritePage(t *testing.T) {
 		{name: "FIFO", req: PageRequest{Files: verify.Files{Archive: fifo}}, input: "fifo.tar.gz"},
 		{name: "bad policy", req: PageRequest{Files: good, Policy: badPolicy, PolicyName: "policy.yaml"},
 			input: "--policy policy.yaml"},
+		{name: "bad policy before agent cards", input: "--policy policy.yaml",
+			req: PageRequest{Files: good, Policy: badPolicy, PolicyName: "policy.yaml", AgentCards: badCards}},
+		{name: "bad agent cards", req: PageRequest{Files: good, AgentCards: badCards}, cards: true},
 		{name: "verified", req: PageRequest{Files: good}, page: "VERIFIED"},
 		{name: "trust unusable", req: PageRequest{Files: good, Trust: unusable}, exit: verify.ExitUnverifiable,
 			page: "allowed signers: unreadable"},
@@ -63,6 +70,11 @@ func TestWritePage(t *testing.T) {
 			_, statErr := os.Stat(tc.req.Out)
 			var bad *UnusableInput
 			switch {
+			case tc.cards:
+				if !errors.Is(err, cardsErr) || rep != nil || statErr == nil {
+					t.Fatalf("WritePage = %v, %v (page written: %v), want the cards' error as it is and no page",
+						rep, err, statErr == nil)
+				}
 			case tc.input != "":
 				if !errors.As(err, &bad) || !strings.Contains(err.Error(), tc.input) || rep != nil || statErr == nil {
 					t.Fatalf("WritePage = %v, %v (page written: %v), want an UnusableInput naming %q and no page",
