@@ -85,7 +85,7 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	// The policy is read first: a policy that does not read is a usage error, before any verdict.
+	// Audit reads the policy first, and its only error is the policy's: a usage error, before any verdict.
 	audited, err := gitverify.Audit(gitverify.AuditRequest{Request: verifyRequest(c, wd, args, opts),
 		Policy: policyPath(c, wd), PolicyName: c.String("policy")})
 	if err != nil {
