@@ -33,23 +33,24 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	iter, err := r.git.References()
-	if err != nil {
-		return nil, fmt.Errorf("list refs: %w", err)
+	listed, ok := r.listRefs()
+	if !ok {
+		var err error
+		if listed, err = r.goGitRefs(); err != nil {
+			return nil, err
+		}
 	}
-	err = iter.ForEach(func(ref *plumbing.Reference) error {
-		name := ref.Name()
-		if !name.IsBranch() && !name.IsRemote() && !name.IsTag() {
-			return nil
+	for _, l := range listed {
+		if l.symbolic {
+			continue // origin/HEAD and friends point at a branch we list anyway
 		}
-		if ref.Type() == plumbing.SymbolicReference {
-			return nil // origin/HEAD and friends point at a branch we list anyway
+		// What packed-refs says an annotated tag peels to spares reading the tag object, when the commit-graph
+		// then says it is a commit; otherwise the object is read and peeled below, as any other.
+		t := Tip{Name: l.name, Commit: l.id}
+		if !l.peeled.IsZero() {
+			t.Commit = l.peeled
 		}
-		refs = append(refs, Tip{Name: name, Commit: ref.Hash()})
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		refs = append(refs, t)
 	}
 	peeled := make([]bool, len(refs))
 	var read []int // refs whose object must be read
@@ -79,6 +80,23 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 		}
 	}
 	return tips, nil
+}
+
+// goGitRefs lists the history refs through go-git, for repositories listRefs leaves to it.
+func (r *Repo) goGitRefs() ([]listedRef, error) {
+	iter, err := r.git.References()
+	if err != nil {
+		return nil, fmt.Errorf("list refs: %w", err)
+	}
+	var refs []listedRef
+	err = iter.ForEach(func(ref *plumbing.Reference) error {
+		if isHistoryRef(ref.Name()) {
+			refs = append(refs, listedRef{name: ref.Name(), id: ref.Hash(),
+				symbolic: ref.Type() == plumbing.SymbolicReference})
+		}
+		return nil
+	})
+	return refs, err
 }
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.

@@ -122,3 +122,41 @@ func prFunc(ctx context.Context, tmpl *prcapture.Request, err error) bundle.PRFu
 		return prcapture.Capture(ctx, req)
 	}
 }
+
+// KeepNoted adds to the archives ref every archive noted on notesRef that the ref lacks and the bundles folder
+// dir holds with the noted digest, with the sidecars beside it: what a hook that ran out of time, or a version
+// before the ref, left only in the folder (push's first step). sig gives the author of the commit, asked for
+// only when there is something to keep. added counts the files added.
+func KeepNoted(r *gitext.Repo, notesRef gitext.RefName, dir string, sig func() gitext.Signature) (int, error) {
+	entries, err := notes.Entries(r, notesRef)
+	if err != nil {
+		return 0, err
+	}
+	var keep []Bundle
+	for _, e := range entries {
+		if has, err := Has(r, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
+			if err != nil {
+				return 0, err
+			}
+			continue
+		}
+		b := Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
+			Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
+		// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
+		// archive's (the copy found is under another path): nothing to keep.
+		if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
+			continue
+		}
+		for _, kind := range Kinds {
+			if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
+				f.Close()
+				b.Sidecars[kind] = b.Archive + kind
+			}
+		}
+		keep = append(keep, b)
+	}
+	if len(keep) == 0 {
+		return 0, nil
+	}
+	return Store(r, sig(), keep)
+}

@@ -10,7 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/controls"
-	"github.com/git-bernstein/git-bernstein/internal/policy"
+	"github.com/git-bernstein/git-bernstein/internal/gitverify"
 )
 
 // ExitControls is audit's code for a VERIFIED bundle in which a control gave an exception (or, under --strict,
@@ -67,22 +67,17 @@ func auditCommand() *ucli.Command {
 	}
 }
 
+// policyPath is the --policy file, relative to wd; "" without --policy (the defaults).
+func policyPath(c *ucli.Command, wd string) string {
+	if p := c.String("policy"); p != "" {
+		return inDir(wd, p)
+	}
+	return ""
+}
+
 // policyFlag is --policy, for audit and view.
 func policyFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "policy", Usage: "the auditor's change-control policy `FILE` (YAML or JSON): required_approvals, required_checks, trusted_bots, require_codeowners, protected_branches"}
-}
-
-// readPolicy reads --policy (none: the defaults); one that does not read is a usage error.
-func readPolicy(c *ucli.Command, wd string) (*policy.Policy, error) {
-	p := c.String("policy")
-	if p == "" {
-		return &policy.Policy{}, nil
-	}
-	pol, err := policy.ReadFile(inDir(wd, p), p)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	return pol, nil
 }
 
 func runAudit(_ context.Context, c *ucli.Command) error {
@@ -90,20 +85,11 @@ func runAudit(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	// The policy is read first: a policy that does not read is a usage error, before any verdict.
-	pol, err := readPolicy(c, wd)
+	// Audit reads the policy first, and its only error is the policy's: a usage error, before any verdict.
+	audited, err := gitverify.Audit(gitverify.AuditRequest{Request: verifyRequest(c, wd, args, opts),
+		Policy: policyPath(c, wd), PolicyName: c.String("policy")})
 	if err != nil {
-		return err
-	}
-	if rev := c.String("rev"); rev != "" {
-		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
-	}
-	opts.Repository = repoCheck(c, envOf(c), wd)
-	var audited *controls.Audited
-	if unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &opts); unusable != nil {
-		audited = &controls.Audited{Report: unusable} // no controls: the inputs could not be used
-	} else {
-		audited = controls.Audit(verifyPaths(wd, args, c.StringSlice("card")), opts, pol)
+		return usageError("%v", err)
 	}
 	report, res := audited.Report, audited.Controls
 	code := report.ExitCode

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	ucli "github.com/urfave/cli/v3"
@@ -214,11 +215,11 @@ func createdAt(c *ucli.Command) (time.Time, error) {
 	return envOf(c).now().UTC().Truncate(time.Second), nil
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+var unsafeFileChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]`) })
 
 // safeFileName turns a ticket id into a file name: characters unsafe in file names become "_".
 func safeFileName(id string) string {
-	s := unsafeFileChars.ReplaceAllString(id, "_")
+	s := unsafeFileChars().ReplaceAllString(id, "_")
 	if s == "" || s == "." || s == ".." {
 		s = "_" + s
 	}

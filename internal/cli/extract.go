@@ -8,7 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/internal/extract"
-	"github.com/git-bernstein/git-bernstein/internal/plural"
+	"github.com/git-bernstein/git-bernstein/internal/gitverify"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -84,14 +84,14 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 	if err := repoWrittenApart(c, wd, args); err != nil {
 		return err
 	}
-	into := extract.DefaultInto(wd, args[0])
+	var into string // "": extract's default, the archive's name in the working folder
 	if d := c.String("into"); d != "" {
 		into = inDir(wd, d)
 	}
-	vopts.Repository = repoCheck(c, envOf(c), wd)
-	unusable := addSSHTrust(c, wd, inDir(wd, args[0]), &vopts)
-	res, xerr := extract.Files(verifyPaths(wd, args, c.StringSlice("card")), unusable,
-		extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified"), Verify: vopts})
+	req := verifyRequest(c, wd, args, vopts)
+	req.Rev = "" // extract has no --rev
+	res, xerr := gitverify.Extract(gitverify.ExtractRequest{Request: req, Wd: wd,
+		Extract: extract.Options{Into: into, AllowUnverified: c.Bool("allow-unverified")}})
 	for _, st := range res.Swept {
 		gone := ""
 		if st.PID != 0 {
@@ -126,32 +126,12 @@ func runExtract(_ context.Context, c *ucli.Command) error {
 		return nil
 	}
 	io.WriteString(c.Root().Writer, res.Report.Text())
-	switch {
-	case xerr != nil:
+	if xerr != nil {
 		return verdict(code, "%v; nothing was extracted", xerr)
-	case res.Extracted && res.Unverified && repoUnusableLine(res.Report):
-		fmt.Fprintf(c.Root().Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: the repository check could not be made)\n",
-			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
-	case res.Extracted && res.Unverified:
-		fmt.Fprintf(c.Root().Writer, "EXTRACTED UNVERIFIED: %s in %s into %s (--allow-unverified: nothing says who made these files)\n",
-			plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
-	case res.Extracted:
-		fmt.Fprintf(c.Root().Writer, "Extracted %s (%s, manifest.json included) into %s\n", plural.Count(res.Files, "file"), verify.FormatSize(res.Bytes), res.Into)
-	default:
-		fmt.Fprintf(c.Root().Writer, "Nothing extracted: %s\n", res.Reason)
 	}
+	fmt.Fprintln(c.Root().Writer, res.Outcome())
 	if code != 0 {
 		return verdict(code, "")
 	}
 	return nil
-}
-
-// repoUnusableLine says whether the report has an unusable repository check.
-func repoUnusableLine(r *verify.Report) bool {
-	for _, c := range r.Checks {
-		if c.Check == verify.CheckRepository && c.Status == verify.CannotCheck {
-			return true
-		}
-	}
-	return false
 }

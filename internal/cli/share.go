@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/share"
+	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
 
@@ -140,81 +142,82 @@ func runPush(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	start := envOf(c).now()
-	kept, err := s.keepNotedArchives(c)
-	if err != nil {
-		return err
-	}
-	if kept > 0 {
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s.\n", plural.Count(kept, "file"), archives.Ref)
-	}
-	p, err := share.Push(o)
-	if err != nil {
-		return err
-	}
-	if len(p.Pushed) == 0 {
-		fmt.Fprintf(c.Root().Writer, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef, archives.Ref,
-			envOf(c).now().Sub(start).Round(time.Millisecond))
-	} else {
-		var names []string
-		for _, r := range p.Pushed {
-			names = append(names, r.String())
-		}
-		fmt.Fprintf(c.Root().Writer, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
-			plural.Count(p.Attempts, "round"), envOf(c).now().Sub(start).Round(time.Millisecond))
-	}
 	dir, err := s.bundleDir(c)
 	if err != nil {
 		return err
 	}
-	recs, err := s.pushToStores(ctx, c, dir)
-	if recs > 0 {
-		// The versions the stores gave are records in refs/bernstein/archives: they travel with it.
-		if _, perr := share.Push(o); perr != nil {
-			return perr
-		}
-		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(recs, "store record"), archives.Ref, termtext.Clean(o.Remote))
+	use := writeStores
+	if c.Bool("no-retention") {
+		use = writeStoresNoRetention
 	}
-	return err
+	rep, err := share.PushAll(ctx, share.PushRequest{Options: o, BundleDir: dir,
+		Identity: func() gitext.Signature { return record.Identity(s.cfg, s.env.getenv) },
+		Stores:   func() ([]store.Store, error) { return s.stores(c, use) },
+		Now:      s.env.now,
+		Done:     func(step share.PushStep, rep *share.PushReport) { printPushStep(c, o, step, rep) }})
+	if err != nil || rep.Uploads == nil {
+		return err
+	}
+	return storesOutcome(c, o.Remote, rep)
 }
 
-// keepNotedArchives adds to refs/bernstein/archives every archive noted on notesRef that the ref lacks and the
-// bundles folder holds with the noted digest: what a hook that ran out of time, or a version before the ref,
-// left only in the folder. It returns how many files were added.
-func (s *session) keepNotedArchives(c *ucli.Command) (int, error) {
-	entries, err := notes.Entries(s.repo, notes.RefFrom(s.cfg))
-	if err != nil {
-		return 0, err
-	}
-	dir, err := s.bundleDir(c)
-	if err != nil {
-		return 0, err
-	}
-	var keep []archives.Bundle
-	for _, e := range entries {
-		if has, err := archives.Has(s.repo, e.Tracker, e.Ticket, e.BundleSHA256); err != nil || has {
-			if err != nil {
-				return 0, err
+// printPushStep says what push did as each step ends: the files kept from the bundles folder, the push, each
+// store's upload (a store that failed on stderr).
+func printPushStep(c *ucli.Command, o share.Options, step share.PushStep, rep *share.PushReport) {
+	w := c.Root().Writer
+	switch {
+	case step == share.StepKept && rep.Kept > 0:
+		fmt.Fprintf(w, "Kept %s in %s.\n", plural.Count(rep.Kept, "file"), archives.Ref)
+	case step == share.StepPushed && len(rep.Pushed.Pushed) == 0:
+		fmt.Fprintf(w, "%s already has %s and %s as they are here (%s).\n", termtext.Clean(o.Remote), o.NotesRef,
+			archives.Ref, rep.Took.Round(time.Millisecond))
+	case step == share.StepPushed:
+		var names []string
+		for _, r := range rep.Pushed.Pushed {
+			names = append(names, r.String())
+		}
+		fmt.Fprintf(w, "Pushed %s to %s (%s, %s).\n", strings.Join(names, " and "), termtext.Clean(o.Remote),
+			plural.Count(rep.Pushed.Attempts, "round"), rep.Took.Round(time.Millisecond))
+	case step == share.StepUploaded:
+		for _, u := range rep.Uploads.Stores {
+			if u.Err != nil {
+				fmt.Fprintf(c.Root().ErrWriter, "git-bernstein: %s\n", termtext.Clean(u.Err.Error()))
+				continue
 			}
-			continue
+			fmt.Fprintf(w, "Uploaded %s to %s (%s checked, %s).\n", plural.Count(u.Adds, "file"),
+				termtext.Clean(u.Store), plural.Count(u.Archives, "archive"), u.Took.Round(time.Millisecond))
 		}
-		b := archives.Bundle{Tracker: e.Tracker, Ticket: e.Ticket, SHA256: e.BundleSHA256,
-			Archive: record.RecordedPath(dir, e.Tracker, e.Ticket, e.Bundle), Sidecars: map[string]string{}}
-		// Not here, not a file to read, or not the noted archive (changed since), or a name that is no
-		// archive's (the copy found is under another path): nothing to keep.
-		if lc := record.LocalCopyOf(dir, e); lc.State != record.LocalMatch || lc.Path != b.Archive {
-			continue
-		}
-		for _, kind := range archives.Kinds {
-			if f, _, err := record.OpenRecorded(dir, e.Tracker, e.Ticket, e.Bundle+kind); err == nil {
-				f.Close()
-				b.Sidecars[kind] = b.Archive + kind
+	}
+}
+
+// storesOutcome ends a push that uploaded: the store records kept and pushed again, then the stores that
+// failed. A bucket without Object Lock is a usage error (exit 2) unless --no-retention; any other store that
+// failed, an error (exit 1), the others uploaded to all the same.
+func storesOutcome(c *ucli.Command, remote string, rep *share.PushReport) error {
+	up := rep.Uploads
+	if up.KeepErr != nil {
+		return up.KeepErr
+	}
+	if rep.Repushed {
+		fmt.Fprintf(c.Root().Writer, "Kept %s in %s and pushed it to %s.\n", plural.Count(up.Kept, "store record"),
+			archives.Ref, termtext.Clean(remote))
+	}
+	failed, unlocked := 0, 0
+	for _, u := range up.Stores {
+		if u.Err != nil {
+			failed++
+			if errors.Is(u.Err, store.ErrNoObjectLock) {
+				unlocked++
 			}
 		}
-		keep = append(keep, b)
 	}
-	if len(keep) == 0 {
-		return 0, nil
+	if unlocked > 0 {
+		return usageError("%s without Object Lock: nothing uploaded there; create it with Object Lock, "+
+			"or push --no-retention", plural.Count(unlocked, "bucket"))
 	}
-	return archives.Store(s.repo, record.Identity(s.cfg, s.env.getenv), keep)
+	if failed > 0 {
+		return fmt.Errorf("%s of %s failed; run 'git bernstein push' again", plural.Count(failed, "upload"),
+			plural.Count(len(up.Stores), "store"))
+	}
+	return nil
 }

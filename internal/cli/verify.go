@@ -7,6 +7,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/internal/gitverify"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -129,14 +130,7 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 	if err := repoWrittenApart(c, wd, args); err != nil {
 		return err
 	}
-	if rev := c.String("rev"); rev != "" {
-		opts.Note = noteCheck(envOf(c), inDir(wd, args[0]), rev)
-	}
-	opts.Repository = repoCheck(c, envOf(c), wd)
-	report := addSSHTrust(c, wd, inDir(wd, args[0]), &opts)
-	if report == nil {
-		report = verify.VerifyFiles(verifyPaths(wd, args, c.StringSlice("card")), opts)
-	}
+	report := gitverify.Verify(verifyRequest(c, wd, args, opts))
 	if c.Bool("json") {
 		c.Root().Writer.Write(report.JSON())
 	} else {
@@ -146,6 +140,20 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 		return verdict(report.ExitCode, "")
 	}
 	return nil
+}
+
+// verifyRequest is what verify, audit and extract verify: ARCHIVE [SIGNATURE] (none: verify --rev's noted
+// archives) and the cards, with the note check of --rev (its repository opened only when asked for), the
+// repository of --repo and the SSH trust.
+func verifyRequest(c *ucli.Command, wd string, args []string, opts verify.Options) gitverify.Request {
+	env := envOf(c)
+	files := verify.Files{Cards: cardPaths(wd, c.StringSlice("card"))}
+	if len(args) > 0 {
+		files = verifyPaths(wd, args, c.StringSlice("card"))
+	}
+	return gitverify.Request{Files: files, Options: opts,
+		Rev: c.String("rev"), Notes: notesOf(env), Repo: repoArg(c, env, wd),
+		Trust: func(archive string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, archive, o) }}
 }
 
 // archiveArgs is the ARCHIVE [SIGNATURE] of verify, audit, extract and view; a usage error names the command.

@@ -2,25 +2,22 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/gitverify"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
-	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
-	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // runVerifyNoted is `verify --rev REV` with no ARCHIVE: each archive noted on REV is found by its digest as get
-// finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a temporary folder, and
-// verified there exactly as `verify ARCHIVE --rev REV` would verify it. The exit code is the worst of them.
+// finds it (bundles folder, then refs/bernstein/archives, then the stores), written with its sidecars to a
+// temporary folder, and verified there exactly as `verify ARCHIVE --rev REV` would verify it
+// (gitverify.Noted). The exit code is the worst of them.
 func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	rev := c.String("rev")
 	opts, err := verifyOptions(c)
@@ -31,9 +28,9 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	_, entries, err := s.notedEntriesOnRev(rev)
-	if err != nil {
-		return err
+	// verify --rev names a commit, never a ticket (as get's REV may).
+	if _, err := s.repo.Resolve(rev); err != nil {
+		return usageError("--rev %s: cannot resolve it: %v", rev, err)
 	}
 	wd, err := s.env.getwd()
 	if err != nil {
@@ -43,48 +40,18 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	stores, err := s.stores(c, readStores)
+	req := verifyRequest(c, wd, nil, opts) // the archives are the copies Noted finds
+	req.Notes = func() (*gitext.Repo, gitext.RefName, error) { return s.repo, notes.RefFrom(s.cfg), nil }
+	i := 0 // the reports are shown as they come, each after the copy is fetched and verified
+	reports, err := gitverify.Noted(ctx, gitverify.NotedRequest{Request: req, BundleDir: dir,
+		Stores: func() ([]store.Store, error) { return s.stores(c, readStores) },
+		Each:   func(r gitverify.NotedReport) { printNoted(c, i, r); i++ }})
 	if err != nil {
 		return err
 	}
 	worst := 0
-	for i, e := range entries {
-		cp, skipped, err := store.FindCopy(ctx, s.repo, dir, stores, e)
-		warn(c, skipped)
-		var report *verify.Report
-		if err != nil {
-			if !errors.Is(err, archives.ErrNotHeld) {
-				return err
-			}
-			report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
-		} else {
-			written, err := archives.Write(tmp, cp)
-			if err != nil {
-				return err
-			}
-			path := written[0].Path
-			o := opts
-			o.Note = noteCheck(envOf(c), path, rev)
-			o.Repository = repoCheck(c, envOf(c), wd)
-			if report = addSSHTrust(c, wd, path, &o); report == nil {
-				report = verify.VerifyFiles(verifyPaths(wd, []string{path}, c.StringSlice("card")), o)
-			}
-			if !c.Bool("json") {
-				fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(e.Ticket), termtext.Clean(e.Tracker),
-					record.PathPart(filepath.Base(e.Bundle)), termtext.Clean(cp.From))
-			}
-		}
-		if c.Bool("json") {
-			c.Root().Writer.Write(report.JSON())
-		} else {
-			io.WriteString(c.Root().Writer, report.Text())
-		}
-		worst = max(worst, report.ExitCode)
+	for _, r := range reports {
+		worst = max(worst, r.Report.ExitCode)
 	}
 	if worst != 0 {
 		return verdict(worst, "")
@@ -92,17 +59,26 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 	return nil
 }
 
+// printNoted shows the i-th archive noted: the copies passed over on stderr, then, when one was found, where
+// from, and its report (nothing more for the one Noted failed on).
+func printNoted(c *ucli.Command, i int, r gitverify.NotedReport) {
+	warn(c, r.Skipped)
+	switch {
+	case r.Report == nil:
+	case c.Bool("json"):
+		c.Root().Writer.Write(r.Report.JSON())
+	default:
+		if r.Found {
+			fmt.Fprintf(c.Root().Writer, "%s%s (%s): %s, from %s\n", sep(i), termtext.Clean(r.Entry.Ticket),
+				termtext.Clean(r.Entry.Tracker), r.Name, termtext.Clean(r.From))
+		}
+		io.WriteString(c.Root().Writer, r.Report.Text())
+	}
+}
+
 func sep(i int) string {
 	if i == 0 {
 		return ""
 	}
 	return "\n"
-}
-
-// notedEntriesOnRev is notes.Named for a revision only: verify --rev names a commit, never a ticket.
-func (s *session) notedEntriesOnRev(rev string) (string, []notes.Entry, error) {
-	if _, err := s.repo.Resolve(rev); err != nil {
-		return "", nil, usageError("--rev %s: cannot resolve it: %v", rev, err)
-	}
-	return notes.Named(s.repo, notes.RefFrom(s.cfg), rev)
 }

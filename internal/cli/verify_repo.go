@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/repocheck"
-	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // repoValue is --repo[=DIR]: alone it names the repository around the working folder, with a value the
@@ -93,40 +90,11 @@ func repoWrittenApart(c *ucli.Command, wd string, args []string) error {
 	return nil
 }
 
-// repoCheck opens the repository --repo names and gives verify the check to run on the members it reads. A
-// repository that cannot be opened goes into the check (unusable, exit 2), so --json still reports it.
-func repoCheck(c *ucli.Command, env *Env, wd string) *verify.RepoCheck {
+// repoArg is --repo[=DIR] as the user gave it, for the repository check (repocheck.Open); nil without --repo.
+func repoArg(c *ucli.Command, env *Env, wd string) *repocheck.Flag {
 	v, ok := c.Generic("repo").(*repoValue)
 	if !ok || !v.set {
 		return nil
 	}
-	rc := &verify.RepoCheck{Dir: v.dir}
-	start := inDir(wd, v.dir)
-	repo, err := gitext.Discover(start, env.getenv, gitext.WithNotice(env.notice))
-	if err != nil {
-		rc.Dir = start
-		if v.dir != "" {
-			rc.Dir = v.dir
-		}
-		rc.Err = fmt.Errorf("--repo needs a repository: %v", err)
-		return rc
-	}
-	if rc.Dir == "" {
-		rc.Dir = shownRepo(wd, repo)
-	}
-	rc.Check = func(m verify.RepoMembers) verify.RepoResult { return repocheck.Check(repo, m) }
-	return rc
-}
-
-// shownRepo names the repository found around wd as the report shows it: its top folder relative to wd when
-// that is shorter.
-func shownRepo(wd string, repo *gitext.Repo) string {
-	top := repo.WorkTree
-	if top == "" {
-		top = repo.GitDir
-	}
-	if rel, err := filepath.Rel(wd, top); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return rel
-	}
-	return top
+	return &repocheck.Flag{Dir: v.dir, Wd: wd, Getenv: env.getenv, Notice: env.notice}
 }

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/report"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -57,8 +56,7 @@ func runView(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
-	archivePath := inDir(wd, args[0])
-	out := archivePath + ".html"
+	out := inDir(wd, args[0]) + ".html"
 	if o := c.String("out"); o != "" {
 		out = inDir(wd, o)
 	}
@@ -66,36 +64,21 @@ func runView(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	// No page for an archive that cannot be read at all: a missing file, or a FIFO or device (which would hang
-	// or never end) is an error, exit 2, before anything is written.
-	f, _, err := regularfile.Open(archivePath, "archive")
-	if err != nil {
+	rep, err := report.WritePage(report.PageRequest{Files: verifyPaths(wd, args, c.StringSlice("card")),
+		Options:    verify.Options{Limits: lim},
+		AgentCards: func() (*logv1.Cards, error) { return agentCards(c) },
+		Trust:      func(p string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, p, o) },
+		Policy:     policyPath(c, wd), PolicyName: c.String("policy"), Out: out, Version: buildinfo.Version()})
+	var unusable *report.UnusableInput
+	if errors.As(err, &unusable) {
 		return usageError("%v", err)
 	}
-	f.Close()
-	pol, err := readPolicy(c, wd)
 	if err != nil {
 		return err
 	}
-	cards, err := agentCards(c)
-	if err != nil {
-		return err
-	}
-	vopts := verify.Options{Limits: lim, AgentCards: cards}
-	b := &report.Bundle{Report: addSSHTrust(c, wd, archivePath, &vopts)}
-	if b.Report == nil {
-		b = report.ReadFiles(verifyPaths(wd, args, c.StringSlice("card")), vopts)
-	}
-	b.Policy = pol
-	err = atomicfile.Write(out, 0o644, false, func(w io.Writer) error {
-		return report.Write(w, b, buildinfo.Version())
-	})
-	if err != nil {
-		return fmt.Errorf("write %s: %w", out, err)
-	}
-	fmt.Fprintf(c.Root().Writer, "%s: %s\n", b.Report.Verdict, out)
-	if b.Report.ExitCode != 0 {
-		return verdict(b.Report.ExitCode, "")
+	fmt.Fprintf(c.Root().Writer, "%s: %s\n", rep.Verdict, out)
+	if rep.ExitCode != 0 {
+		return verdict(rep.ExitCode, "")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // TeamName is GET /orgs/{org}/teams/{slug}/members, every page joined into one array, for a team a captured
@@ -18,7 +19,9 @@ func TeamName(org, slug string) string {
 }
 
 // teamOwner reads "@org/slug".
-var teamOwner = regexp.MustCompile(`^@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$`)
+var teamOwner = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$`)
+})
 
 // CodeOwnersTeams lists the teams (org, slug) a CODEOWNERS text names as owners, in file order, each once.
 func CodeOwnersTeams(text string) [][2]string {
@@ -26,7 +29,7 @@ func CodeOwnersTeams(text string) [][2]string {
 	seen := map[string]bool{}
 	for _, r := range parseCodeOwners(text).rules {
 		for _, o := range r.owners {
-			m := teamOwner.FindStringSubmatch(o)
+			m := teamOwner().FindStringSubmatch(o)
 			if m == nil || seen[strings.ToLower(o)] {
 				continue
 			}
@@ -52,7 +55,7 @@ func (a *audit) ownerApproved(owner string, by []string) ownerVerdict {
 	for _, b := range by {
 		approvers[strings.ToLower(b)] = true
 	}
-	if m := teamOwner.FindStringSubmatch(owner); m != nil {
+	if m := teamOwner().FindStringSubmatch(owner); m != nil {
 		name := TeamName(m[1], m[2])
 		data, ok := a.in.Members[name]
 		if !ok {

@@ -3,6 +3,7 @@ package controls
 import (
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // PatchIDsName is the member that holds, for pull request n, the patch id of the diff each head it was
@@ -29,10 +30,10 @@ type PatchIDHead struct {
 	Why       string  `json:"why,omitempty"`
 }
 
-var hexID = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+var hexID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
 
 // IsObjectID says whether s is a full lower-case SHA-1 or SHA-256 object id, as GitHub spells commit ids.
-func IsObjectID(s string) bool { return hexID.MatchString(s) }
+func IsObjectID(s string) bool { return hexID().MatchString(s) }
 
 // patchIDs reads pull request p's git/patchids member once: commit → patch id (only the ids computed).
 func (a *audit) patchIDs(p *pull) map[string]string {
@@ -47,7 +48,7 @@ func (a *audit) patchIDs(p *pull) map[string]string {
 		return p.patchIDs
 	}
 	for _, h := range doc.Heads {
-		if hexID.MatchString(h.Commit) && h.PatchID != nil && hexID.MatchString(*h.PatchID) {
+		if hexID().MatchString(h.Commit) && h.PatchID != nil && hexID().MatchString(*h.PatchID) {
 			p.patchIDs[h.Commit] = *h.PatchID
 		}
 	}

@@ -397,7 +397,7 @@ func intersectSorted(a, b []int) []int {
 func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Options, addReason func(gitext.Hash, string)) ([]string, error) {
 	var named []gitext.Tip
 	for _, t := range tips {
-		if (t.Name.IsBranch() || t.Name.IsRemote()) && opts.Ticket.NamedInRef(t.Name.Short()) {
+		if (t.Name.IsBranch() || t.Name.IsRemote()) && opts.Ticket.NamedInRef(gitext.ShortName(t.Name)) {
 			named = append(named, t)
 		}
 	}
@@ -430,12 +430,12 @@ func tieBranches(r *gitext.Repo, g *gitext.Graph, tips []gitext.Tip, opts Option
 	for _, t := range named {
 		if isBase[t.Name] {
 			warnings = append(warnings, fmt.Sprintf("branch %s names the ticket but is the base branch: skipped, "+
-				"so that all of history is not tied to the ticket", t.Name.Short()))
+				"so that all of history is not tied to the ticket", gitext.ShortName(t.Name)))
 			continue
 		}
 		ti, _ := g.Index(t.Commit)
 		for _, j := range g.Exclusive([]int{ti}, forkStops(g, ti, t.Name, copies, reflog)) {
-			addReason(g.Node(j).Hash, SourceBranch+":"+t.Name.Short())
+			addReason(g.Node(j).Hash, SourceBranch+":"+gitext.ShortName(t.Name))
 		}
 	}
 	return warnings, nil

@@ -144,7 +144,7 @@ func beforeMerging(g *gitext.Graph, t int, base, name gitext.RefName, reflog ref
 	}
 	var olds, news []int // of the "merge <name>" entries whose commits the graph has, oldest first
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Message, "merge "+name.Short()+":") && !strings.HasPrefix(e.Message, "merge "+name.String()+":") {
+		if !strings.HasPrefix(e.Message, "merge "+gitext.ShortName(name)+":") && !strings.HasPrefix(e.Message, "merge "+name.String()+":") {
 			continue
 		}
 		o, ok1 := g.Index(e.Old)

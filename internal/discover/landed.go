@@ -18,7 +18,9 @@ import (
 )
 
 // cherryPickLine is what `git cherry-pick -x` appends: "(cherry picked from commit <sha>)".
-var cherryPickLine = regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
+var cherryPickLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*\(cherry picked from commit ([0-9a-fA-F]{7,64})\)[ \t]*\r?$`)
+})
 
 // cherryPickedFrom lists the commits a message says it was cherry-picked from, in order, each once.
 func cherryPickedFrom(msg string) []string {
@@ -27,7 +29,7 @@ func cherryPickedFrom(msg string) []string {
 		return out // nearly every message: no regular expression to run
 	}
 	seen := map[string]bool{}
-	for _, m := range cherryPickLine.FindAllStringSubmatch(msg, -1) {
+	for _, m := range cherryPickLine().FindAllStringSubmatch(msg, -1) {
 		sha := strings.ToLower(m[1])
 		if !seen[sha] {
 			seen[sha] = true

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/mergesubject"
@@ -20,7 +21,7 @@ import (
 const maxListPages = 3
 
 // squashRe is the "(#N)" GitHub appends to the subject of a squash or rebase merge.
-var squashRe = regexp.MustCompile(`\(#([0-9]+)\)\s*$`)
+var squashRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(#([0-9]+)\)\s*$`) })
 
 // NumbersFromCommits returns the pull request numbers the tied commits name, in commit order: GitHub merge
 // commits ("Merge pull request #N from …") and squash subjects ending in "(#N)".
@@ -36,7 +37,7 @@ func NumbersFromCommits(commits *discover.Commits) []int {
 			}
 			continue
 		}
-		if m := squashRe.FindStringSubmatch(d.Subject); m != nil {
+		if m := squashRe().FindStringSubmatch(d.Subject); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 				out = append(out, n)
 			}

@@ -2,7 +2,6 @@ package landing
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,25 +147,83 @@ func branchTail(n string) string {
 	return n[strings.LastIndex(n, "/")+1:]
 }
 
-// versionTag: an optional prefix, MAJOR.MINOR[.PATCH], an optional pre-release (-rc1, .beta2, -alpha, rc1).
-var versionTag = regexp.MustCompile(`^([A-Za-z_-]*?)v?(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?` +
-	`(?:[-.]?((?i:rc|alpha|beta|a|b|pre|preview|m))[.-]?(\d{0,9}))?$`)
+// parseVersion reads a release name: an optional prefix of letters, '_' and '-', an optional 'v',
+// MAJOR.MINOR[.PATCH] (1 to 9 digits each), then an optional pre-release: '-' or '.', a name (rc, alpha, beta, a,
+// b, pre, preview or m, any case), '.' or '-', up to 9 digits (-rc1, .beta2, -alpha, rc1). It accepts exactly
+// what versionPattern in the tests does; it is written out because the regexp's backtracking cost a tenth of a
+// warm run on a history with thousands of tags.
+func parseVersion(s string) (version, bool) {
+	v := version{tag: s}
+	i := 0
+	for i < len(s) && (isLetter(s[i]) || s[i] == '_' || s[i] == '-') {
+		i++
+	}
+	if i == len(s) || !isDigit(s[i]) {
+		return version{}, false
+	}
+	v.prefix = s[:i]
+	if strings.HasSuffix(v.prefix, "v") {
+		v.prefix = v.prefix[:i-1] // the shortest prefix: the 'v' is the version's
+	}
+	var ok bool
+	if v.major, i, ok = digits(s, i, 1); !ok || i == len(s) || s[i] != '.' {
+		return version{}, false
+	}
+	if v.minor, i, ok = digits(s, i+1, 1); !ok {
+		return version{}, false
+	}
+	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+		if v.patch, i, ok = digits(s, i+1, 1); !ok {
+			return version{}, false
+		}
+	}
+	if i == len(s) {
+		return v, true
+	}
+	if s[i] == '-' || s[i] == '.' {
+		i++
+	}
+	j := i
+	for j < len(s) && isLetter(s[j]) {
+		j++
+	}
+	name := strings.ToLower(s[i:j])
+	switch name {
+	case "rc", "alpha", "beta", "a", "b", "pre", "preview", "m":
+	default:
+		return version{}, false
+	}
+	v.preName = name
+	if j < len(s) && (s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	if v.pre, j, ok = digits(s, j, 0); !ok || j != len(s) {
+		return version{}, false
+	}
+	return v, true
+}
+
+// digits reads the run of ASCII digits at s[i:], of at least least and at most 9 digits, and where it ends.
+func digits(s string, i, least int) (n, end int, ok bool) {
+	end = i
+	for end < len(s) && isDigit(s[end]) {
+		end++
+	}
+	if end-i < least || end-i > 9 {
+		return 0, end, false
+	}
+	n, _ = strconv.Atoi(s[i:end])
+	return n, end, true
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 type version struct {
 	tag                      string
 	prefix                   string
 	major, minor, patch, pre int
 	preName                  string // "" for a final release
-}
-
-func parseVersion(s string) (version, bool) {
-	m := versionTag.FindStringSubmatch(s)
-	if m == nil {
-		return version{}, false
-	}
-	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	return version{tag: s, prefix: m[1], major: n(m[2]), minor: n(m[3]), patch: n(m[4]),
-		preName: strings.ToLower(m[5]), pre: n(m[6])}, true
 }
 
 func (v version) line() string { return v.prefix + strconv.Itoa(v.major) + "." + strconv.Itoa(v.minor) }

@@ -9,30 +9,31 @@ package mergesubject
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
 	// git's own messages: Merge branch 'x' [of URL] [into y]; Merge branches 'a' and 'b'; Merge remote-tracking
 	// branch 'origin/x'. GitLab writes Merge branch 'x' into 'main'.
-	gitMergeRe = regexp.MustCompile(`^Merge (?:remote-tracking )?branch(?:es)? (.*)$`)
-	quotedRe   = regexp.MustCompile(`'([^']+)'`)
+	gitMergeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge (?:remote-tracking )?branch(?:es)? (.*)$`) })
+	quotedRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'([^']+)'`) })
 	// GitHub: Merge pull request #17 from acme/ENG-42-x
-	githubMergeRe = regexp.MustCompile(`^Merge pull request #(\d+) from (\S+)`)
+	githubMergeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge pull request #(\d+) from (\S+)`) })
 	// Bitbucket: Merged in feature/ENG-42 (pull request #5)
-	bitbucketMergeRe = regexp.MustCompile(`^Merged in (\S+)`)
+	bitbucketMergeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merged in (\S+)`) })
 )
 
 // Branches returns the names of the branches a merge commit's subject says it merged; never the branch
 // merged into. A GitHub "from owner/branch" name is returned as written (owner/branch).
 func Branches(subject string) []string {
 	subject = strings.TrimSpace(subject)
-	if m := githubMergeRe.FindStringSubmatch(subject); m != nil {
+	if m := githubMergeRe().FindStringSubmatch(subject); m != nil {
 		return []string{m[2]}
 	}
-	if m := bitbucketMergeRe.FindStringSubmatch(subject); m != nil {
+	if m := bitbucketMergeRe().FindStringSubmatch(subject); m != nil {
 		return []string{m[1]}
 	}
-	m := gitMergeRe.FindStringSubmatch(subject)
+	m := gitMergeRe().FindStringSubmatch(subject)
 	if m == nil {
 		return nil
 	}
@@ -44,7 +45,7 @@ func Branches(subject string) []string {
 		rest = rest[:i]
 	}
 	var names []string
-	for _, q := range quotedRe.FindAllStringSubmatch(rest, -1) {
+	for _, q := range quotedRe().FindAllStringSubmatch(rest, -1) {
 		names = append(names, q[1])
 	}
 	if len(names) == 0 && rest != "" && !strings.ContainsAny(rest, " '") {
@@ -55,7 +56,7 @@ func Branches(subject string) []string {
 
 // PullRequestNumber returns N from GitHub's "Merge pull request #N from …", or "".
 func PullRequestNumber(subject string) string {
-	if m := githubMergeRe.FindStringSubmatch(strings.TrimSpace(subject)); m != nil {
+	if m := githubMergeRe().FindStringSubmatch(strings.TrimSpace(subject)); m != nil {
 		return m[1]
 	}
 	return ""

@@ -43,6 +43,23 @@ func Entries(r *gitext.Repo, ref gitext.RefName) ([]Entry, error) {
 	return entries, nil
 }
 
+// Distinct is every entry of ref's notes (Entries), each bundle digest once: the first entry that names it.
+func Distinct(r *gitext.Repo, ref gitext.RefName) ([]Entry, error) {
+	all, err := Entries(r, ref)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []Entry
+	for _, e := range all {
+		if !seen[e.BundleSHA256] {
+			seen[e.BundleSHA256] = true
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
 // ForTicket is every entry of ref's notes (Entries) for ticket want (ticket.Same), each bundle digest once.
 func ForTicket(r *gitext.Repo, ref gitext.RefName, want string) ([]Entry, error) {
 	all, err := Entries(r, ref)

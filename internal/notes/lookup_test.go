@@ -96,4 +96,18 @@ func TestLookups(t *testing.T) {
 	if !slices.Equal(digests, []string{"5", "a"}) {
 		t.Errorf("ForTicket(eng-1) digests = %v, want one each of 5… and a…", digests)
 	}
+
+	// Every archive noted anywhere (on commits, on the blob, on the side branch), each digest once.
+	distinct, err := Distinct(repo, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digests = nil
+	for _, e := range distinct {
+		digests = append(digests, e.BundleSHA256[:1])
+	}
+	slices.Sort(digests)
+	if !slices.Equal(digests, []string{"2", "5", "a"}) {
+		t.Errorf("Distinct digests = %v, want one each of 2…, 5… and a…", digests)
+	}
 }

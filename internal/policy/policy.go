@@ -102,6 +102,14 @@ func (p *Policy) TrustsBot(login string) bool {
 	return false
 }
 
+// ReadOptional is ReadFile of the --policy file at path, or, when none was given (path ""), the defaults.
+func ReadOptional(path, given string) (*Policy, error) {
+	if path == "" {
+		return &Policy{}, nil
+	}
+	return ReadFile(path, given)
+}
+
 // ReadFile reads and parses the policy file at path (given: the path as the user wrote it, for messages): a
 // regular file of at most 1 MiB. Its errors name the --policy flag, which is where a path comes from.
 func ReadFile(path, given string) (*Policy, error) {

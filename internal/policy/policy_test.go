@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +34,23 @@ func TestParse(t *testing.T) {
 		if got := p.Protects(b); got != want {
 			t.Errorf("Protects(%q) = %v", b, got)
 		}
+	}
+}
+
+// ReadOptional: no --policy is the defaults; a file is ReadFile's, its errors naming --policy as given.
+func TestReadOptional(t *testing.T) {
+	t.Parallel()
+	if p, err := ReadOptional("", ""); err != nil || !reflect.DeepEqual(p, &Policy{}) {
+		t.Errorf("ReadOptional(\"\") = %v, %v, want the defaults", p, err)
+	}
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.yaml"), filepath.Join(dir, "bad.yaml")
+	os.WriteFile(good, []byte("required_approvals: 2\n"), 0o644)
+	os.WriteFile(bad, []byte("required_approvals: many\n"), 0o644)
+	if p, err := ReadOptional(good, "good.yaml"); err != nil || p.RequiredApprovals != 2 {
+		t.Errorf("ReadOptional(good) = %v, %v", p, err)
+	}
+	if _, err := ReadOptional(bad, "bad.yaml"); err == nil || !strings.Contains(err.Error(), "--policy bad.yaml") {
+		t.Errorf("ReadOptional(bad) error %v, want it to name --policy bad.yaml", err)
 	}
 }

@@ -5,11 +5,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // projectKey is what a Jira or Linear project key looks like: a letter, then letters, digits or '_' (Jira's
 // rule for keys, without its upper-case default, since keys are compared ignoring case).
-var projectKey = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+var projectKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`) })
 
 // ParseProjects reads git config bernstein.projects, every value of it (`git config --get-all`): each value is
 // one or more keys separated by spaces or commas, so `git config bernstein.projects "KAFKA ENG"` and
@@ -20,7 +21,7 @@ func ParseProjects(values []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, v := range values {
 		for _, k := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			if !projectKey.MatchString(k) {
+			if !projectKey().MatchString(k) {
 				return nil, fmt.Errorf("bernstein.projects: %q is not a project key: give keys such as KAFKA or ENG, "+
 					"separated by spaces (git config bernstein.projects \"KAFKA ENG\")", k)
 			}

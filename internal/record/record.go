@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
@@ -232,11 +233,11 @@ func recordOne(opts Options, fd Found, short string, tip gitext.Hash, createdAt 
 	return &Recorded{Found: fd, Result: res, Entry: entry}, nil
 }
 
-var unsafePath = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+var unsafePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]`) })
 
 // PathPart makes a tracker or ticket id safe as one folder name.
 func PathPart(s string) string {
-	s = unsafePath.ReplaceAllString(s, "_")
+	s = unsafePath().ReplaceAllString(s, "_")
 	if s == "" || s == "." || s == ".." {
 		s = "_" + s
 	}

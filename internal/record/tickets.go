@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/mergesubject"
@@ -24,11 +25,11 @@ var notTickets = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "RFC": t
 
 // githubRef is #123 in a trailer value (Fixes: #12, Refs: acme/app#12), for tracker github; it counts where GitHub
 // links it (ticket.RefStartsAt: not PKCS#1).
-var githubRef = regexp.MustCompile(`#([0-9]+)`)
+var githubRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#([0-9]+)`) })
 
 // launchpadRef is a Launchpad bug in a trailer value (Closes-Bug: #2161868, Related-Bug: 2059809): six or seven
 // digits, with or without "#". Launchpad's ids have that shape; other numbers in messages are not bugs.
-var launchpadRef = regexp.MustCompile(`#?([0-9]{6,7})`)
+var launchpadRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#?([0-9]{6,7})`) })
 
 // Finder says which tickets a commit names.
 type Finder struct {
@@ -141,9 +142,9 @@ func (f *Finder) trailerIDs(value string) []string {
 	var re *regexp.Regexp
 	switch f.Tracker {
 	case "github":
-		re = githubRef
+		re = githubRef()
 	case "launchpad":
-		re = launchpadRef
+		re = launchpadRef()
 	default:
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
@@ -110,7 +111,7 @@ func checkComplete(r *gitext.Repo, doc *discover.Commits, res *verify.RepoResult
 		}
 	}
 	coreAbbrev := ""
-	if m := coreAbbrevSetting.FindStringSubmatch(d.DiffSettings); m != nil {
+	if m := coreAbbrevSetting().FindStringSubmatch(d.DiffSettings); m != nil {
 		coreAbbrev = m[1]
 	}
 	opts := discover.Options{
@@ -295,7 +296,7 @@ func laterTies(r *gitext.Repo, opts discover.Options, d *discover.Discovery) (*d
 	return later, nil
 }
 
-var coreAbbrevSetting = regexp.MustCompile(`core\.abbrev=(\S*)`)
+var coreAbbrevSetting = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`core\.abbrev=(\S*)`) })
 
 // commitIn says whether the clone has sha as a commit. A malformed sha is not there.
 func commitIn(r *gitext.Repo, sha string) (gitext.Hash, bool, error) {

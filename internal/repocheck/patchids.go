@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
@@ -24,7 +25,7 @@ const maxPatchIDHeads = 50
 // 0.6 s for a 600-file diff in apache/kafka); past it the check is unusable, not failed.
 const maxRecheckHeads = 1000
 
-var patchIDsMember = regexp.MustCompile(`^git/patchids/pr_([1-9][0-9]{0,9})\.json$`)
+var patchIDsMember = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^git/patchids/pr_([1-9][0-9]{0,9})\.json$`) })
 
 // checkPatchIDs computes each head of each git/patchids/pr_<N>.json again in r, as bundle --controls did
 // (prpatch.Head: the fork point from the member's base, the patch id of fork point..head), and holds the
@@ -55,7 +56,7 @@ func checkPatchIDs(r *gitext.Repo, members map[string][]byte, disc *discover.Dis
 	computed := 0
 	var others []*patch.Differ // under each diff.renames, made when an id differs
 	for _, name := range names {
-		m := patchIDsMember.FindStringSubmatch(name)
+		m := patchIDsMember().FindStringSubmatch(name)
 		if m == nil {
 			mismatch("%s: bundle --controls writes only git/patchids/pr_<N>.json in git/patchids/", name)
 			continue
@@ -157,8 +158,8 @@ func shownID(id *string) string {
 // record that a tree diff depends on and the recheck does not try (each diff.renames is tried; core.abbrev
 // changes no full-id patch id).
 func sameRenameLimit(a, b string) bool {
-	la, lb := renameLimitSetting.FindStringSubmatch(a), renameLimitSetting.FindStringSubmatch(b)
+	la, lb := renameLimitSetting().FindStringSubmatch(a), renameLimitSetting().FindStringSubmatch(b)
 	return (la == nil) == (lb == nil) && (la == nil || la[1] == lb[1])
 }
 
-var renameLimitSetting = regexp.MustCompile(`diff\.renameLimit=(\S*)`)
+var renameLimitSetting = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`diff\.renameLimit=(\S*)`) })

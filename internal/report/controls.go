@@ -2,6 +2,7 @@ package report
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -9,7 +10,7 @@ import (
 
 // prPayloadName is a pull request payload's arcname, pr/pr_<N>.json; the other pr/ members (reviews,
 // sources, the change-control members of package controls) are not payloads.
-var prPayloadName = regexp.MustCompile(`^pr/pr_[1-9][0-9]*\.json$`)
+var prPayloadName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pr/pr_[1-9][0-9]*\.json$`) })
 
 // controlsOf evaluates the change controls (package controls, as `git bernstein audit` does) over the members
 // shown, when the bundle is VERIFIED; otherwise it says why not. A member the page budget cut short is not

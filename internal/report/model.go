@@ -120,7 +120,7 @@ func build(b *Bundle, version string) *page {
 		case mb.Name == "git/commits.json" || mb.Name == "git/diff.patch":
 		case mb.Name == prsource.Arcname:
 			p.Others = append(p.Others, rawView(mb)) // each pull request shows its part of it
-		case prPayloadName.MatchString(mb.Name):
+		case prPayloadName().MatchString(mb.Name):
 			reviews := strings.TrimSuffix(mb.Name, ".json") + ".reviews.json"
 			pr := prFrom(mb, byName[reviews])
 			pr.Source, pr.SourceWarn = sourceOf(r, mb.Name, createdAt)

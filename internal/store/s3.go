@@ -109,13 +109,13 @@ type s3Store struct {
 	lockErr error
 }
 
-var bucketPath = regexp.MustCompile(`^s3://([^/?#@]+)(/[^?#]*)?$`)
+var bucketPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^s3://([^/?#@]+)(/[^?#]*)?$`) })
 
 // openS3 parses s3://BUCKET[/PREFIX] and configures the client the AWS way: AWS_ACCESS_KEY_ID,
 // AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), AWS_REGION (else AWS_DEFAULT_REGION), AWS_ENDPOINT_URL_S3 or
 // AWS_ENDPOINT_URL for another endpoint than AWS's. No credential ever comes from the URL or reaches a message.
 func openS3(raw string, o Options) (Store, error) {
-	m := bucketPath.FindStringSubmatch(raw)
+	m := bucketPath().FindStringSubmatch(raw)
 	if m == nil {
 		return nil, fmt.Errorf("bernstein.store %q is not s3://BUCKET[/PREFIX]; credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not the URL", redactS3(raw))
 	}
@@ -410,7 +410,7 @@ func (s *s3Store) Get(ctx context.Context, tracker, ticket, want string, known [
 		keys = append(keys, o.Key)
 	}
 	for _, k := range keys {
-		m := sidecarKey.FindStringSubmatch(strings.TrimPrefix(k, namePrefix))
+		m := sidecarKey().FindStringSubmatch(strings.TrimPrefix(k, namePrefix))
 		if m == nil {
 			continue // the archive, or a name not ours
 		}
@@ -429,7 +429,9 @@ func (s *s3Store) Get(ctx context.Context, tracker, ticket, want string, known [
 	return h, skipped, true, nil
 }
 
-var sidecarKey = regexp.MustCompile(`^([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl|` + regexp.QuoteMeta(attest.SigstoreSuffix) + `)$`)
+var sidecarKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9a-f]{64})(\.jws|\.sig|\.intoto\.jsonl|` + regexp.QuoteMeta(attest.SigstoreSuffix) + `)$`)
+})
 
 // read GETs key (at version, when given) and reads at most max bytes of it: a size over max is refused before
 // the body is read, and a body longer than its size is an error.

@@ -187,3 +187,38 @@ func BenchmarkInflateCommits(b *testing.B) {
 		return err == nil
 	})
 }
+
+// A stream whose Adler-32 is wrong, or that holds more than the entry's size, is refused by both decoders, as
+// git refuses it: the reader that takes what the whole-stream decoder refuses read len(out) bytes and looked no
+// further, so a corrupt entry read as if whole.
+func TestInflateRefusesWhatGitRefuses(t *testing.T) {
+	t.Parallel()
+	content := []byte(strings.Repeat("tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@b> 1 +0000\n", 20))
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write(content)
+	w.Close()
+	good := z.Bytes()
+	badSum := bytes.Clone(good)
+	badSum[len(badSum)-1] ^= 1
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		size int
+		ok   bool
+	}{
+		{"whole", append(bytes.Clone(good), "next entry"...), len(content), true},
+		{"wrong Adler-32", append(badSum, "next entry"...), len(content), false},
+		{"more than its size", good, len(content) - 1, false},
+		{"less than its size", good, len(content) + 1, false},
+	} {
+		inf := &inflater{src: bytes.NewReader(nil)}
+		out := make([]byte, tc.size)
+		if got := inf.inflate(out, tc.src); got != tc.ok {
+			t.Errorf("%s: inflate = %v, want %v", tc.name, got, tc.ok)
+		}
+		if got := inf.readFull(make([]byte, tc.size), tc.src); got != tc.ok {
+			t.Errorf("%s: the zlib reader's readFull = %v, want %v", tc.name, got, tc.ok)
+		}
+	}
+}

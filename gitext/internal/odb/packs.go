@@ -432,10 +432,7 @@ type cachedBase struct {
 
 // inflate decompresses exactly size bytes of the zlib stream at the start of src, with a pooled decoder.
 func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
-	inf, _ := pr.pool.Get().(*inflater)
-	if inf == nil {
-		inf = &inflater{src: bytes.NewReader(nil)}
-	}
+	inf := pr.inflater()
 	defer pr.pool.Put(inf)
 	out := make([]byte, size)
 	return out, inf.inflate(out, src)
@@ -444,8 +441,8 @@ func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
 // inflate fills out from the zlib stream at the start of src. The whole-stream decoder (package inflate) reads
 // the mapped bytes straight into out, with a third less CPU than klauspost's reader on the small objects a walk
 // reads by the thousand (BenchmarkInflateCommits: Kafka's commits, 135 ms against 215 ms); a stream it refuses (it wants the stream to end exactly at len(out) with a right Adler-32, as git
-// does) goes to klauspost's zlib reader, which reads len(out) bytes and looks no further, so nothing this pack
-// reader read before is refused now: git, or the fallback, still says what is wrong with a corrupt entry.
+// does) goes to klauspost's zlib reader, held to the same end and checksum: what either refuses, git refuses too,
+// and the fallback says what is wrong with the entry.
 func (inf *inflater) inflate(out, src []byte) bool {
 	if inf.dec.Zlib(out, src) == nil {
 		return true
@@ -453,20 +450,43 @@ func (inf *inflater) inflate(out, src []byte) bool {
 	return inf.readFull(out, src)
 }
 
+// inflater takes a decoder from the pool (or makes one); the caller puts it back.
+func (pr *Packs) inflater() *inflater {
+	if inf, ok := pr.pool.Get().(*inflater); ok {
+		return inf
+	}
+	return &inflater{src: bytes.NewReader(nil)}
+}
+
 // readFull fills out from the zlib stream at the start of src with klauspost's zlib reader.
 func (inf *inflater) readFull(out, src []byte) bool {
-	inf.src.Reset(src)
-	var err error
-	if inf.zr == nil {
-		inf.zr, err = zlib.NewReader(inf.src)
-	} else {
-		err = inf.zr.(zlib.Resetter).Reset(inf.src, nil)
-	}
+	zr, err := inf.zlibReader(src)
 	if err != nil {
 		return false
 	}
-	_, err = io.ReadFull(inf.zr, out)
-	return err == nil
+	if _, err = io.ReadFull(zr, out); err != nil {
+		return false
+	}
+	// The stream must end right there, and reaching its end checks its Adler-32: git refuses an entry that
+	// inflates to more than its size or fails its checksum ("inflate returned -3"), and a bundle must not sign
+	// bytes git would call corrupt.
+	var extra [1]byte
+	n, err := zr.Read(extra[:])
+	return n == 0 && err == io.EOF
+}
+
+// zlibReader is the inflater's klauspost zlib reader, reset to read the stream at the start of src.
+func (inf *inflater) zlibReader(src []byte) (io.Reader, error) {
+	inf.src.Reset(src)
+	if inf.zr == nil {
+		zr, err := zlib.NewReader(inf.src)
+		if err != nil {
+			return nil, err
+		}
+		inf.zr = zr
+		return zr, nil
+	}
+	return inf.zr, inf.zr.(zlib.Resetter).Reset(inf.src, nil)
 }
 
 // Packed returns the type and whole content of h when the mapped packs hold it (deltas resolved); ok is false

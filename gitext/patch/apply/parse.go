@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Part is one mail of a `git format-patch --stdout` series: the commit its "From <id> Mon Sep 17 00:00:00 2001"
@@ -59,9 +60,11 @@ type BinaryHunk struct {
 }
 
 var (
-	fromLine   = regexp.MustCompile(`^From ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$`)
-	hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-	indexLine  = regexp.MustCompile(`^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$`)
+	fromLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^From ([0-9a-f]{40}|[0-9a-f]{64}) Mon Sep 17 00:00:00 2001$`)
+	})
+	hunkHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`) })
+	indexLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]+))?$`) })
 )
 
 const noNewline = "\\ No newline at end of file\n"
@@ -127,7 +130,7 @@ func lineAt(data []byte, off int) []byte {
 
 func (c *cursor) atFrom() bool {
 	l := c.line()
-	return len(l) >= len("From  Mon Sep 17 00:00:00 2001")+40 && bytes.HasPrefix(l, []byte("From ")) && fromLine.Match(trimEOL(l))
+	return len(l) >= len("From  Mon Sep 17 00:00:00 2001")+40 && bytes.HasPrefix(l, []byte("From ")) && fromLine().Match(trimEOL(l))
 }
 
 // ParseSeries splits a format-patch series into its parts and reads each part as `git am` does, holding it to
@@ -152,7 +155,7 @@ func ParseSeries(series []byte) ([]Part, error) {
 	}
 	var parts []Part
 	for !c.eof() {
-		m := fromLine.FindSubmatch(trimEOL(c.line()))
+		m := fromLine().FindSubmatch(trimEOL(c.line()))
 		p := Part{Commit: string(m[1]), Line: c.n}
 		start := c.off
 		c.next()
@@ -297,7 +300,7 @@ func gitStart(c *cursor) string {
 	case len(l) < 6:
 		return ""
 	case bytes.HasPrefix(l, []byte("@@ -")):
-		if hunkHeader.Match(l) {
+		if hunkHeader().Match(l) {
 			return fmt.Sprintf("a hunk (%q)", clip(l))
 		}
 	case bytes.HasPrefix(l, []byte("diff --git ")):
@@ -439,7 +442,7 @@ header:
 			key = "similarity"
 		case strings.HasPrefix(l, "index "):
 			key = "index"
-			m := indexLine.FindStringSubmatch(l)
+			m := indexLine().FindStringSubmatch(l)
 			if m == nil {
 				return nil, errorf("malformed %q", l)
 			}
@@ -559,7 +562,7 @@ header:
 func parseFragment(c *cursor) (Fragment, error) {
 	at := c.n
 	head := c.line()
-	m := hunkHeader.FindSubmatch(head)
+	m := hunkHeader().FindSubmatch(head)
 	if m == nil || !bytes.HasSuffix(head, []byte("\n")) {
 		return Fragment{}, fmt.Errorf("line %d: malformed hunk header %q", at, clip(head))
 	}

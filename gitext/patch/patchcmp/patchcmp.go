@@ -12,18 +12,21 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 var (
-	fromLine  = regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\n`)
-	signature = regexp.MustCompile(`(?s)\n-- \n[^\n]*\n*\z`)
-	binHunk   = regexp.MustCompile(`(?m)^(literal|delta) (\d+)\n((?:[A-Za-z][^\n]*\n)*)\n`)
+	fromLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001\n`) })
+	signature = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\n-- \n[^\n]*\n*\z`) })
+	binHunk   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(literal|delta) (\d+)\n((?:[A-Za-z][^\n]*\n)*)\n`)
+	})
 )
 
 // Split cuts a `format-patch --stdout` stream into its parts, keyed by commit id, in order.
 func Split(stream string) (ids []string, parts map[string]string) {
 	parts = map[string]string{}
-	locs := fromLine.FindAllStringIndex(stream, -1)
+	locs := fromLine().FindAllStringIndex(stream, -1)
 	for i, l := range locs {
 		end := len(stream)
 		if i+1 < len(locs) {
@@ -40,9 +43,9 @@ func Split(stream string) (ids []string, parts map[string]string) {
 // dropped, each binary hunk replaced by its kind, size and the SHA-256 of its inflated data.
 func Normalize(part string) string {
 	part = strings.TrimRight(part, "\n") + "\n"
-	part = signature.ReplaceAllString(part, "\n-- \n<signature>\n")
-	return binHunk.ReplaceAllStringFunc(part, func(h string) string {
-		m := binHunk.FindStringSubmatch(h)
+	part = signature().ReplaceAllString(part, "\n-- \n<signature>\n")
+	return binHunk().ReplaceAllStringFunc(part, func(h string) string {
+		m := binHunk().FindStringSubmatch(h)
 		data, err := decodeLines(m[3])
 		if err != nil {
 			return h

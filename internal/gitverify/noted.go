@@ -1,0 +1,102 @@
+package gitverify
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/archives"
+	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/record"
+	"github.com/git-bernstein/git-bernstein/internal/store"
+	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/verify"
+)
+
+// NotedRequest is `verify --rev REV` with no ARCHIVE. Request.Rev is REV (resolved by the caller: one that
+// does not resolve is a usage error), Request.Notes gives the repository and notes ref (asked for once,
+// first), and Request.Files the --card files; each archive found is verified as Verify verifies an ARCHIVE
+// given with --rev.
+type NotedRequest struct {
+	Request
+	BundleDir string // the bundles folder, looked in first
+	// Stores opens the stores looked in last (bernstein.store), once the noted entries are read; nil: none.
+	Stores func() ([]store.Store, error)
+	// Each, when set, is given each NotedReport as soon as it is made (the one Noted fails on too), so that a
+	// caller can show it while the next copy is fetched.
+	Each func(NotedReport)
+}
+
+// NotedReport is one archive noted on REV.
+type NotedReport struct {
+	Entry notes.Entry
+	// Found says a copy with the noted digest was found; From says where (archives.FromBundleDir,
+	// archives.FromRef, a store). Name is the bundle's file name as the bundles folder would name it.
+	Found      bool
+	From, Name string
+	// Skipped are the copies passed over (another digest, a store that failed), to warn about.
+	Skipped []string
+	// Report is the verification: of the copy found, or an unusable archive check when none was. nil only in
+	// the last NotedReport when Noted failed on it.
+	Report *verify.Report
+}
+
+// Noted verifies each archive noted on REV, found by its digest as `get` finds it (store.FindCopy: the
+// bundles folder, then refs/bernstein/archives, then the stores) and written with its sidecars to a temporary
+// folder (removed after), in the order of the note. An archive held nowhere gets an unusable report (exit 2)
+// and the next is verified. An error (the notes unreadable, a store that cannot be opened, a copy that cannot
+// be written) stops it: the reports so far come back with it.
+func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
+	repo, ref, err := r.notes()
+	if err != nil {
+		return nil, err
+	}
+	_, entries, err := notes.Named(repo, ref, r.Rev)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var stores []store.Store
+	if r.Stores != nil {
+		if stores, err = r.Stores(); err != nil {
+			return nil, err
+		}
+	}
+	// Every copy is held to the same notes, and to the one repository --repo names.
+	each := r.Request
+	each.Notes = func() (*gitext.Repo, gitext.RefName, error) { return repo, ref, nil }
+	var out []NotedReport
+	add := func(nr NotedReport) []NotedReport {
+		if r.Each != nil {
+			r.Each(nr)
+		}
+		return append(out, nr)
+	}
+	for _, e := range entries {
+		cp, skipped, err := store.FindCopy(ctx, repo, r.BundleDir, stores, e)
+		nr := NotedReport{Entry: e, Skipped: skipped}
+		if err != nil {
+			if !errors.Is(err, archives.ErrNotHeld) {
+				return add(nr), err
+			}
+			nr.Report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
+			out = add(nr)
+			continue
+		}
+		written, err := archives.Write(tmp, cp)
+		if err != nil {
+			return add(nr), err
+		}
+		nr.Found, nr.From, nr.Name = true, cp.From, record.PathPart(filepath.Base(e.Bundle))
+		each.Files.Archive, each.Files.Signature = written[0].Path, ""
+		nr.Report = Verify(each)
+		out = add(nr)
+	}
+	return out, nil
+}
