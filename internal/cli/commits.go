@@ -54,11 +54,12 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	s.env.longHeap()
+	s.env.smallHeap()
 	opts, err := s.findOptions(c, "", id)
 	if err != nil {
 		return err
 	}
+	opts.FullWalk = s.env.longHeap
 	// The lines printed group a change's copies by patch id but show no id: only ids that can group are made.
 	lines := !c.Bool("json")
 	opts.PatchIDsToGroup = lines

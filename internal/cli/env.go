@@ -20,9 +20,10 @@ type Env struct {
 	Getenv    func(string) string // nil means os.Getenv
 	Now       func() time.Time    // the clock; RunEnv refuses to run without one
 	PRTimeout time.Duration       // all GitHub requests of one bundle together; 0 means github.DefaultTimeout
-	// LongHeap is called by commands that hold a node per commit of history until they exit (commits): main
-	// makes the garbage collector run less often there (see cmd/git-bernstein). nil: nothing changes.
-	LongHeap func()
+	// SmallHeap is called by a command whose run is usually short and small (commits, answered from the ticket
+	// index), and LongHeap once it holds a node per commit of history until it exits (commits, walking all
+	// history): main sets the garbage collector's pace for each (see cmd/git-bernstein). nil: nothing changes.
+	SmallHeap, LongHeap func()
 
 	stderr io.Writer // the run's standard error (RunEnv sets it), for what packages report while they work
 }
@@ -51,6 +52,13 @@ func (e *Env) getenv(key string) string {
 }
 
 func (e *Env) now() time.Time { return e.Now() }
+
+// smallHeap tells main that this run is usually short and small (SmallHeap).
+func (e *Env) smallHeap() {
+	if e.SmallHeap != nil {
+		e.SmallHeap()
+	}
+}
 
 // longHeap tells main that this run holds a large heap until it exits (LongHeap).
 func (e *Env) longHeap() {

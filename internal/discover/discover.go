@@ -62,6 +62,16 @@ type Options struct {
 	// TrackerDefaulted says the tracker is github only because none was chosen (bernstein.tracker unset, no
 	// tracker argument): a ticket id shaped like a Jira or Linear key then gets a warning, first.
 	TrackerDefaulted bool
+	// FullWalk, when not nil, is called before a walk of all history (no usable ticket index): from then on a
+	// node per commit lives until the caller exits, which the caller may tell the runtime (commits does).
+	FullWalk func()
+}
+
+// fullWalk calls FullWalk, if any.
+func (o Options) fullWalk() {
+	if o.FullWalk != nil {
+		o.FullWalk()
+	}
 }
 
 // Find walks r's history once and returns every commit tied to the ticket, parents before children.
@@ -200,6 +210,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, *indexWrite, error) {
 	words := ticketWords(opts.Ticket.ID)
 	if visit == nil || !opts.UseIndex || opts.NoCaches || len(words) == 0 {
+		opts.fullWalk()
 		g, err := r.Walk(tips, visit)
 		if err != nil {
 			return nil, nil, err
@@ -218,6 +229,7 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	}
 	// No usable index: walk everything once, and build it on the way. A message's words are found on every
 	// core (prep); only adding them to the postings is serial.
+	opts.fullWalk()
 	postings := newPostingLists()
 	g, err := r.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
 		var words []string
