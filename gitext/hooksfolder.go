@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // HooksFolder is the hooks folder git runs hooks from, and why.
@@ -25,13 +24,11 @@ func (repo *Repo) HooksFolder(cfg *Config, getenv func(string) string) (HooksFol
 	if !ok || p == "" {
 		return HooksFolder{Path: filepath.Join(repo.CommonDir, "hooks")}, nil
 	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		home := getenv("HOME")
-		if home == "" {
-			return HooksFolder{}, fmt.Errorf("core.hooksPath=%s starts with ~/ but HOME is not set", p)
-		}
-		p = filepath.Join(home, rest)
+	expanded, ok := ExpandHome(p, getenv)
+	if !ok {
+		return HooksFolder{}, fmt.Errorf("core.hooksPath=%s starts with ~/ but HOME is not set", p)
 	}
+	p = expanded
 	if !filepath.IsAbs(p) {
 		base := repo.WorkTree
 		if base == "" {

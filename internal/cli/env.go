@@ -8,6 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/github"
 )
 
@@ -52,6 +53,12 @@ func (e *Env) getenv(key string) string {
 }
 
 func (e *Env) now() time.Time { return e.Now() }
+
+// expandHome puts the run's $HOME in place of a leading "~/" (a path flag, a path from git's configuration).
+func (e *Env) expandHome(p string) string {
+	p, _ = gitext.ExpandHome(p, e.getenv)
+	return p
+}
 
 // smallHeap tells main that this run is usually short and small (SmallHeap).
 func (e *Env) smallHeap() {

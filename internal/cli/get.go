@@ -10,7 +10,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
-	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/store"
 	"github.com/git-bernstein/git-bernstein/internal/termtext"
 )
@@ -54,7 +53,7 @@ func runGet(ctx context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	out := inDir(wd, settings.ExpandHome(c.String("out")))
+	out := inDir(wd, envOf(c).expandHome(c.String("out")))
 	missing := 0
 	what, n, err := store.Get(ctx, store.GetRequest{Repo: s.repo, NotesRef: notes.RefFrom(s.cfg), Arg: arg, BundleDir: dir,
 		Out: out, Stores: func() ([]store.Store, error) { return s.stores(c, readStores) }}, func(got store.Got) {

@@ -6,7 +6,6 @@ import (
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 )
@@ -30,7 +29,7 @@ func runKeygenSSH(c *ucli.Command) error {
 		return fmt.Errorf("find the current folder: %w", err)
 	}
 	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-		spec = inDir(wd, settings.ExpandHome(spec))
+		spec = inDir(wd, envOf(c).expandHome(spec))
 	}
 	made, err := signing.WriteSSHCard(signing.SSHCard{Key: spec, Kid: c.String("kid"), AgentID: c.String("agent-id"),
 		Card: c.String("card"), Dir: wd})

@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/ociartifact"
-	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/signing"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
@@ -109,7 +108,7 @@ func addSSHTrust(c *ucli.Command, wd, archivePath string, opts *verify.Options) 
 	files := c.StringSlice("allowed-signers")
 	if len(files) == 0 {
 		if p := gitConfigValue(envOf(c), wd, "gpg.ssh.allowedSignersFile"); p != "" {
-			files = []string{settings.ExpandHome(p)}
+			files = []string{envOf(c).expandHome(p)}
 		}
 	}
 	allowed := make([]sshsig.AllowedSignersFile, len(files))

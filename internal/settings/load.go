@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
@@ -196,9 +196,9 @@ func first(flag *string, configured, def string) string {
 func bundleDir(flag, wd, configured string, src Sources) string {
 	switch {
 	case flag != "":
-		return inDir(wd, ExpandHome(flag))
+		return inDir(wd, expandHome(flag, src.Getenv))
 	case configured != "":
-		return inDir(src.WorkTree, ExpandHome(configured))
+		return inDir(src.WorkTree, expandHome(configured, src.Getenv))
 	}
 	return filepath.Join(src.CommonDir, "bernstein", "bundles")
 }
@@ -210,13 +210,13 @@ func inDir(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// ExpandHome puts the home folder in place of a leading "~/", as a shell would.
-func ExpandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
+// expandHome puts the run's $HOME (getenv's, not the process's) in place of a leading "~/"; with no HOME, p
+// stays as it is.
+func expandHome(p string, getenv func(string) string) string {
+	if getenv == nil {
+		return p // Sources without an environment read none
 	}
+	p, _ = gitext.ExpandHome(p, getenv)
 	return p
 }
 

@@ -67,6 +67,10 @@ func TestLoadPrecedence(t *testing.T) {
 		{"bundle dir default", nil, nil, Flags{}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/top/.git/bernstein/bundles")},
 		{"bundle dir config, relative to the top", config{"bernstein.bundleDir": {"b"}}, nil, Flags{Wd: "/top/sub"}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/top/b")},
 		{"bundle dir flag, relative to wd", config{"bernstein.bundleDir": {"b"}}, nil, Flags{BundleDir: "f", Wd: "/top/sub"}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/top/sub/f")},
+		// "~/" is the run's HOME (Sources.Getenv), not the process's: tests and callers give their own environment.
+		{"bundle dir config under ~", config{"bernstein.bundleDir": {"~/evidence"}}, map[string]string{"HOME": "/home/auditor"}, Flags{Wd: "/top/sub"}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/home/auditor/evidence")},
+		{"bundle dir flag under ~", nil, map[string]string{"HOME": "/home/auditor"}, Flags{BundleDir: "~/x", Wd: "/top/sub"}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/home/auditor/x")},
+		{"bundle dir under ~ without HOME", config{"bernstein.bundleDir": {"~/evidence"}}, nil, Flags{Wd: "/top/sub"}, func(s *Settings) any { return s.BundleDir }, filepath.FromSlash("/top/~/evidence")},
 		{"max tickets default", nil, nil, Flags{}, func(s *Settings) any { return s.MaxTickets }, DefaultMaxTickets},
 		{"max tickets config", config{"bernstein.maxTickets": {"7"}}, nil, Flags{}, func(s *Settings) any { return s.MaxTickets }, 7},
 		{"max tickets flag", config{"bernstein.maxTickets": {"7"}}, nil, Flags{MaxTickets: ptr(0)}, func(s *Settings) any { return s.MaxTickets }, 0},

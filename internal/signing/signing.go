@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
@@ -87,7 +88,7 @@ func Resolve(req Request) (*Signer, error) {
 		return nil, nil
 	}
 	if !strings.HasPrefix(spec, sshsig.LiteralPrefix) {
-		spec = expandHome(spec)
+		spec, _ = gitext.ExpandHome(spec, getenv)
 		if !filepath.IsAbs(spec) {
 			spec = filepath.Join(req.Wd, spec)
 		}
@@ -130,16 +131,6 @@ func parseBool(v string) (bool, error) {
 		return false, nil
 	}
 	return false, errors.New("not a boolean")
-}
-
-// expandHome turns a leading ~/ into the home folder, as git does for user.signingKey.
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }
 
 // isPKCS8File is true for a file that starts like a PEM key other than OpenSSH's: those have no default kid.
