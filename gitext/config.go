@@ -42,6 +42,18 @@ func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 	return r.readConfig(getenv)
 }
 
+// Configuration is git's configuration for this repository as Config reads it, with the environment Discover
+// was given, read once: the session's settings and the patch writer's diff settings (gitext/patch) come from the
+// same read, so an [include]d diff.renames counts for a patch as an [include]d bernstein.tracker does.
+func (r *Repo) Configuration() (*Config, error) {
+	r.configOnce.Do(func() { r.config, r.configErr = r.Config(r.getenv) })
+	return r.config, r.configErr
+}
+
+// Getenv reads the environment Discover was given (the run's, which tests and callers may give apart from the
+// process's).
+func (r *Repo) Getenv(key string) string { return r.getenv(key) }
+
 // gitConfigEnv are the variables that decide what `git config` reads; the child gets getenv's values for them
 // (tests give an environment of their own) and the process's for everything else.
 var gitConfigEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",

@@ -39,6 +39,11 @@ type Repo struct {
 	notice   func(string)      // WithNotice
 
 	format repoFormat
+	getenv func(string) string // Discover's: the run's environment, for its configuration
+
+	configOnce sync.Once
+	config     *Config
+	configErr  error
 
 	packOnce sync.Once
 	pack     *odb.Packs
@@ -94,6 +99,7 @@ func Discover(start string, getenv func(string) string, opts ...Option) (*Repo, 
 	if err != nil {
 		return nil, err
 	}
+	repo.getenv = getenv
 	for _, o := range opts {
 		o(repo)
 	}
@@ -120,7 +126,8 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
-	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{}, format: format}
+	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
+		format: format, getenv: os.Getenv}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()

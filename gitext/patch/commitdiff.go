@@ -23,13 +23,18 @@ type Differ struct {
 // NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow. Trees and blobs are
 // read through repo's mapped packs (gitext.Repo.ReadObject).
 func NewDiffer(repo *gitext.Repo, opts ...Option) *Differ {
-	return newDiffer(repo.Backend(backend.Key{}), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+	g := repo.Backend(backend.Key{})
+	return differWith(g, settingsOf(repo, g), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
 }
 
 // newDiffer is NewDiffer on a go-git repository, reading through go-git unless an option says otherwise: the
 // tests hold the two readers against each other.
 func newDiffer(repo *git.Repository, opts ...Option) *Differ {
-	src := objectSource{s: repo.Storer, cfg: repoSettings(repo)}
+	return differWith(repo, repoSettings(repo, goGitConfig(repo), nil), opts...)
+}
+
+func differWith(repo *git.Repository, cfg *settings, opts ...Option) *Differ {
+	src := objectSource{s: repo.Storer, cfg: cfg}
 	for _, o := range opts {
 		o(&src)
 	}

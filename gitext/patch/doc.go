@@ -12,6 +12,9 @@
 // differ are read. The queue of file pairs is in path order, a deletion before a creation at the same path;
 // trees' old modes (100664) print as 100644/100755 (canon_mode).
 //
+// Settings (settings.go) come from the configuration as the user's git reads it (gitext.Repo.Configuration:
+// `git config --list`, includes and `git -c` too), with the run's HOME and XDG_CONFIG_HOME for core.attributesFile.
+//
 // Renames and copies (renames.go; diffcore-rename.c). `diff.renames`: on by default (-M), "copies" adds -C
 // (modified files are sources too), false turns detection off. Additions are destinations, deletions sources.
 // First exact renames: the same blob (and, unless both are regular files, the same mode), preferring an

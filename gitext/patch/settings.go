@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // renameMode is diff.renames: off, renames (-M, git's default since 2.9), or copies too (-C).
@@ -37,33 +39,18 @@ func (s *settings) driverFor(sd side) driver {
 	return s.drivers.lookup(s.attrs.diff(sd.path))
 }
 
+// configGet reads one configuration value: git's `section.sub.key` (sub "" for none), the last one set.
+type configGet func(section, sub, key string) (string, bool)
+
 // repoSettings reads diff.renames, diff.renameLimit, the `diff.<driver>.*` settings and the attribute files the
 // way git format-patch does in this repository: .gitattributes from the worktree (git's "checkin" direction),
-// $GIT_DIR/info/attributes and core.attributesFile.
-func repoSettings(repo *git.Repository) *settings {
+// $GIT_DIR/info/attributes and core.attributesFile (~/ and its default under $XDG_CONFIG_HOME or $HOME from
+// getenv). get reads the configuration: gitext.Repo.Configuration's, as the user's git reads it (includes,
+// `git -c`), for the repositories callers give; go-git's own reading for the tests' go-git repositories.
+func repoSettings(repo *git.Repository, get configGet, getenv func(string) string) *settings {
 	s := &settings{renames: renamesOn, renameLimit: 1000, drivers: &drivers{}, attrs: &attributes{}}
-	cfg, err := repo.ConfigScoped(config.GlobalScope)
-	if err != nil || cfg == nil || cfg.Raw == nil {
-		cfg = config.NewConfig()
-	}
-	get := func(section, sub, key string) (string, bool) {
-		if !cfg.Raw.HasSection(section) {
-			return "", false
-		}
-		sec := cfg.Raw.Section(section)
-		opts := sec.Options
-		if sub != "" {
-			if !sec.HasSubsection(sub) {
-				return "", false
-			}
-			opts = sec.Subsection(sub).Options
-		}
-		for i := len(opts) - 1; i >= 0; i-- { // the last value wins
-			if strings.EqualFold(opts[i].Key, key) {
-				return opts[i].Value, true
-			}
-		}
-		return "", false
+	if getenv == nil {
+		getenv = os.Getenv
 	}
 	if v, ok := get("diff", "", "renames"); ok {
 		switch strings.ToLower(v) {
@@ -104,15 +91,15 @@ func repoSettings(repo *git.Repository) *settings {
 	}
 	global, ok := get("core", "", "attributesFile")
 	if !ok {
-		if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		if x := getenv("XDG_CONFIG_HOME"); x != "" {
 			global = filepath.Join(x, "git", "attributes")
-		} else if h, err := os.UserHomeDir(); err == nil {
+		} else if h := getenv("HOME"); h != "" {
 			global = filepath.Join(h, ".config", "git", "attributes")
 		}
-	} else if strings.HasPrefix(global, "~/") {
-		if h, err := os.UserHomeDir(); err == nil {
-			global = filepath.Join(h, global[2:])
-		}
+	} else if expanded, ok := gitext.ExpandHome(global, getenv); ok {
+		global = expanded
+	} else {
+		global = "" // ~/ with no HOME: git reads no such file either
 	}
 	if global != "" {
 		if data, err := os.ReadFile(global); err == nil {
@@ -120,4 +107,53 @@ func repoSettings(repo *git.Repository) *settings {
 		}
 	}
 	return s
+}
+
+// goGitConfig reads repo's configuration through go-git (the repository's and the global file, no includes):
+// the tests' go-git repositories, and a repository whose configuration git could not read.
+func goGitConfig(repo *git.Repository) configGet {
+	cfg, err := repo.ConfigScoped(config.GlobalScope)
+	if err != nil || cfg == nil || cfg.Raw == nil {
+		cfg = config.NewConfig()
+	}
+	return func(section, sub, key string) (string, bool) {
+		if !cfg.Raw.HasSection(section) {
+			return "", false
+		}
+		sec := cfg.Raw.Section(section)
+		opts := sec.Options
+		if sub != "" {
+			if !sec.HasSubsection(sub) {
+				return "", false
+			}
+			opts = sec.Subsection(sub).Options
+		}
+		for i := len(opts) - 1; i >= 0; i-- { // the last value wins
+			if strings.EqualFold(opts[i].Key, key) {
+				return opts[i].Value, true
+			}
+		}
+		return "", false
+	}
+}
+
+// settingsOf reads r's diff settings from its configuration as the user's git reads it (r.Configuration), with
+// the run's environment; go-git's reading when git's cannot be had.
+func settingsOf(r *gitext.Repo, g *git.Repository) *settings {
+	cfg, err := r.Configuration()
+	if err != nil {
+		return repoSettings(g, goGitConfig(g), r.Getenv)
+	}
+	return repoSettings(g, gitextConfig(cfg), r.Getenv)
+}
+
+// gitextConfig reads a gitext.Config: the configuration as the user's git reads it.
+func gitextConfig(cfg *gitext.Config) configGet {
+	return func(section, sub, key string) (string, bool) {
+		name := section + "." + key
+		if sub != "" {
+			name = section + "." + sub + "." + key
+		}
+		return cfg.Get(name)
+	}
 }

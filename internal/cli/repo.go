@@ -46,7 +46,7 @@ func openSession(env *Env) (*session, error) {
 		}
 		return nil, err
 	}
-	cfg, err := repo.Config(env.getenv)
+	cfg, err := repo.Configuration()
 	if err != nil {
 		return nil, err
 	}
