@@ -27,12 +27,6 @@ func NewDiffer(repo *gitext.Repo, opts ...Option) *Differ {
 	return differWith(g, settingsOf(repo, g), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
 }
 
-// newDiffer is NewDiffer on a go-git repository, reading through go-git unless an option says otherwise: the
-// tests hold the two readers against each other.
-func newDiffer(repo *git.Repository, opts ...Option) *Differ {
-	return differWith(repo, repoSettings(repo, goGitConfig(repo), nil), opts...)
-}
-
 func differWith(repo *git.Repository, cfg *settings, opts ...Option) *Differ {
 	src := objectSource{s: repo.Storer, cfg: cfg}
 	for _, o := range opts {
