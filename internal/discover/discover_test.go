@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -405,5 +406,14 @@ func TestLetterBeforeHashNamesNoNumber(t *testing.T) {
 				t.Errorf("ticket %s (repo %q): %v, want %v", id, repoName, res.Commits, want)
 			}
 		}
+	}
+}
+
+// The settings' default --match (bernstein.match unset) is every source this package matches by. The check sits
+// here rather than in settings' tests, whose binary would otherwise link all of git for one string.
+func TestDefaultMatchIsAllSources(t *testing.T) {
+	t.Parallel()
+	if got, want := settings.DefaultMatch, strings.Join(AllSources, ","); got != want {
+		t.Errorf("settings.DefaultMatch %q, discover.AllSources %q", got, want)
 	}
 }
