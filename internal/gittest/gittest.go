@@ -159,6 +159,18 @@ func isObjectID(s string) bool {
 	return true
 }
 
+// FastImport feeds stream to git fast-import (extra arguments after --quiet): a long history in one git
+// process, for tests that need many commits rather than a worktree (the index and worktree stay as they were).
+// The stream dates its commits itself.
+func (r *Repo) FastImport(stream string, args ...string) {
+	r.T.Helper()
+	cmd := exec.Command("git", append([]string{"fast-import", "--quiet"}, args...)...)
+	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(stream)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.T.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+}
+
 // Rev resolves a revision to a full sha.
 func (r *Repo) Rev(rev string) string {
 	r.T.Helper()
