@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -170,6 +171,35 @@ func (r *Repo) FastImport(stream string, args ...string) {
 		r.T.Fatalf("git fast-import: %v\n%s", err, out)
 	}
 }
+
+// Commits is a git fast-import stream of commits on refs/heads/main, each on the one before, for FastImport:
+// dozens of commits for the price of one git process, where a test reads objects and not the worktree.
+type Commits struct {
+	b strings.Builder
+	n int
+}
+
+// Add appends a commit with message that writes files (path → content) over its parent's tree. Commits are
+// dated a minute apart from 2026-01-01, by C <c@example.com>.
+func (c *Commits) Add(message string, files map[string]string) {
+	c.n++
+	fmt.Fprintf(&c.b, "commit refs/heads/main\nmark :%d\ncommitter C <c@example.com> %d +0000\n", c.n, 1767225600+60*c.n)
+	fmt.Fprintf(&c.b, "data %d\n%s\n", len(message), message)
+	if c.n > 1 {
+		fmt.Fprintf(&c.b, "from :%d\n", c.n-1)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fmt.Fprintf(&c.b, "M 100644 inline %s\ndata %d\n%s\n", p, len(files[p]), files[p])
+	}
+}
+
+// String is the stream.
+func (c *Commits) String() string { return c.b.String() }
 
 // Rev resolves a revision to a full sha.
 func (r *Repo) Rev(rev string) string {

@@ -118,20 +118,11 @@ func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
 	t.Parallel()
 	r := gittest.New(t)
 	pad := strings.Repeat("similar text so that git deltifies these commits ", 10)
-	var stream strings.Builder
-	data := func(s string) { fmt.Fprintf(&stream, "data %d\n%s\n", len(s), s) }
+	var commits gittest.Commits // 60 commits in one git process
 	for i := 0; i < 60; i++ {
-		fmt.Fprintf(&stream, "commit refs/heads/main\nmark :%d\ncommitter C <c@example.com> %d +0000\n", i+1, 1767225600+60*i)
-		data(fmt.Sprintf("Commit %d\n\n%s", i, pad))
-		if i > 0 {
-			fmt.Fprintf(&stream, "from :%d\n", i)
-		}
-		fmt.Fprintf(&stream, "M 100644 inline d%d/f\n", i)
-		data(fmt.Sprint(i))
-		stream.WriteString("M 100644 inline g\n")
-		data(fmt.Sprint(i))
+		commits.Add(fmt.Sprintf("Commit %d\n\n%s", i, pad), map[string]string{fmt.Sprintf("d%d/f", i): fmt.Sprint(i), "g": fmt.Sprint(i)})
 	}
-	r.FastImport(stream.String()) // 60 commits in one git process
+	r.FastImport(commits.String())
 	r.Git("-c", "pack.writeReverseIndex=true", "repack", "-adfq", "--depth=50", "--window=250")
 	dir := filepath.Join(r.Dir, ".git", "objects", "pack")
 	revs, _ := filepath.Glob(filepath.Join(dir, "*.rev"))
