@@ -50,7 +50,12 @@ func Env(home string) []string {
 // New makes an empty repository with initial branch main in a temp folder.
 func New(t testing.TB) *Repo {
 	t.Helper()
-	root := t.TempDir()
+	return newIn(t, t.TempDir())
+}
+
+// newIn makes the repository in root/repo, with root/home as its HOME.
+func newIn(t testing.TB, root string) *Repo {
+	t.Helper()
 	home := filepath.Join(root, "home")
 	dir := filepath.Join(root, "repo")
 	if err := os.MkdirAll(home, 0o755); err != nil {
