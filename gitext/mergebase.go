@@ -72,11 +72,8 @@ type ancestry struct {
 	nodes map[Hash]*ancestor
 }
 
-type ancestor struct {
-	hash    Hash
-	when    int64
-	parents []Hash
-}
+// ancestor is a commit met by the walk: the range walk's commit, whose marks this walk keeps apart.
+type ancestor = rangeCommit
 
 func (r *Repo) newAncestry() (*ancestry, error) {
 	pr, err := r.packs()
@@ -129,7 +126,7 @@ func (w *ancestry) graphPos(h Hash) (int, bool) {
 // only decide how soon the walk ends.
 func (w *ancestry) paint(one *ancestor, others []*ancestor) (map[*ancestor]uint8, []*ancestor, error) {
 	flags := map[*ancestor]uint8{}
-	q := &ancestorQueue{}
+	q := &rangeQueue{}
 	push := func(c *ancestor, f uint8) {
 		flags[c] |= f
 		heap.Push(q, c)
@@ -140,7 +137,7 @@ func (w *ancestry) paint(one *ancestor, others []*ancestor) (map[*ancestor]uint8
 	}
 	var both []*ancestor
 	seenBoth := map[*ancestor]bool{}
-	for q.hasLive(flags) {
+	for hasLive(*q, flags) {
 		c := heap.Pop(q).(*ancestor)
 		f := flags[c] & (fromOne | fromOthers | stale)
 		if f == fromOne|fromOthers {
@@ -204,28 +201,9 @@ func (w *ancestry) removeRedundant(cands []*ancestor) ([]*ancestor, error) {
 	return out, nil
 }
 
-// ancestorQueue holds commits to paint, newest committer date first (then the greatest id, for a fixed order).
-// A commit may be in it more than once, as in git's prio_queue.
-type ancestorQueue []*ancestor
-
-func (q ancestorQueue) Len() int { return len(q) }
-func (q ancestorQueue) Less(i, j int) bool {
-	if q[i].when != q[j].when {
-		return q[i].when > q[j].when
-	}
-	return bytes.Compare(q[i].hash[:], q[j].hash[:]) > 0
-}
-func (q ancestorQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *ancestorQueue) Push(x any)   { *q = append(*q, x.(*ancestor)) }
-func (q *ancestorQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
-}
-
-// hasLive says whether a queued commit is not yet below one both sides reach (git's queue_has_nonstale).
-func (q ancestorQueue) hasLive(flags map[*ancestor]uint8) bool {
+// hasLive says whether a queued commit is not yet below one both sides reach (git's queue_has_nonstale). A
+// commit may be queued more than once, as in git's prio_queue.
+func hasLive(q rangeQueue, flags map[*ancestor]uint8) bool {
 	for _, c := range q {
 		if flags[c]&stale == 0 {
 			return true
