@@ -95,7 +95,7 @@ test-browser: demo
 	  echo "installing chromium with apt (about a minute)…"; \
 	  $(call quiet,$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium); }
 	@echo "running the page tests in headless chromium; screenshots go to build/browser/"
-	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -count=1 -timeout 5m -v ./internal/browsertest/
+	BERNSTEIN_BROWSER_TESTS=1 BERNSTEIN_DEMO=$(CURDIR)/$(DEMO) $(GO) test -tags browser -count=1 -timeout 5m -v ./internal/browsertest/
 
 # Real cosign checks what we sign, offline, as README's recipes do (`cosign verify-blob-attestation --bundle
 # X.sigstore.json --key card.pub.pem --insecure-ignore-tlog --type …`, and `--signature X.intoto.jsonl`): a

@@ -149,10 +149,12 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
 	t.Parallel()
 	r := gittest.New(t)
+	var history gittest.Commits // 40 commits in one git process
 	for i := 0; i < 40; i++ {
-		r.Commit(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{
+		history.Add(fmt.Sprintf("Work %d\n\nRefs: ENG-%d", i, i), map[string]string{
 			fmt.Sprintf("a/%d.txt", i): fmt.Sprint(i), fmt.Sprintf("b/%d.txt", i): fmt.Sprint(i, i)})
 	}
+	r.FastImport(history.String())
 	r.Git("tag", "-a", "-m", "release", "v1", "HEAD~7")
 	r.Git("-c", "gc.writeCommitGraph=false", "repack", "-adq")
 	// The newest 20 commits first, then every tree and blob (well over regionSlack), then the rest.

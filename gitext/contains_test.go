@@ -2,7 +2,6 @@ package gitext_test
 
 import (
 	"fmt"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,11 +49,7 @@ func TestContainedByAgreesWithReachable(t *testing.T) {
 			fmt.Fprintf(&s, "reset refs/tags/v%d\nfrom :%d\n\n", i, main)
 		}
 	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(s.String())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("fast-import: %v\n%s", err, out)
-	}
+	r.FastImport(s.String())
 	repo, tips := openWithTips(t, r)
 	g, err := repo.Walk(tips, nil)
 	if err != nil {

@@ -22,9 +22,10 @@
 // Discover opens the repository around a folder as git finds it (GIT_DIR, GIT_WORK_TREE, .git files, bare
 // repositories); options (WithProgress, WithNotice) are given there, not set afterwards.
 //
-//   - revisions and objects: Resolve (as `git rev-parse`), Commit and ReadCommit, IsAncestor, TreeEntries,
-//     TreeEntryAt, TreeFiles, CheckTree (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax,
-//     ReadObject, NewAbbrev (ids shortened as git prints them);
+//   - revisions and objects: Resolve (as `git rev-parse`), Commit and ReadCommit, MergeBase (as `git merge-base
+//     --all`, walked on gitext's own reader and the commit-graph), TreeEntries, TreeEntryAt, TreeFiles, CheckTree
+//     (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax, ReadObject, NewAbbrev (ids shortened
+//     as git prints them);
 //   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, ResolveRange;
 //     a shallow clone's boundary: IsShallow, ShallowCommits;
 //   - configuration: Config (as `git config` sees it), UserConfig, RepoOption (the repository's own file),

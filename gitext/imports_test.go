@@ -7,15 +7,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/ratchet"
 )
 
 // goGitDebt lists the files outside gitext/ that still import go-git, each with what it imports. It is empty:
 // add to it only where moving a file's git work into gitext would be a large change, and say why. The list only
-// shrinks: TestOnlyGitextImportsGoGit fails on a new import, and on a listed one that the file no longer makes.
+// shrinks (package ratchet): TestOnlyGitextImportsGoGit fails on a new import, and on a listed one that the file
+// no longer makes.
 var goGitDebt = map[string][]string{}
 
 // TestOnlyGitextImportsGoGit: gitext is the module's one door to git. No Go file outside gitext/ (tests too)
@@ -30,6 +32,9 @@ func TestOnlyGitextImportsGoGit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("the module root is not gitext's parent: %v", err)
 	}
+	rule := &ratchet.Ratchet{Name: "goGitDebt", Verb: "imports", Debt: goGitDebt,
+		Fix: "only gitext uses go-git; read git through gitext (add what you need there)"}
+	isGoGit := func(p string) bool { return strings.HasPrefix(p, "github.com/go-git/") }
 	fset := token.NewFileSet()
 	files := 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -50,29 +55,11 @@ func TestOnlyGitextImportsGoGit(t *testing.T) {
 			return nil
 		}
 		files++
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		gogit, err := ratchet.Imports(fset, path, isGoGit)
 		if err != nil {
 			return err
 		}
-		var gogit []string
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if strings.HasPrefix(p, "github.com/go-git/") {
-				gogit = append(gogit, p)
-			}
-		}
-		debt := goGitDebt[rel]
-		for _, p := range gogit {
-			if !slices.Contains(debt, p) {
-				t.Errorf("%s imports %s: only gitext uses go-git; read git through gitext (add what you need there)",
-					rel, p)
-			}
-		}
-		for _, p := range debt {
-			if !slices.Contains(gogit, p) {
-				t.Errorf("%s no longer imports %s: remove it from goGitDebt", rel, p)
-			}
-		}
+		rule.Check(t, rel, gogit)
 		return nil
 	})
 	if err != nil {
@@ -81,11 +68,7 @@ func TestOnlyGitextImportsGoGit(t *testing.T) {
 	if files < 100 {
 		t.Fatalf("only %d Go files found outside gitext/ under %s: the walk missed the module", files, root)
 	}
-	for rel := range goGitDebt {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-			t.Errorf("goGitDebt lists %s, which is gone: remove it", rel)
-		}
-	}
+	rule.Done(t)
 }
 
 // TestAPISpeaksGitext: gitext's exported functions, methods and types are spelled in gitext's own types (Hash,

@@ -29,42 +29,6 @@ func (r *Repo) Commit(h Hash) (*Commit, error) {
 	return commitOf(c), nil
 }
 
-// IsAncestor says whether commit ancestor is reachable from commit of, as `git merge-base --is-ancestor` does
-// (a commit is its own ancestor).
-func (r *Repo) IsAncestor(ancestor, of Hash) (bool, error) {
-	a, err := r.git.CommitObject(ancestor)
-	if err != nil {
-		return false, err
-	}
-	b, err := r.git.CommitObject(of)
-	if err != nil {
-		return false, err
-	}
-	return a.IsAncestor(b)
-}
-
-// MergeBase returns the best common ancestors of commits a and b, as `git merge-base --all` does (none when
-// they share no history).
-func (r *Repo) MergeBase(a, b Hash) ([]Hash, error) {
-	ca, err := r.git.CommitObject(a)
-	if err != nil {
-		return nil, err
-	}
-	cb, err := r.git.CommitObject(b)
-	if err != nil {
-		return nil, err
-	}
-	bases, err := ca.MergeBase(cb)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Hash, len(bases))
-	for i, c := range bases {
-		out[i] = c.Hash
-	}
-	return out, nil
-}
-
 // TreeEntries reads the entries of tree (one level, in the tree's order).
 func (r *Repo) TreeEntries(tree Hash) ([]TreeEntry, error) {
 	t, err := object.GetTree(r.git.Storer, tree)

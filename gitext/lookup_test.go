@@ -73,24 +73,6 @@ func TestResolveAndCommitLikeGit(t *testing.T) {
 	}
 }
 
-func TestIsAncestorLikeGit(t *testing.T) {
-	t.Parallel()
-	r, repo := lookupRepo(t)
-	revs := []string{"HEAD", "HEAD~1", "side"}
-	for _, a := range revs {
-		for _, b := range revs {
-			got, err := repo.IsAncestor(gitext.NewHash(r.Rev(a)), gitext.NewHash(r.Rev(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, gerr := r.GitErr("merge-base", "--is-ancestor", a, b)
-			if want := gerr == nil; got != want { // a commit is its own ancestor, for git too
-				t.Errorf("IsAncestor(%s, %s) = %v, want %v", a, b, got, want)
-			}
-		}
-	}
-}
-
 func TestTreesLikeGit(t *testing.T) {
 	t.Parallel()
 	r, repo := lookupRepo(t)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,11 +45,7 @@ func randomHistory(t *testing.T, r *gittest.Repo, n int, seed uint64, skew bool)
 		}
 	}
 	marks := filepath.Join(t.TempDir(), "marks")
-	cmd := exec.Command("git", "fast-import", "--quiet", "--force", "--export-marks="+marks)
-	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(in.String())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("fast-import: %v\n%s", err, out)
-	}
+	r.FastImport(in.String(), "--force", "--export-marks="+marks)
 	ids := make([]string, n)
 	out, err := os.ReadFile(marks)
 	if err != nil {

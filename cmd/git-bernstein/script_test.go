@@ -11,6 +11,11 @@ package main
 //
 // Besides testscript's own commands, scripts have `exitcode N PROGRAM ARGS…`: run PROGRAM, and fail unless it
 // exits with N (stdout and stderr are then checked as after exec).
+//
+// This test binary is also every git-bernstein the scripts run, once per command, so it links little beyond
+// what the real one does: each package linked here starts up on every one of those runs. The JSON Schema checks
+// of what commands write are internal/cli's (TestOutputsMatchTheirSchemas), the GitHub Action's tests
+// internal/actiontest's.
 
 import (
 	"errors"
@@ -25,7 +30,6 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
 	"github.com/git-bernstein/git-bernstein/internal/s3test"
-	"github.com/git-bernstein/git-bernstein/internal/schematest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -103,7 +107,6 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": exitcode,
-			"schema":   schema,
 			"s3bucket": func(ts *testscript.TestScript, neg bool, args []string) { s3bucket(ts, s3, neg, args) },
 		},
 		// [gitcompletion]: git's bash completion script is installed where bash-completion loads it.
@@ -135,23 +138,6 @@ func pathWithout(path, name string) string {
 
 // gitCompletion is where Debian's git package (and bash-completion elsewhere) keeps git's completion script.
 const gitCompletion = "/usr/share/bash-completion/completions/git"
-
-// schema NAME FILE… holds each FILE to the JSON Schema NAME (internal/schematest.Schemas: manifest, commits,
-// note, sources, checkpoint, card, sigstore-bundle); with !, each must break it.
-func schema(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) < 2 {
-		ts.Fatalf("usage: schema NAME FILE...")
-	}
-	for _, f := range args[1:] {
-		err := schematest.ValidateFile(args[0], ts.MkAbs(f))
-		switch {
-		case err != nil && !neg:
-			ts.Fatalf("%v", err)
-		case err == nil && neg:
-			ts.Fatalf("%s passes the %s schema", f, args[0])
-		}
-	}
-}
 
 // s3bucket VAR lock|plain makes a bucket on the S3 server, with Object Lock or without, and sets $VAR to its name.
 func s3bucket(ts *testscript.TestScript, srv *s3test.Server, neg bool, args []string) {

@@ -33,15 +33,20 @@ func withPath(t *testing.T, env []string, dirs ...string) []string {
 
 // ticketRepo is a repository with work for ENG-42 on a branch, ready to merge into main.
 func ticketRepo(t *testing.T) *gittest.Repo {
-	r := gittest.New(t)
+	r, _ := ticketRepos.Copy(t)
+	return r
+}
+
+// ticketRepos builds ticketRepo's history once for the package's tests; each gets its own copy.
+var ticketRepos = gittest.Template[struct{}]{Build: func(r *gittest.Repo) struct{} {
 	r.Commit("Initial commit", map[string]string{"README": "x\n"})
 	r.Git("checkout", "-q", "-b", "feature/ENG-42-login")
 	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"login.go": "1\n"})
 	r.Commit("Check credentials", map[string]string{"login.go": "2\n"})
 	r.Git("checkout", "-q", "main")
 	r.Commit("Unrelated work on main", map[string]string{"other": "1\n"})
-	return r
-}
+	return struct{}{}
+}}
 
 // merge runs a real git merge with the built binary on PATH (or not) and returns git's combined output.
 func merge(t *testing.T, r *gittest.Repo, dir string, path []string, args ...string) string {

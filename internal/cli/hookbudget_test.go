@@ -21,6 +21,16 @@ import (
 // manyTickets is a repository whose branch feature/many names tickets ENG-1 … ENG-n in one commit, ready to merge
 // into main with our hook installed.
 func manyTickets(t *testing.T, n int) *gittest.Repo {
+	r := sweepBranch(t, n)
+	if _, errOut, code := runIn(t, r.Dir, r.Env, "hooks", "install"); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	return r
+}
+
+// sweepBranch is manyTickets without the hook.
+func sweepBranch(t testing.TB, n int) *gittest.Repo {
+	t.Helper()
 	r := gittest.New(t)
 	r.Commit("Initial commit", map[string]string{"README": "x\n"})
 	r.Git("checkout", "-q", "-b", "feature/many")
@@ -32,9 +42,6 @@ func manyTickets(t *testing.T, n int) *gittest.Repo {
 	r.Commit(msg.String(), map[string]string{"sweep": "1\n"})
 	r.Git("checkout", "-q", "main")
 	r.Commit("Unrelated work on main", map[string]string{"other": "1\n"})
-	if _, errOut, code := runIn(t, r.Dir, r.Env, "hooks", "install"); code != 0 {
-		t.Fatalf("install: %s", errOut)
-	}
 	return r
 }
 
@@ -47,6 +54,76 @@ func deferredCommand(t *testing.T, r *gittest.Repo, want string) string {
 		t.Fatalf("hook.log has no line with %q and the command:\n%s", want, log)
 	}
 	return string(m[2])
+}
+
+// The hook holds its tickets to its budget on the run's clock (Env.Now), the one its deadline came from, so the
+// clock decides, not the machine's load: on a clock that stands still until the first ticket is noted and then
+// jumps past the budget, the hook records that ticket and no other, says in one line what it left with the
+// command, and that command records the rest. The 1,000-ticket test below does the same through git and a real
+// clock.
+func TestHookBudgetRunsOnTheRunsClock(t *testing.T) {
+	t.Parallel()
+	r := sweepBranch(t, 4)
+	r.Git("config", "bernstein.hookBudget", "8s")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/many'", "feature/many")
+	env := testEnv(r.Dir, r.Env)
+	start, noteRef := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), filepath.Join(r.Dir, ".git", "refs", "notes", "bernstein")
+	env.Now = func() time.Time {
+		if _, err := os.Stat(noteRef); err == nil {
+			return start.Add(time.Minute)
+		}
+		return start
+	}
+	_, errOut, code := runEnv(t, env, "hook", "post-merge", "0")
+	if code != 0 {
+		t.Fatalf("hook: exit %d\n%s", code, errOut)
+	}
+	head := r.Rev("HEAD")
+	cmd := deferredCommand(t, r, "the 8s time budget ran out (bernstein.hookBudget)")
+	if !strings.Contains(errOut, cmd) {
+		t.Errorf("the hook did not print the command %q:\n%s", cmd, errOut)
+	}
+	noted := len(noteOn(t, r, head))
+	m := regexp.MustCompile(`(\d+) of 4 tickets named by ORIG_HEAD\.\.HEAD not recorded`).FindStringSubmatch(errOut)
+	if m == nil || noted != 1 || m[1] != "3" {
+		t.Fatalf("%d noted, the hook says %v not recorded:\n%s", noted, m, errOut)
+	}
+	// The command, on the machine's clock, records the rest.
+	if _, e, c := runIn(t, r.Dir, r.Env, strings.Fields(strings.TrimPrefix(cmd, "git bernstein "))...); c != 0 {
+		t.Fatalf("%s: exit %d\n%s", cmd, c, e)
+	}
+	if got := notedTickets(t, r, head); got != "ENG-1 ENG-2 ENG-3 ENG-4" {
+		t.Errorf("after the command, noted %s", got)
+	}
+}
+
+// BenchmarkHookBudget times the hook on the machine's clock over a merge naming 200 tickets with a 1s budget: the
+// wall time the tests log but do not assert (a loaded machine makes it flaky). A time per run near the budget,
+// not past it, is the budget holding; tickets/op is how many it recorded within it.
+func BenchmarkHookBudget(b *testing.B) {
+	r := sweepBranch(b, 200)
+	r.Git("config", "bernstein.hookBudget", "1s")
+	r.Git("config", "bernstein.maxTickets", "5000")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/many'", "feature/many")
+	env := testEnv(r.Dir, r.Env)
+	recorded := 0
+	for b.Loop() {
+		b.StopTimer()
+		// What a run leaves (notes, kept archives, the hook's folder) goes, so that each run records afresh.
+		for _, ref := range strings.Fields(r.Git("for-each-ref", "--format=%(refname)", "refs/notes", "refs/bernstein")) {
+			r.Git("update-ref", "-d", ref)
+		}
+		os.RemoveAll(filepath.Join(r.Dir, ".git", "bernstein"))
+		b.StartTimer()
+		var out, errb strings.Builder
+		if code := RunEnv(env, []string{"git-bernstein", "hook", "post-merge", "0"}, strings.NewReader(""), &out, &errb); code != 0 {
+			b.Fatalf("hook: exit %d\n%s", code, errb.String())
+		}
+		b.StopTimer()
+		recorded += strings.Count(r.Git("notes", "--ref=bernstein", "show", "HEAD"), "\n") + 1
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(recorded)/float64(b.N), "tickets/op")
 }
 
 // A merge naming 1,000 tickets: the hook stops within its budget, says in one line what it left and the exact
@@ -175,10 +252,9 @@ func TestHookRecordsWhenGitHubHangs(t *testing.T) {
 	start := time.Now()
 	out := merge(t, r, r.Dir, []string{bin}, "--no-ff", "-m", "Merge branch 'topic'", "topic")
 	took := time.Since(start)
+	// Logged, not asserted: wall time on a loaded machine says little. That the budget cut the wait short is what
+	// the lines below show (no answer within the time, the ticket recorded without its pull requests).
 	t.Logf("git merge with a GitHub that hangs and a 3s budget took %s", took.Round(time.Millisecond))
-	if took > 10*time.Second {
-		t.Errorf("the merge took %s against a 3s budget", took)
-	}
 	mu.Lock()
 	asked := hung
 	mu.Unlock()

@@ -1,19 +1,18 @@
 package cli
 
 import (
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/git-bernstein/git-bernstein/internal/ratchet"
 )
 
 // layerDebt lists the imports of go-git and crypto/ that files of this package still make, each to move into a
-// capability package (gitext, notes, record, signing, …). The list only shrinks: TestCLIOnlyAdapts fails on a
-// new one, and on one listed here that the file no longer makes.
+// capability package (gitext, notes, record, signing, …). The list only shrinks (package ratchet):
+// TestCLIOnlyAdapts fails on a new one, and on one listed here that the file no longer makes.
 var layerDebt = map[string][]string{}
 
 // fileDebt lists the files of this package that still open a file themselves.
@@ -29,48 +28,34 @@ func TestCLIOnlyAdapts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	layers := &ratchet.Ratchet{Name: "layerDebt", Verb: "imports", Debt: layerDebt,
+		Fix: "the CLI only adapts; do it in a capability package"}
+	opens := &ratchet.Ratchet{Name: "fileDebt", Verb: "calls", Debt: fileDebt,
+		Fix: "open files through regularfile, nofollow or a capability package"}
+	layered := func(p string) bool {
+		return strings.HasPrefix(p, "github.com/go-git/") || strings.HasPrefix(p, "crypto/") || p == "crypto"
+	}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		imports, err := ratchet.Imports(fset, name, layered)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var layered []string
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if strings.HasPrefix(path, "github.com/go-git/") || strings.HasPrefix(path, "crypto/") || path == "crypto" {
-				layered = append(layered, path)
-			}
-		}
-		debt := layerDebt[name]
-		for _, p := range layered {
-			if !slices.Contains(debt, p) {
-				t.Errorf("%s imports %s: the CLI only adapts; do it in a capability package", name, p)
-			}
-		}
-		for _, p := range debt {
-			if !slices.Contains(layered, p) {
-				t.Errorf("%s no longer imports %s: remove it from layerDebt", name, p)
-			}
-		}
+		layers.Check(t, name, imports)
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, call := range []string{"os.Open(", "os.ReadFile(", "os.OpenFile("} {
-			if strings.Contains(string(src), call) && !slices.Contains(fileDebt[name], call) {
-				t.Errorf("%s calls %s: open files through regularfile, nofollow or a capability package", name,
-					strings.TrimSuffix(call, "("))
+		var calls []string
+		for _, call := range []string{"os.Open", "os.ReadFile", "os.OpenFile"} {
+			if strings.Contains(string(src), call+"(") {
+				calls = append(calls, call)
 			}
 		}
-		for _, call := range fileDebt[name] {
-			if !strings.Contains(string(src), call) {
-				t.Errorf("%s no longer calls %s: remove it from fileDebt", name, strings.TrimSuffix(call, "("))
-			}
-		}
+		opens.Check(t, name, calls)
 		// The run's surroundings come through Env: its clock (Env.Now) and its standard error (the command's
 		// ErrWriter); the process's garbage collector is main's to pace (Env.LongHeap).
 		for _, use := range []string{"time.Now", "os.Stderr", "os.Stdout", "debug.SetGCPercent"} {
@@ -79,4 +64,6 @@ func TestCLIOnlyAdapts(t *testing.T) {
 			}
 		}
 	}
+	layers.Done(t)
+	opens.Done(t)
 }

@@ -24,6 +24,8 @@ func TestMain(m *testing.M) {
 	binDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	ticketRepos.Remove()
+	traceBundles.Remove()
 	os.Exit(code)
 }
 

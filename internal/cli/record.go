@@ -234,7 +234,8 @@ func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time
 	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }
 	opts.Selector = bundle.Selector{ProbeLimit: bundle.DefaultProbeLimit}
 	opts.NotesRef = notes.RefFrom(s.cfg)
-	opts.Only, opts.Deadline = c.StringSlice("ticket"), deadline
+	// The deadline was read on the run's clock; the tickets are held to it on the same one.
+	opts.Only, opts.Deadline, opts.Now = c.StringSlice("ticket"), deadline, s.env.now
 	if opts.MaxTickets, err = set.MaxTickets, set.Err("bernstein.maxTickets"); err != nil {
 		return nil, nil, err
 	}

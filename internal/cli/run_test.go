@@ -13,7 +13,7 @@ import (
 
 // runIn runs git-bernstein in-process from dir with env (KEY=VALUE pairs, e.g. gittest's) and returns what it
 // printed and its exit code.
-func runIn(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+func runIn(t testing.TB, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	return runEnv(t, testEnv(dir, env), args...)
 }
@@ -36,7 +36,7 @@ func testEnv(dir string, env []string) *Env {
 }
 
 // runEnv runs git-bernstein in-process in env and returns what it printed and its exit code.
-func runEnv(t *testing.T, env *Env, args ...string) (stdout, stderr string, code int) {
+func runEnv(t testing.TB, env *Env, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = RunEnv(env, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &out, &errb)
@@ -48,7 +48,27 @@ func runEnv(t *testing.T, env *Env, args ...string) (stdout, stderr string, code
 // created_at, so its manifest is not the signed one). It returns the repository and the card's path.
 func aliceBundles(t *testing.T, sddPath, content string) (*gittest.Repo, string) {
 	t.Helper()
-	r := gittest.New(t)
+	var r *gittest.Repo
+	if sddPath == tracesPath && content == tracesContent {
+		r, _ = traceBundles.Copy(t) // most callers: built once, copied
+	} else {
+		r = gittest.New(t)
+		makeAliceBundles(t, r, sddPath, content)
+	}
+	return r, filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
+}
+
+// The .sdd file most aliceBundles callers ask for, and the template that builds that case once.
+const tracesPath, tracesContent = "traces/ENG-42.jsonl", `{"ticket_id":"ENG-42"}` + "\n"
+
+var traceBundles = gittest.Template[struct{}]{Build: func(r *gittest.Repo) struct{} {
+	makeAliceBundles(r.T, r, tracesPath, tracesContent)
+	return struct{}{}
+}}
+
+// makeAliceBundles is aliceBundles' work in r.
+func makeAliceBundles(t testing.TB, r *gittest.Repo, sddPath, content string) {
+	t.Helper()
 	r.Commit("init", map[string]string{"a": "1\n"})
 	r.Commit("Add login\n\nRefs: ENG-42", map[string]string{"b": "<b>bold</b>\n"})
 	p := filepath.Join(r.Dir, ".sdd", sddPath)
@@ -63,5 +83,4 @@ func aliceBundles(t *testing.T, sddPath, content string) (*gittest.Repo, string)
 	if out, e, c := runIn(t, r.Dir, r.Env, "bundle", "ENG-42", "--out", "unsigned.tar.gz", "--created-at", "2026-01-02T00:00:00Z"); c != 0 {
 		t.Fatalf("bundle: %d %s %s", c, out, e)
 	}
-	return r, filepath.Join(filepath.Dir(r.Dir), "alice.card.json")
 }

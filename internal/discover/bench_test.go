@@ -2,7 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -28,11 +27,7 @@ func benchRepo(b *testing.B, n int) *gittest.Repo {
 		}
 		fmt.Fprintf(&s, "M 100644 inline f%d\ndata 2\n%d\n", i%50, i%10)
 	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(s.String())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("fast-import: %v\n%s", err, out)
-	}
+	r.FastImport(s.String())
 	r.Git("commit-graph", "write", "--reachable")
 	return r
 }

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -19,9 +21,23 @@ type scenario struct {
 	sha map[string]string // label → full sha
 }
 
+// scenarioRepo builds the scenario's history once for the package's tests; each test gets its own copy.
+var scenarioRepo = gittest.Template[map[string]string]{Build: buildScenario}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	scenarioRepo.Remove()
+	os.Exit(code)
+}
+
 func newScenario(t *testing.T) *scenario {
-	s := &scenario{r: gittest.New(t), sha: map[string]string{}}
-	r := s.r
+	r, sha := scenarioRepo.Copy(t)
+	return &scenario{r: r, sha: maps.Clone(sha)}
+}
+
+// buildScenario makes the scenario's history in r and returns its commits by label.
+func buildScenario(r *gittest.Repo) map[string]string {
+	s := &scenario{r: r, sha: map[string]string{}}
 	s.sha["init"] = r.Commit("Initial commit", map[string]string{"README": "x\n"})
 
 	r.Git("checkout", "-q", "-b", "feature/ENG-42-login")
@@ -49,7 +65,7 @@ func newScenario(t *testing.T) *scenario {
 	s.sha["live"] = r.Commit("Fix crash", map[string]string{"crash": "1\n"})
 	r.Git("checkout", "-q", "main")
 	s.sha["after"] = r.Commit("Later work on main", map[string]string{"later": "1\n"})
-	return s
+	return s.sha
 }
 
 func (s *scenario) find(t *testing.T, dir, id string, sources ...string) *Commits {
@@ -405,5 +421,14 @@ func TestLetterBeforeHashNamesNoNumber(t *testing.T) {
 				t.Errorf("ticket %s (repo %q): %v, want %v", id, repoName, res.Commits, want)
 			}
 		}
+	}
+}
+
+// The settings' default --match (bernstein.match unset) is every source this package matches by. The check sits
+// here rather than in settings' tests, whose binary would otherwise link all of git for one string.
+func TestDefaultMatchIsAllSources(t *testing.T) {
+	t.Parallel()
+	if got, want := settings.DefaultMatch, strings.Join(AllSources, ","); got != want {
+		t.Errorf("settings.DefaultMatch %q, discover.AllSources %q", got, want)
 	}
 }

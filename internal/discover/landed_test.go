@@ -78,6 +78,7 @@ func newBackports(t *testing.T) *backports {
 }
 
 func TestBackportsLinkedAndLanded(t *testing.T) {
+	t.Parallel()
 	b := newBackports(t)
 	s := &scenario{r: b.r}
 	res := s.find(t, b.r.Dir, "ENG-42")
@@ -133,8 +134,13 @@ func TestBackportsLinkedAndLanded(t *testing.T) {
 }
 
 // TestLandedOnAgreesWithGit checks landed_on against git on every commit of the demo-like scenario (merges,
-// deleted branches, several tips), tags added at a few places.
+// deleted branches, several tips), tags added at a few places. Under -short TestBackportsLinkedAndLanded holds
+// the same fields to git on its own history.
 func TestLandedOnAgreesWithGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long check against git, Python or a large corpus: make test runs it, go test -short skips it")
+	}
+	t.Parallel()
 	s := newScenario(t)
 	s.r.Git("tag", "t-merge1", s.sha["merge1"])
 	s.r.Git("tag", "-a", "-m", "x", "t-squash", s.sha["squash"])

@@ -24,7 +24,7 @@ import (
 
 var acme = Repo{Owner: "acme", Name: "app"}
 
-func eng42(t *testing.T) ticket.Ticket {
+func eng42(t testing.TB) ticket.Ticket {
 	tk, err := ticket.Parse("jira", "ENG-42")
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func eng42(t *testing.T) ticket.Ticket {
 	return tk
 }
 
-func newClient(t *testing.T, apiURL, token string) *Client {
+func newClient(t testing.TB, apiURL, token string) *Client {
 	t.Helper()
 	c, err := NewClient(acme, Config{APIURL: apiURL, Token: token, Timeout: 5 * time.Second, RetryDelay: -1, UserAgent: "git-bernstein/test",
 		Now: func() time.Time { return time.Date(2026, 1, 1, 0, 30, 0, 0, time.UTC) }})

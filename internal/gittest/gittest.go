@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -49,7 +50,12 @@ func Env(home string) []string {
 // New makes an empty repository with initial branch main in a temp folder.
 func New(t testing.TB) *Repo {
 	t.Helper()
-	root := t.TempDir()
+	return newIn(t, t.TempDir())
+}
+
+// newIn makes the repository in root/repo, with root/home as its HOME.
+func newIn(t testing.TB, root string) *Repo {
+	t.Helper()
 	home := filepath.Join(root, "home")
 	dir := filepath.Join(root, "repo")
 	if err := os.MkdirAll(home, 0o755); err != nil {
@@ -122,8 +128,83 @@ func (r *Repo) Commit(message string, files map[string]string) string {
 	}
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--allow-empty", "-m", message)
+	return r.head()
+}
+
+// head is the commit HEAD names right after a commit, read from the files git just wrote (HEAD and its branch's
+// loose ref, which a commit always writes): a third git process per commit is most of what repositories with
+// hundreds of commits cost the tests. Anything else (a linked worktree's .git file, a detached HEAD's missing
+// file, a ref git keeps elsewhere) asks git.
+func (r *Repo) head() string {
+	r.T.Helper()
+	// Each git call moves the pinned clock on (dated); so does this read, as the rev-parse it spares did, so that
+	// the commits after it keep their dates and hashes (golden files hold them).
+	r.tick++
+	gitDir := filepath.Join(r.Dir, ".git")
+	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: "); err == nil && ok && strings.HasPrefix(ref, "refs/heads/") {
+		b, err = os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref)))
+	}
+	if sha := strings.TrimSpace(string(b)); err == nil && isObjectID(sha) {
+		return sha
+	}
+	r.tick--
 	return r.Git("rev-parse", "HEAD")
 }
+
+// isObjectID says whether s is a full SHA-1 or SHA-256 object id in lower-case hex.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// FastImport feeds stream to git fast-import (extra arguments after --quiet): a long history in one git
+// process, for tests that need many commits rather than a worktree (the index and worktree stay as they were).
+// The stream dates its commits itself.
+func (r *Repo) FastImport(stream string, args ...string) {
+	r.T.Helper()
+	cmd := exec.Command("git", append([]string{"fast-import", "--quiet"}, args...)...)
+	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(stream)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.T.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+}
+
+// Commits is a git fast-import stream of commits on refs/heads/main, each on the one before, for FastImport:
+// dozens of commits for the price of one git process, where a test reads objects and not the worktree.
+type Commits struct {
+	b strings.Builder
+	n int
+}
+
+// Add appends a commit with message that writes files (path → content) over its parent's tree. Commits are
+// dated a minute apart from 2026-01-01, by C <c@example.com>.
+func (c *Commits) Add(message string, files map[string]string) {
+	c.n++
+	fmt.Fprintf(&c.b, "commit refs/heads/main\nmark :%d\ncommitter C <c@example.com> %d +0000\n", c.n, 1767225600+60*c.n)
+	fmt.Fprintf(&c.b, "data %d\n%s\n", len(message), message)
+	if c.n > 1 {
+		fmt.Fprintf(&c.b, "from :%d\n", c.n-1)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fmt.Fprintf(&c.b, "M 100644 inline %s\ndata %d\n%s\n", p, len(files[p]), files[p])
+	}
+}
+
+// String is the stream.
+func (c *Commits) String() string { return c.b.String() }
 
 // Rev resolves a revision to a full sha.
 func (r *Repo) Rev(rev string) string {

@@ -163,11 +163,7 @@ func TestNotesFanOut(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&stream, "N inline :%d\ndata 8\nnote%03d\n", i, i)
 	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(stream.String())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("fast-import: %v\n%s", err, out)
-	}
+	r.FastImport(stream.String())
 	if !strings.Contains(r.Git("ls-tree", "refs/notes/bernstein"), "tree") {
 		t.Fatal("git did not fan the notes out; the test proves nothing")
 	}

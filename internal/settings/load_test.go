@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/git-bernstein/git-bernstein/internal/discover"
 )
 
 // config is git's configuration as a map: each key's values in order.
@@ -58,7 +56,7 @@ func TestLoadPrecedence(t *testing.T) {
 		{"tracker flag", config{"bernstein.tracker": {"jira"}}, nil, Flags{Tracker: ptr("linear")}, func(s *Settings) any { return s.Tracker }, "linear"},
 		{"tracker empty flag", config{"bernstein.tracker": {"jira"}}, nil, Flags{Tracker: ptr("")}, func(s *Settings) any { return s.Tracker }, ""},
 		{"tracker empty config", config{"bernstein.tracker": {""}}, nil, Flags{}, func(s *Settings) any { return []any{s.Tracker, s.TrackerDefaulted} }, []any{"github", true}},
-		{"match default", nil, nil, Flags{}, func(s *Settings) any { return s.Match }, strings.Join(discover.AllSources, ",")},
+		{"match default", nil, nil, Flags{}, func(s *Settings) any { return s.Match }, "trailer,branch,merge,message"},
 		{"match config", config{"bernstein.match": {"trailer"}}, nil, Flags{}, func(s *Settings) any { return s.Match }, "trailer"},
 		{"match flag", config{"bernstein.match": {"trailer"}}, nil, Flags{Match: ptr("branch")}, func(s *Settings) any { return s.Match }, "branch"},
 		{"trailers add up", config{"bernstein.trailer": {"Task", "Story"}}, nil, Flags{Trailers: []string{"Bug"}}, func(s *Settings) any { return s.Trailers }, []string{"Task", "Story", "Bug"}},

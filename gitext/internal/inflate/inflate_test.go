@@ -179,8 +179,12 @@ func TestZlibRejects(t *testing.T) {
 func TestZlibCorruptionsAgreeWithStdlib(t *testing.T) {
 	t.Parallel()
 	var d Decoder
-	for _, name := range []string{"commit", "hello", "small"} {
-		data := inputs()[name]
+	in, names := inputs(), []string{"commit", "hello", "small"}
+	if testing.Short() {
+		names = names[:1] // every flip of a commit's streams; make test adds the other inputs
+	}
+	for _, name := range names {
+		data := in[name]
 		for _, compress := range compressors() {
 			z := compress(data)
 			for i := range z {

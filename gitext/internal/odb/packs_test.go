@@ -118,9 +118,11 @@ func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
 	t.Parallel()
 	r := gittest.New(t)
 	pad := strings.Repeat("similar text so that git deltifies these commits ", 10)
+	var commits gittest.Commits // 60 commits in one git process
 	for i := 0; i < 60; i++ {
-		r.Commit(fmt.Sprintf("Commit %d\n\n%s", i, pad), map[string]string{fmt.Sprintf("d%d/f", i): fmt.Sprint(i), "g": fmt.Sprint(i)})
+		commits.Add(fmt.Sprintf("Commit %d\n\n%s", i, pad), map[string]string{fmt.Sprintf("d%d/f", i): fmt.Sprint(i), "g": fmt.Sprint(i)})
 	}
+	r.FastImport(commits.String())
 	r.Git("-c", "pack.writeReverseIndex=true", "repack", "-adfq", "--depth=50", "--window=250")
 	dir := filepath.Join(r.Dir, ".git", "objects", "pack")
 	revs, _ := filepath.Glob(filepath.Join(dir, "*.rev"))
