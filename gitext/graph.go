@@ -495,7 +495,7 @@ func (g *Graph) TopoOrder() []int {
 // ReadCommit reads one whole commit, for the few commits whose details are reported; from says who pointed at
 // it, for the error message. A commit ReadWalkCommits just read is not read again.
 func (r *Repo) ReadCommit(h Hash, from string) (*Commit, error) {
-	raw, ok := r.takeRaw(h)
+	raw, ok := r.kept.Take(h)
 	if !ok {
 		pr, err := r.packs()
 		if err != nil {

@@ -3,10 +3,7 @@ package gitext
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
@@ -45,7 +42,7 @@ func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommi
 			failed.Store(true)
 			return
 		}
-		r.keepRaw(h, raw)
+		r.kept.Put(h, raw)
 		out[k] = &WalkCommit{Node: i, Hash: h, Parents: hdr.Parents, Message: string(hdr.Message)}
 	})
 	for _, err := range errs {
@@ -58,39 +55,3 @@ func (r *Repo) ReadWalkCommits(g *Graph, nodes []int, from string) ([]*WalkCommi
 
 // maxKeptRaw bounds the raw commits ReadWalkCommits keeps for ReadCommit: beyond it they are read again.
 const maxKeptRaw = 16 << 20
-
-// rawKept holds raw commits read by ReadWalkCommits until ReadCommit takes them.
-type rawKept struct {
-	mu    sync.Mutex
-	raw   map[plumbing.Hash][]byte
-	bytes int
-}
-
-func (r *Repo) keepRaw(h Hash, raw []byte) {
-	k := &r.kept
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.bytes+len(raw) > maxKeptRaw {
-		return
-	}
-	if k.raw == nil {
-		k.raw = map[plumbing.Hash][]byte{}
-	}
-	if _, ok := k.raw[h]; !ok {
-		k.raw[h] = raw
-		k.bytes += len(raw)
-	}
-}
-
-// takeRaw returns and forgets a raw commit ReadWalkCommits kept.
-func (r *Repo) takeRaw(h Hash) ([]byte, bool) {
-	k := &r.kept
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	raw, ok := k.raw[h]
-	if ok {
-		delete(k.raw, h)
-		k.bytes -= len(raw)
-	}
-	return raw, ok
-}

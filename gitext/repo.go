@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/git-bernstein/git-bernstein/gitext/internal/handoff"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
@@ -50,7 +51,7 @@ type Repo struct {
 	packErr  error
 	cgOnce   sync.Once
 	cg       *odb.CommitGraph
-	kept     rawKept // commits ReadWalkCommits read, for ReadCommit
+	kept     *handoff.Bytes // commits ReadWalkCommits read, for ReadCommit (maxKeptRaw)
 }
 
 // Option tells Discover something about how the caller uses the repository.
@@ -127,7 +128,7 @@ func open(gitDir, workTree string) (*Repo, error) {
 		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
 	}
 	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
-		format: format, getenv: os.Getenv}
+		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw)}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()

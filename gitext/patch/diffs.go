@@ -6,9 +6,10 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-bernstein/git-bernstein/gitext/internal/handoff"
 )
 
 // Diffs keeps commits' part diffs (what follows a part's "---" line: the diffstat, the summary, an empty line
@@ -17,9 +18,7 @@ import (
 // their patch ids (PatchID reads a part diff as it reads `git show`) and once for git/diff.patch: on
 // Kafka the second diff was two fifths of the post-merge hook's time. It is safe for concurrent use.
 type Diffs struct {
-	mu    sync.Mutex
-	parts map[plumbing.Hash][]byte
-	size  int
+	parts *handoff.Bytes
 }
 
 // maxKeptDiffs bounds what Diffs holds: past it a diff is not kept and the series makes it again, so a ticket
@@ -27,17 +26,11 @@ type Diffs struct {
 const maxKeptDiffs = 64 << 20
 
 // NewDiffs returns an empty Diffs.
-func NewDiffs() *Diffs { return &Diffs{parts: map[plumbing.Hash][]byte{}} }
+func NewDiffs() *Diffs { return &Diffs{parts: handoff.New(maxKeptDiffs)} }
 
 // Keep stores a copy of commit h's part diff, unless that would take Diffs past its bound.
 func (d *Diffs) Keep(h plumbing.Hash, partDiff []byte) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, ok := d.parts[h]; ok || d.size+len(partDiff) > maxKeptDiffs {
-		return
-	}
-	d.parts[h] = append([]byte(nil), partDiff...)
-	d.size += len(partDiff)
+	d.parts.Put(h, append([]byte(nil), partDiff...))
 }
 
 // take returns and forgets commit h's part diff.
@@ -45,14 +38,7 @@ func (d *Diffs) take(h plumbing.Hash) ([]byte, bool) {
 	if d == nil {
 		return nil, false
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	b, ok := d.parts[h]
-	if ok {
-		delete(d.parts, h)
-		d.size -= len(b)
-	}
-	return b, ok
+	return d.parts.Take(h)
 }
 
 // WithDiffs has WriteSeries write the part diffs d holds rather than make them again; commits d lacks are

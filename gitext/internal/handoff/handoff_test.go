@@ -1,0 +1,35 @@
+package handoff
+
+import (
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+func TestBytesKeepsWithinItsBoundAndHandsOverOnce(t *testing.T) {
+	t.Parallel()
+	a, b, c := plumbing.NewHash("aa"), plumbing.NewHash("bb"), plumbing.NewHash("cc")
+	k := New(10)
+	k.Put(a, []byte("123456"))
+	k.Put(a, []byte("x"))     // kept already: the first stays
+	k.Put(b, []byte("12345")) // past the bound: not kept
+	k.Put(c, []byte("1234"))  // fits
+	if got, ok := k.Take(a); !ok || string(got) != "123456" {
+		t.Errorf("Take(a) = %q, %v", got, ok)
+	}
+	if _, ok := k.Take(a); ok {
+		t.Error("a was handed over twice")
+	}
+	if _, ok := k.Take(b); ok {
+		t.Error("b was kept past the bound")
+	}
+	k.Put(b, []byte("12345")) // a's bytes are free again
+	if got, ok := k.Take(b); !ok || string(got) != "12345" {
+		t.Errorf("Take(b) after a was taken = %q, %v", got, ok)
+	}
+	var none *Bytes
+	none.Put(a, []byte("1"))
+	if _, ok := none.Take(a); ok {
+		t.Error("a nil Bytes handed something over")
+	}
+}
