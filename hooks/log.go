@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/nofollow"
 )
 
 // LogPath is where the post-merge hook appends its problems: <git common dir>/bernstein/hook.log, one log for all
@@ -20,20 +22,12 @@ func AppendLog(path string, at time.Time, msg string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("hook log: %w", err)
 	}
-	// The log is appended to by the hook of every merge: a symlink (or a hard link) planted at its name must not
-	// make it append to a file elsewhere (a shell profile, an SSH config), so only a plain file of its own is
-	// written; anything else is an error naming it, and the hook goes on without its log.
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("hook log %s is %s, not a file; remove it", path, kindOf(st.Mode()))
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, 0o644)
+	// The log is appended to by the hook of every merge: a symlink or hard link planted at its name must not make
+	// it append to a file elsewhere, so only a plain file of its own is written (nofollow.OpenAppend); anything
+	// else is an error naming it, and the hook goes on without its log.
+	f, err := nofollow.OpenAppend(path, 0o644)
 	if err != nil {
-		return fmt.Errorf("hook log: %w", err)
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || hardLinked(st) {
-		f.Close()
-		return fmt.Errorf("hook log %s is not a plain file of its own (a special file or more than one name); "+
-			"remove it", path)
+		return fmt.Errorf("hook log: %w; remove it", err)
 	}
 	_, err = fmt.Fprintf(f, "%s post-merge: %s\n", at.UTC().Format(time.RFC3339), msg)
 	if cerr := f.Close(); err == nil {
@@ -43,15 +37,4 @@ func AppendLog(path string, at time.Time, msg string) error {
 		return fmt.Errorf("hook log %s: %w", path, err)
 	}
 	return nil
-}
-
-// kindOf names a file mode's type for the log's error.
-func kindOf(m os.FileMode) string {
-	if m&os.ModeSymlink != 0 {
-		return "a symbolic link"
-	}
-	if m.IsDir() {
-		return "a folder"
-	}
-	return "a special file"
 }

@@ -11,4 +11,8 @@
 // Files are opened without blocking (a FIFO never waits for a writer) and must be regular files, checked on the
 // descriptor (regularfile's rule). Reopen opens a file again and checks that it is the very file (same device
 // and inode) that was opened first, so a file chosen once and read again later cannot be swapped in between.
+//
+// OpenAppend (append.go) is the writing side for a log of ours in a folder others can write (the post-merge
+// hook's .git/bernstein/hook.log): appended to only when the name is a regular file with one name, never
+// through a symlink, never waiting on a FIFO.
 package nofollow

@@ -64,3 +64,7 @@ func (d *Dir) openBeneath(rel string, isDir bool) (*os.File, error) {
 	}
 	return cur, nil
 }
+
+// appendFlags open a log of ours for appending; without O_NOFOLLOW, OpenAppend's Lstat before the open and its
+// comparison after refuse a symlink or junction at the name.
+const appendFlags = os.O_WRONLY | os.O_APPEND | os.O_CREATE

@@ -80,3 +80,7 @@ func joinSlash(parts []string) string {
 	}
 	return s
 }
+
+// appendFlags open a log of ours for appending: created when missing, never through a symlink at its name, never
+// waiting on a FIFO, never leaked into a child process.
+const appendFlags = unix.O_WRONLY | unix.O_APPEND | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
