@@ -220,7 +220,7 @@ func indexedTickets(env *Env, cur string) []string {
 	// bernstein.projects, when set: a key being typed completes to "KEY-", and only ids of those keys are offered
 	// (not KIP-848 beside KAFKA-848), as record and the hook bundle only theirs.
 	var projects []string
-	if cfg, err := repo.Config(env.getenv); err == nil {
+	if cfg, err := repo.Configuration(); err == nil {
 		set := settings.Load(settings.Sources{Config: cfg}, settings.Flags{})
 		projects, _ = record.ParseProjects(set.Projects) // a bad value: no filter here; record says why
 	}

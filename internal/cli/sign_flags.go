@@ -124,7 +124,7 @@ func addSSHTrust(c *ucli.Command, wd, archivePath string, opts *verify.Options) 
 func gitConfigValue(env *Env, wd, key string) string {
 	var cfg *gitext.Config
 	if repo, err := gitext.Discover(wd, env.getenv); err == nil {
-		cfg, _ = repo.Config(env.getenv)
+		cfg, _ = repo.Configuration()
 	} else {
 		cfg, _ = gitext.UserConfig(env.getenv)
 	}
