@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/attest"
-	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/release"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
 	"github.com/git-bernstein/git-bernstein/internal/store"
@@ -388,21 +387,8 @@ func TestCosignVerifiesOCIAttestation(t *testing.T) {
 			t.Fatal(se)
 		}
 	}
-	r.Git("config", "bernstein.signingKey", filepath.Join(dir, "k1.pem"))
-	r.Git("config", "bernstein.signingKid", "k1")
-	r.Git("config", "bernstein.hookBudget", "60s")
-	r.Git("config", "bernstein.attest", "true")
-	r.Git("config", "bernstein.store", url)
-	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
-	if out, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
-		t.Fatalf("hook: %d %s %s", c, out, e)
-	}
-	head := r.Rev("HEAD")
-	archive := filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz")
-	sum, err := record.FileSHA256(archive)
-	if err != nil {
-		t.Fatal(err)
-	}
+	head, sum := hookToStore(t, r, r.Env, filepath.Join(dir, "k1.pem"), url)
+	archive := hookArchive(r, head)
 	ref := strings.TrimPrefix(url, "oci://") + "@" + manifestDigest(t, url, store.TagFor(sum))
 	good := writePubPEM(t, filepath.Join(dir, "k1.card.json"))
 	other := writePubPEM(t, filepath.Join(dir, "mallory.card.json"))

@@ -33,9 +33,7 @@ func TestRecordKeepsArchivesAndPushSharesThem(t *testing.T) {
 	}
 
 	r.Git("update-ref", "-d", string(archives.Ref))
-	bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
-	r.Git("init", "-q", "--bare", "-b", "main", bare)
-	r.Git("remote", "add", "origin", bare)
+	bare := bareOrigin(r)
 	out, e, c := runIn(t, r.Dir, r.Env, "push")
 	if c != 0 || !strings.Contains(out, "Kept 1 file in refs/bernstein/archives.") || !strings.Contains(out, "Pushed refs/notes/bernstein and refs/bernstein/archives to origin") {
 		t.Fatalf("push: %d\n%s\n%s", c, out, e)

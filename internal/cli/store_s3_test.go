@@ -72,18 +72,7 @@ func TestS3StoreHookPushGetVerify(t *testing.T) {
 	if _, e, c := runIn(t, keyDir, env, "keygen", "--kid", "k1"); c != 0 {
 		t.Fatalf("keygen: %s", e)
 	}
-	r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
-	r.Git("config", "bernstein.signingKid", "k1")
-	r.Git("config", "bernstein.hookBudget", "60s")
-	r.Git("config", "bernstein.attest", "true")
-	r.Git("config", "bernstein.store", url)
-	r.Git("config", "bernstein.retention", "3650d")
-	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
-	if out, e, c := runIn(t, r.Dir, env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
-		t.Fatalf("hook: %d %s %s", c, out, e)
-	}
-	head := r.Rev("HEAD")
-	sum, _ := record.FileSHA256(filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz"))
+	head, sum := hookToStore(t, r, env, filepath.Join(keyDir, "k1.pem"), url, "bernstein.retention", "3650d")
 	key := "evidence/" + archives.ArchivePath("github", "ENG-42", sum)
 	ctx := context.Background()
 	info, err := srv.Client.StatObject(ctx, bucket, key, minio.StatObjectOptions{})
@@ -94,9 +83,7 @@ func TestS3StoreHookPushGetVerify(t *testing.T) {
 		t.Fatal("the hook kept no store record")
 	}
 
-	bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
-	r.Git("init", "-q", "--bare", "-b", "main", bare)
-	r.Git("remote", "add", "origin", bare)
+	bare := bareOrigin(r)
 	r.Git("push", "-q", "origin", "main")
 	out, e, c := runIn(t, r.Dir, env, "push")
 	if c != 0 || !strings.Contains(out, "Uploaded 0 files to "+url+" (1 archive checked") {
@@ -179,9 +166,7 @@ func TestS3HookBucketWithoutObjectLock(t *testing.T) {
 func TestStoreRetentionSettings(t *testing.T) {
 	t.Parallel()
 	r := ticketRepo(t)
-	bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
-	r.Git("init", "-q", "--bare", "-b", "main", bare)
-	r.Git("remote", "add", "origin", bare)
+	bareOrigin(r)
 	r.Git("config", "bernstein.store", "s3://evidence-bucket")
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
 	if _, e, c := runIn(t, r.Dir, r.Env, "record", "HEAD"); c != 0 {

@@ -44,21 +44,9 @@ func TestOCIStoreHookPushGetVerify(t *testing.T) {
 			if _, e, c := runIn(t, keyDir, r.Env, "keygen", "--kid", "k1"); c != 0 {
 				t.Fatalf("keygen: %s", e)
 			}
-			r.Git("config", "bernstein.signingKey", filepath.Join(keyDir, "k1.pem"))
-			r.Git("config", "bernstein.signingKid", "k1")
-			r.Git("config", "bernstein.hookBudget", "60s")
-			r.Git("config", "bernstein.attest", "true")
-			r.Git("config", "bernstein.store", url)
-			r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'feature/ENG-42-login'", "feature/ENG-42-login")
-			if out, e, c := runIn(t, r.Dir, r.Env, "hook", "post-merge", "0"); c != 0 || strings.Contains(e, "post-merge:") {
-				t.Fatalf("hook: %d %s %s", c, out, e)
-			}
-			head := r.Rev("HEAD")
-			sum, _ := record.FileSHA256(filepath.Join(r.Dir, ".git", "bernstein", "bundles", "github", "ENG-42", head[:12]+".tar.gz"))
+			head, sum := hookToStore(t, r, r.Env, filepath.Join(keyDir, "k1.pem"), url)
 
-			bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
-			r.Git("init", "-q", "--bare", "-b", "main", bare)
-			r.Git("remote", "add", "origin", bare)
+			bare := bareOrigin(r)
 			r.Git("push", "-q", "origin", "main")
 			out, e, c := runIn(t, r.Dir, r.Env, "push")
 			if c != 0 || !strings.Contains(out, "Uploaded 0 files to "+url+" (1 archive checked") {
@@ -190,9 +178,7 @@ func TestStoreTiming(t *testing.T) {
 		if _, e, c := runIn(t, r.Dir, env, "record", base+"..HEAD"); c != 0 {
 			t.Fatalf("record: %s", e)
 		}
-		bare := filepath.Join(filepath.Dir(r.Dir), "remote.git")
-		r.Git("init", "-q", "--bare", "-b", "main", bare)
-		r.Git("remote", "add", "origin", bare)
+		bare := bareOrigin(r)
 		r.Git("push", "-q", "origin", "main")
 		if url != "" {
 			r.Git("config", "bernstein.store", url)
