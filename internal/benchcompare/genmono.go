@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // monoEnv asks make bench for the monorepo row: the number of commits to generate (issue 26 asks for 1000000).
@@ -40,26 +42,146 @@ type monoFile struct {
 	content []byte
 }
 
+// monoChunk is how many commits one git fast-import run writes. fast-import stores a blob as a delta against
+// the blob before it in the stream (another file), so its pack holds about 32 KB a commit: a million commits in
+// one run would need 32 GB of disk before the repack. Past monoChunk commits each run's pack is deltified on its
+// own and replaced, so the disk holds one run's pack at a time.
+const monoChunk = 100_000
+
 // genMono writes a repository of commits commits at dir with git fast-import: a first commit of Kafka's tree
 // shape with text files of Kafka's sizes, then commits that each edit one to three files (one line of each
-// rewritten, so blobs and the trees above them change as a real change does, and fast-import stores them as
-// deltas), with Jira-style subjects and bodies, and a tag every 5,000 commits. Then `git repack -ad` orders the
-// pack as a clone's (commits first), and no commit-graph is left, as in a fresh clone.
+// rewritten, so blobs and the trees above them change as a real change does), with Jira-style subjects and
+// bodies, and a tag every 5,000 commits. Then `git repack -ad` orders the pack as a clone's (commits first), and
+// no commit-graph is left, as in a fresh clone.
 func genMono(dir string, commits int, seed int64) error {
+	return genMonoChunked(dir, commits, seed, monoChunk)
+}
+
+// genMonoChunked is genMono importing chunk commits per fast-import run; the history is the same whatever the
+// chunk, commit for commit.
+func genMonoChunked(dir string, commits int, seed int64, chunk int) error {
+	g := newMonoGen(commits, seed)
+	if err := fastImportBare(dir, g.writer(0, min(commits, chunk))); err != nil {
+		return err
+	}
+	if commits <= chunk {
+		// -f: fast-import's deltas are against another file's blob; reusing them tripled the pack (650 MiB
+		// for 20,000 commits).
+		step("monorepo: %d commits imported; repacking it as a clone is packed (git repack -adf)", commits)
+		return finishMono(dir, "-adfq")
+	}
+	tip := ""
+	for from := 0; from < commits; from += chunk {
+		to := min(commits, from+chunk)
+		if from > 0 {
+			if err := fastImportInto(dir, g.writer(from, to)); err != nil {
+				return err
+			}
+		}
+		if err := deltifyChunk(dir, tip); err != nil {
+			return err
+		}
+		step("monorepo: %d of %d commits imported and deltified", to, commits)
+		out, err := exec.Command("git", "-C", dir, "rev-parse", "refs/heads/main").Output()
+		if err != nil {
+			return fmt.Errorf("git rev-parse main in %s: %w", dir, err)
+		}
+		tip = strings.TrimSpace(string(out))
+	}
+	// The chunks' deltas are reused: they are against each file's last version, as -f would choose.
+	step("monorepo: repacking %d chunks into one pack as a clone is packed (git repack -ad)", (commits+chunk-1)/chunk)
+	return finishMono(dir, "-adq")
+}
+
+// deltifyChunk replaces the pack fast-import just wrote with one git pack-objects computes deltas for, holding
+// the objects of the commits after prevTip ("" for the first chunk), named by their paths as a repack names them.
+func deltifyChunk(dir, prevTip string) error {
+	packs, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "pack-*.pack"))
+	if err != nil {
+		return err
+	}
+	old := map[string]bool{}
+	for _, p := range packs {
+		if _, err := os.Stat(strings.TrimSuffix(p, ".pack") + ".bench-deltified"); err == nil {
+			old[p] = true
+		}
+	}
+	revs := "refs/heads/main\n"
+	if prevTip != "" {
+		revs += "^" + prevTip + "\n"
+	}
+	cmd := exec.Command("git", "pack-objects", "--revs", "-q", "--no-reuse-delta", ".git/objects/pack/pack")
+	cmd.Dir = dir
+	cmd.Env = benchGitEnv()
+	cmd.Stdin = strings.NewReader(revs)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git pack-objects --revs in %s: %w", dir, err)
+	}
+	made := filepath.Join(dir, ".git", "objects", "pack", "pack-"+strings.TrimSpace(string(out)))
+	if err := os.WriteFile(made+".bench-deltified", nil, 0o644); err != nil {
+		return err
+	}
+	for _, p := range packs {
+		if old[p] || p == made+".pack" {
+			continue
+		}
+		base := strings.TrimSuffix(p, ".pack")
+		for _, ext := range []string{".pack", ".idx", ".rev", ".keep"} {
+			if err := os.Remove(base + ext); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// finishMono repacks dir with repackFlags and leaves no commit-graph, as a fresh clone has none.
+func finishMono(dir, repackFlags string) error {
+	if err := runIn(dir, "git", "repack", repackFlags); err != nil {
+		return err
+	}
+	marks, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.bench-deltified"))
+	for _, m := range marks {
+		os.Remove(m)
+	}
+	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graph"))
+	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graphs"))
+	return nil
+}
+
+// monoGen is the generator's state between fast-import runs: the random source, the files' current contents
+// and the clock, so that chunks continue one history.
+type monoGen struct {
+	rng     *rand.Rand
+	pool    []string
+	files   []monoFile
+	commits int
+	t       int64
+}
+
+func newMonoGen(commits int, seed int64) *monoGen {
 	rng := rand.New(rand.NewSource(seed))
 	pool := monoLines()
 	files := monoTree(rng, pool)
-	// No checkout: the measured clones have none, and 70 MB of files would take longer to write than to import.
-	err := fastImportBare(dir, func(w *bufio.Writer) error {
-		t := int64(benchEpoch - int64(commits)*600)
-		mark := 0
-		commit := func(msg string, edited []*monoFile) {
-			mark++
-			t += 600
+	return &monoGen{rng: rng, pool: pool, files: files, commits: commits,
+		t: int64(benchEpoch - int64(commits)*600)}
+}
+
+// writer writes commits from..to-1 (0 is the initial import) as a fast-import stream; a run after the first
+// continues refs/heads/main. Marks are commit numbers, so the tags name the same commits in any chunking.
+func (g *monoGen) writer(from, to int) func(w *bufio.Writer) error {
+	return func(w *bufio.Writer) error {
+		commit := func(n int, msg string, edited []*monoFile) {
+			mark := n + 1
+			g.t += 600
 			fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", mark)
-			fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\n", mark%997, mark%997, t)
-			fmt.Fprintf(w, "committer Dev %d <dev%d@example.com> %d +0000\n", mark%991, mark%991, t)
+			fmt.Fprintf(w, "author Dev %d <dev%d@example.com> %d +0000\n", mark%997, mark%997, g.t)
+			fmt.Fprintf(w, "committer Dev %d <dev%d@example.com> %d +0000\n", mark%991, mark%991, g.t)
 			fmt.Fprintf(w, "data %d\n%s\n", len(msg), msg)
+			if n == from && from > 0 {
+				w.WriteString("from refs/heads/main^0\n")
+			}
 			for _, f := range edited {
 				fmt.Fprintf(w, "M 100644 inline %s\ndata %d\n", f.path, len(f.content))
 				w.Write(f.content)
@@ -69,42 +191,33 @@ func genMono(dir string, commits int, seed int64) error {
 				fmt.Fprintf(w, "reset refs/tags/v%d.%d\nfrom :%d\n\n", mark/50000, mark/5000%10, mark)
 			}
 		}
-		all := make([]*monoFile, len(files))
-		for i := range files {
-			all[i] = &files[i]
-		}
-		commit("Initial import", all)
-		every := max(1, commits/monoTicketCommits)
-		for n := 1; n < commits; n++ {
+		every := max(1, g.commits/monoTicketCommits)
+		for n := from; n < to; n++ {
+			if n == 0 {
+				all := make([]*monoFile, len(g.files))
+				for i := range g.files {
+					all[i] = &g.files[i]
+				}
+				commit(0, "Initial import", all)
+				continue
+			}
 			k := 1
-			if r := rng.Intn(100); r >= 85 {
+			if r := g.rng.Intn(100); r >= 85 {
 				k = 3
 			} else if r >= 60 {
 				k = 2
 			}
 			edited := make([]*monoFile, 0, k)
 			for range k {
-				f := &files[rng.Intn(len(files))]
-				editLine(rng, pool, f)
+				f := &g.files[g.rng.Intn(len(g.files))]
+				editLine(g.rng, g.pool, f)
 				edited = append(edited, f)
 			}
-			commit(monoMessage(rng, n, commits, n%every == every/2), edited)
+			commit(n, monoMessage(g.rng, n, g.commits, n%every == every/2), edited)
 		}
 		_, err := fmt.Fprintf(w, "done\n")
 		return err
-	})
-	if err != nil {
-		return err
 	}
-	// -f: fast-import deltifies a blob against the blob before it in the stream (another file), not against the
-	// file's last version; reusing those deltas tripled the pack (650 MiB for 20,000 commits).
-	step("monorepo: %d commits imported; repacking it as a clone is packed (git repack -adf)", commits)
-	if err := runIn(dir, "git", "repack", "-adfq"); err != nil {
-		return err
-	}
-	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graph"))
-	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graphs"))
-	return nil
 }
 
 // monoTree makes Kafka's tree shape: kafkaFolders folders, each under a random folder one level up, and each

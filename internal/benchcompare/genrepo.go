@@ -42,6 +42,11 @@ func fastImportBare(dir string, write func(*bufio.Writer) error) error {
 	if err := runIn(filepath.Dir(dir), "git", "init", "-q", "-b", "main", dir); err != nil {
 		return err
 	}
+	return fastImportInto(dir, write)
+}
+
+// fastImportInto runs git fast-import in the existing repository at dir on the stream write writes.
+func fastImportInto(dir string, write func(*bufio.Writer) error) error {
 	cmd := exec.Command("git", "fast-import", "--quiet")
 	cmd.Dir = dir
 	cmd.Env = benchGitEnv()
