@@ -3,6 +3,7 @@ package gitext
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -24,6 +25,10 @@ import (
 // maxBulkBytes bounds the inflated size of the commits a bulk walk reads; beyond it the walk reads commit by
 // commit, as before, so memory stays bounded whatever the pack's order.
 const maxBulkBytes = 1 << 30
+
+// minAloneSweep is the length from which a bulk walk drops arrived commits from its list of commits marked
+// before they arrived, rather than grow it.
+const minAloneSweep = 1024
 
 // aloneItem is a commit marked reachable before any pack entry gave it: it may still come in the bulk read, or
 // be read alone after it; ref or child say who pointed at it, for the error if it is missing.
@@ -61,7 +66,11 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	parents := make([][]plumbing.Hash, 0, len(entries)) // by node
 	var ready []int32                                   // nodes read and marked: to visit
 	var alone []aloneItem                               // marked before any pack entry gave them
-	seen := 0                                           // visited nodes, for progress
+	sweepFrom := minAloneSweep
+	if r.aloneSweep > 0 {
+		sweepFrom = r.aloneSweep
+	}
+	seen := 0 // visited nodes, for progress
 	mark := func(h plumbing.Hash, ref string, child plumbing.Hash) {
 		v, known := at[h]
 		if known && v >= 0 {
@@ -75,6 +84,14 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			waiting[n], early[-v-1] = early[-v-1], nil
 			ready = append(ready, n)
 		} else {
+			if len(alone) == cap(alone) && len(alone) >= sweepFrom {
+				// Nearly every commit is marked (by its child) before its entry arrives, so the list would
+				// hold all history (48 bytes a commit, twice that while it grows); the ones that have
+				// arrived since are dropped before it grows, and it holds about the walk's frontier.
+				alone = slices.DeleteFunc(alone, func(a aloneItem) bool {
+					return visited[a.node] || waiting[a.node] != nil
+				})
+			}
 			alone = append(alone, aloneItem{n, ref, child})
 		}
 	}

@@ -28,3 +28,7 @@ func (r *Repo) RefListing(own bool) ([]string, bool, error) {
 	}
 	return out, ok, nil
 }
+
+// SweepAloneFrom makes bulk walks sweep their list of commits marked before they arrived from n items on, so that
+// a short history exercises the sweep.
+func (r *Repo) SweepAloneFrom(n int) { r.aloneSweep = n }

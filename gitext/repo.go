@@ -37,7 +37,9 @@ type Repo struct {
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
-	notice   func(string)      // WithNotice
+	// aloneSweep, when not 0, replaces minAloneSweep: tests make a short history sweep.
+	aloneSweep int
+	notice     func(string) // WithNotice
 
 	format repoFormat
 	getenv func(string) string // Discover's: the run's environment, for its configuration
