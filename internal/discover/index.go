@@ -227,12 +227,12 @@ func encodeIndex(g *gitext.Graph, tips []gitext.Hash, postings *postingLists) []
 	// The word section is most of the work of a first run's index (a real history has hundreds of thousands of
 	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two halves, one a core.
 	type posting struct {
-		word  string
-		nodes []uint32
+		word string
+		num  int32
 	}
-	words := make([]posting, len(postings.words))
-	for i, w := range postings.words {
-		words[i] = posting{w, postings.lists[i]}
+	words := make([]posting, 0, len(postings.at))
+	for w, i := range postings.at {
+		words = append(words, posting{w, i})
 	}
 	byWord := func(a, c posting) int { return strings.Compare(a.word, c.word) }
 	inHalves(len(words), func(lo, hi int) { slices.SortFunc(words[lo:hi], byWord) })
@@ -249,9 +249,7 @@ func encodeIndex(g *gitext.Graph, tips []gitext.Hash, postings *postingLists) []
 		var ranks []uint32
 		for _, p := range words[lo:hi] {
 			ranks = ranks[:0]
-			for _, old := range p.nodes {
-				ranks = append(ranks, g.Rank(int(old)))
-			}
+			postings.each(p.num, func(old uint32) { ranks = append(ranks, g.Rank(int(old))) })
 			slices.Sort(ranks)
 			ranks = slices.Compact(ranks)
 			list.Reset()
@@ -584,18 +582,18 @@ func (ix *ticketIndex) allPostings() (*postingLists, bool) {
 		if d.err != nil || count > uint64(len(ld.b)) {
 			return nil, false
 		}
-		list := make([]uint32, 0, count)
+		if _, dup := out.at[w]; dup {
+			return nil, false
+		}
+		i := out.word(w)
 		prev := uint64(0)
 		for c := uint64(0); c < count; c++ {
 			prev += ld.uv()
 			if ld.err != nil || prev >= uint64(ix.g.Len()) {
 				return nil, false
 			}
-			list = append(list, uint32(prev))
+			out.addTo(i, uint32(prev))
 		}
-		out.at[w] = int32(len(out.words))
-		out.words = append(out.words, w)
-		out.lists = append(out.lists, list)
 	}
 	return out, d.err == nil
 }
