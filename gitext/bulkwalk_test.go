@@ -99,16 +99,10 @@ func testBulkWalk(t *testing.T, commitGraph bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	got := revListLines(g)
 	for i := range g.Len() {
-		n := g.Node(i)
-		line := n.Hash.String()
-		for _, p := range n.Parents {
-			line += " " + g.Node(p).Hash.String()
-		}
-		got = append(got, line)
-		if _, ok := seen[n.Hash.String()]; !ok {
-			t.Errorf("commit %s in the graph was not visited", n.Hash)
+		if _, ok := seen[g.Node(i).Hash.String()]; !ok {
+			t.Errorf("commit %s in the graph was not visited", g.Node(i).Hash)
 		}
 	}
 	want := strings.Split(r.Git("rev-list", "--all", "--parents"), "\n")
@@ -232,15 +226,7 @@ func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("sweep %d: %v", sweep, err)
 		}
-		var got []string
-		for i := range g.Len() {
-			n := g.Node(i)
-			line := n.Hash.String()
-			for _, p := range n.Parents {
-				line += " " + g.Node(p).Hash.String()
-			}
-			got = append(got, line)
-		}
+		got := revListLines(g)
 		sort.Strings(got)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") || len(seen) != len(want) {
 			t.Fatalf("sweep %d: walk gave\n%s\ngit rev-list --all --parents gives\n%s", sweep,
@@ -252,4 +238,18 @@ func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
 			t.Errorf("commit %s: message %q, git says %q", h, msg, body)
 		}
 	}
+}
+
+// revListLines is g as `git rev-list --parents` lists it: each commit, then its parents, one line a commit.
+func revListLines(g *gitext.Graph) []string {
+	lines := make([]string, 0, g.Len())
+	for i := range g.Len() {
+		n := g.Node(i)
+		line := n.Hash.String()
+		for _, p := range n.Parents {
+			line += " " + g.Node(p).Hash.String()
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
