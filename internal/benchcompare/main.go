@@ -57,12 +57,7 @@ func main() {
 	out := flag.String("out", "BENCHMARKS.md", "report to write")
 	realCommits := flag.Int("real-commits", 70000, "commits in the real-history-shaped repository")
 	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch, real, mono (default all; real needs $"+realReposEnv+", mono $"+monoEnv+")")
-	rss := flag.String("rss-of", "", "internal: run this command line and print its peak RSS")
 	flag.Parse()
-	if *rss != "" {
-		rssOf(*rss)
-		return
-	}
 	groups := map[string]bool{}
 	for _, g := range strings.Split(*only, ",") {
 		if g = strings.TrimSpace(g); g != "" {
@@ -364,7 +359,8 @@ func render(rows []row, commits, realCommits, sddFiles int, sddSize int64) strin
 	fmt.Fprintf(&b, "branches); fresh `git clone`s of both, which have no commit-graph until one is written; and .sdd/ of %d files\n", sddFiles)
 	fmt.Fprintf(&b, "of %d bytes. \"First run\" is the first `commits` in a clone: it walks all history and writes the ticket index.\n\n", sddSize)
 	fmt.Fprintf(&b, "CPU is user plus system time of all the processes: wall time shrinks when our work runs on both cores\n")
-	fmt.Fprintf(&b, "and grows when other work takes them (load average %s at the end of the run), CPU time does neither.\n\n", loadAverage())
+	fmt.Fprintf(&b, "and grows when other work takes them (load average %s at the end of the run), CPU time does neither.\n", loadAverage())
+	b.WriteString(timingNote)
 	fmt.Fprintf(&b, "| comparison | ours | theirs | ratio | target | | CPU ours / theirs |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		ratio := float64(r.oursT) / float64(r.theirsT)

@@ -79,7 +79,8 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 	fmt.Fprintf(&b, "Fresh `git clone --no-local` clones (%s), each linked into the cache; `commits TICKET` against `git log --all\n", realReposEnv)
 	b.WriteString("--format=%H --grep=TICKET`, run alternately, medians. A first run deletes `.git/bernstein` (the ticket index and\n")
 	b.WriteString("patch-id cache) before each run. Targets (issue 26): first runs ≤ 1.0× git's wall time and ≤ 2× its peak RSS,\n")
-	fmt.Fprintf(&b, "warm ≤ 0.1×. Load average at the end: %s.\n\n", loadAverage())
+	fmt.Fprintf(&b, "warm ≤ 0.1×. Load average at the end: %s.\n", loadAverage())
+	b.WriteString(timingNote)
 	for _, in := range inputs {
 		fmt.Fprintf(&b, "- %s\n", in)
 	}

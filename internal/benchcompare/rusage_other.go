@@ -2,5 +2,7 @@
 
 package main
 
-// childrenUsage is zero where there is no getrusage: the comparisons then report wall time only.
-func childrenUsage() (maxRSS, cpuMicros int64) { return 0, 0 }
+import "os"
+
+// childUsage is zero where there is no rusage: the comparisons then report wall time only.
+func childUsage(*os.ProcessState) (maxRSS, cpuMicros int64) { return 0, 0 }
