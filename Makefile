@@ -36,12 +36,14 @@ build: modules
 
 MANDIR  ?= $(PREFIX)/share/man/man1
 
-# git turns `git bernstein --help` into `man git-bernstein`, so the manual page is installed too.
+# git turns `git bernstein --help` into `man git-bernstein`, so the manual page is installed too. It is
+# rendered by its own program (internal/manpage), so that the binary does not carry the renderer.
 install: build
 	@echo "installing git-bernstein to $(DESTDIR)$(BINDIR) and its manual page to $(DESTDIR)$(MANDIR)"
 	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	@install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/git-bernstein
-	@$(BIN) man > $(DESTDIR)$(MANDIR)/git-bernstein.1
+	@$(GO) run ./internal/manpage/cmd/manpage > $(DESTDIR)$(MANDIR)/git-bernstein.1.tmp
+	@mv $(DESTDIR)$(MANDIR)/git-bernstein.1.tmp $(DESTDIR)$(MANDIR)/git-bernstein.1
 	@echo "done: run 'git bernstein help'; shell completion: see README, \"Shell completion\""
 
 uninstall:

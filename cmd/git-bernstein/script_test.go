@@ -29,6 +29,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/manpage"
 	"github.com/git-bernstein/git-bernstein/internal/s3test"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -36,7 +37,10 @@ import (
 var update = flag.Bool("update", false, "rewrite the files that `cmp` compares stdout and stderr with in testdata/script")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"git-bernstein": main})
+	testscript.Main(m, map[string]func(){
+		"git-bernstein":     main,
+		"bernstein-manpage": func() { os.Exit(manpage.Main(os.Stdout, os.Stderr)) },
+	})
 }
 
 func TestScripts(t *testing.T) {

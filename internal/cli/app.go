@@ -18,6 +18,12 @@ import (
 // RunEnv runs the program with args (args[0] is the program name) in the surroundings env describes and
 // returns the process exit code.
 func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunWith(env, nil, args, stdin, stdout, stderr)
+}
+
+// RunWith is RunEnv with more commands beside the program's own: for a program built on it that the binary
+// users run does not need (the manual page's renderer, package manpage).
+func RunWith(env *Env, more []*ucli.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var notFound bool
 	run := Env{}
 	if env != nil {
@@ -37,7 +43,7 @@ func RunEnv(env *Env, args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Commands:  commands(),
+		Commands:  append(commands(), more...),
 		// urfave's default handler calls os.Exit; we return the code instead so tests can call Run.
 		ExitErrHandler: func(context.Context, *ucli.Command, error) {},
 	}
@@ -99,7 +105,6 @@ func commands() []*ucli.Command {
 	return []*ucli.Command{
 		commitsCommand(),
 		bundleCommand(),
-		manCommand(),
 		lineageCommand(),
 		keygenCommand(),
 		cardCommand(),

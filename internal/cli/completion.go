@@ -139,7 +139,7 @@ func complete(top []*ucli.Command, words []string, tickets func(string) []string
 	}
 	if positional == 0 {
 		for _, s := range subs {
-			if !s.Hidden && s.Name != helpCommandName {
+			if !s.Hidden && s.Name != "help" { // urfave/cli's help subcommand
 				out = append(out, s.Name)
 			}
 		}
