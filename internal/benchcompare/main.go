@@ -56,8 +56,12 @@ func main() {
 	bin := flag.String("bin", "bin/git-bernstein", "the git-bernstein binary to measure")
 	out := flag.String("out", "BENCHMARKS.md", "report to write")
 	realCommits := flag.Int("real-commits", 70000, "commits in the real-history-shaped repository")
+	timed := flag.Bool("timed", false, "internal: run the command after -- and print its wall time, peak RSS and CPU time")
 	only := flag.String("only", "", "comma list of the comparisons to run: commits, landed, bundle, patch, real, mono (default all; real needs $"+realReposEnv+", mono $"+monoEnv+")")
 	flag.Parse()
+	if *timed {
+		os.Exit(timedChild(flag.Args()))
+	}
 	groups := map[string]bool{}
 	for _, g := range strings.Split(*only, ",") {
 		if g = strings.TrimSpace(g); g != "" {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -58,4 +60,41 @@ func TestSplitSetup(t *testing.T) {
 			t.Errorf("%q: %q, %q; want %q, %q", tc.line, setup, measured, tc.setup, tc.measured)
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	// runTimed re-executes its own binary as the timing child: in tests that is this test binary.
+	if len(os.Args) > 2 && os.Args[1] == "-timed" && os.Args[2] == "--" {
+		os.Exit(timedChild(os.Args[3:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runTimed must report the command's own peak RSS, not the memory of the process that measures it (Go starts
+// commands with vfork, and Linux counts the parent's high-water mark in the child's), and must run the set-up
+// before the measured command without timing it.
+func TestRunTimedMeasuresTheCommandAlone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	held := make([]byte, 256<<20)
+	for i := 0; i < len(held); i += 4096 {
+		held[i] = 1
+	}
+	dir := t.TempDir()
+	r, err := runTimed(dir, "touch made && test -f made", nil, 3)
+	if err != nil {
+		t.Fatalf("the set-up did not run before the measured command: %v", err)
+	}
+	if r.wall <= 0 {
+		t.Errorf("wall %v", r.wall)
+	}
+	r, err = runTimed(dir, "git --version", nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.rssKB <= 0 || r.rssKB > 64<<10 {
+		t.Errorf("git --version peaked at %d KiB while this test held 256 MiB: want its own few MiB", r.rssKB)
+	}
+	runtime.KeepAlive(held)
 }
