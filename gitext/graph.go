@@ -18,6 +18,9 @@ import (
 type Graph struct {
 	nodes []Node
 	index map[plumbing.Hash]int32
+	// base is the graph a walk extended (WalkFrom): it answers Index for the nodes it had, the first
+	// len(base.nodes), so that extending a million-commit graph by a merge does not put every id in index again.
+	base *Graph
 	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
 	byHash []uint32
 	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
@@ -177,7 +180,11 @@ func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	if err != nil {
 		return nil, err
 	}
-	g.finish()
+	if g.base != nil {
+		g.finishFrom(g.base)
+	} else {
+		g.finish()
+	}
 	return g, nil
 }
 
@@ -196,9 +203,7 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	if base != nil {
 		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
 		g.nodes = append(make([]Node, 0, len(base.nodes)), base.nodes...)
-		for i, n := range base.nodes {
-			g.index[n.Hash] = int32(i)
-		}
+		g.base = base
 	} else if cg = r.graphFile(); cg != nil {
 		g.cg = cg
 		g.posNode = make([]int32, cg.Len())
@@ -222,6 +227,11 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 		if p.pos < 0 {
 			if _, seen := g.index[p.hash]; seen {
 				continue
+			}
+			if g.base != nil {
+				if _, seen := g.base.Index(p.hash); seen {
+					continue
+				}
 			}
 			if cg != nil {
 				if pos, ok := cg.Find(p.hash); ok {
@@ -416,6 +426,9 @@ func (g *Graph) Index(h Hash) (int, bool) {
 		if i, ok := g.index[h]; ok {
 			return int(i), ok
 		}
+		if g.base != nil {
+			return g.base.Index(h)
+		}
 		if g.cg != nil {
 			if pos, ok := g.cg.Find(h); ok && g.posNode[pos] != 0 {
 				return int(g.posNode[pos]) - 1, true
@@ -454,6 +467,79 @@ func (g *Graph) Reachable(starts []int, stop []bool) []bool {
 	return seen
 }
 
+// finishFrom computes rank and gen of a graph that extends base (its first len(base.nodes) nodes are base's,
+// ranked and with their generations, and no base node has a parent among the others), as finish would, without
+// ordering all of history again: the hook's walk from the ticket index to a merge's few new commits spent a
+// fifth of its time in TopoOrder on a million commits. TopoOrder picks, of the commits whose parents are all
+// placed, the first by committer date and sha; a base commit's parents are all base commits, so base's commits
+// come in base's order, and the next of them is always the first of the base commits ready. Merging base's order
+// with the new commits as they become ready, first by the same comparison, gives TopoOrder's order.
+func (g *Graph) finishFrom(base *Graph) {
+	nb, n := len(base.nodes), len(g.nodes)
+	if len(base.rank) != nb || len(base.gen) != nb || n < nb {
+		g.finish()
+		return
+	}
+	baseOrder := make([]int, nb)
+	for i, r := range base.rank {
+		baseOrder[r] = i
+	}
+	pending := make([]int, n-nb) // by new node: parents not yet placed
+	children := map[int][]int{}  // a node's new children
+	for i := nb; i < n; i++ {
+		pending[i-nb] = len(g.nodes[i].Parents)
+		for _, p := range g.nodes[i].Parents {
+			children[p] = append(children[p], i)
+		}
+	}
+	less := g.topoLess
+	h := &nodeHeap{less: less}
+	for i := nb; i < n; i++ {
+		if pending[i-nb] == 0 {
+			h.items = append(h.items, i)
+		}
+	}
+	heap.Init(h)
+	g.rank = make([]uint32, n)
+	g.gen = make([]uint32, n)
+	copy(g.gen, base.gen)
+	pos := uint32(0)
+	place := func(i int) {
+		g.rank[i] = pos
+		pos++
+		if i >= nb {
+			gen := uint32(1)
+			for _, p := range g.nodes[i].Parents {
+				gen = max(gen, g.gen[p]+1)
+			}
+			g.gen[i] = gen
+		}
+		for _, c := range children[i] {
+			if pending[c-nb]--; pending[c-nb] == 0 {
+				heap.Push(h, c)
+			}
+		}
+	}
+	for _, b := range baseOrder {
+		for h.Len() > 0 && less(h.items[0], b) {
+			place(heap.Pop(h).(int))
+		}
+		place(b)
+	}
+	for h.Len() > 0 {
+		place(heap.Pop(h).(int))
+	}
+}
+
+// topoLess is TopoOrder's choice among ready commits: the oldest committer date first, then the smallest sha.
+func (g *Graph) topoLess(a, b int) bool {
+	na, nb := &g.nodes[a], &g.nodes[b]
+	if na.When != nb.When {
+		return na.When < nb.When
+	}
+	return bytes.Compare(na.Hash[:], nb.Hash[:]) < 0
+}
+
 // TopoOrder lists every node, parents before children; among commits that are ready at once, the oldest
 // committer date first, then the smallest sha, so the order is total and the same on every machine.
 func (g *Graph) TopoOrder() []int {
@@ -465,13 +551,7 @@ func (g *Graph) TopoOrder() []int {
 			children[p] = append(children[p], i)
 		}
 	}
-	h := &nodeHeap{less: func(a, b int) bool { // oldest committer date first, then smallest sha
-		na, nb := &g.nodes[a], &g.nodes[b]
-		if na.When != nb.When {
-			return na.When < nb.When
-		}
-		return bytes.Compare(na.Hash[:], nb.Hash[:]) < 0
-	}}
+	h := &nodeHeap{less: g.topoLess}
 	for i := range g.nodes {
 		if pendingParents[i] == 0 {
 			h.items = append(h.items, i)
