@@ -28,7 +28,7 @@
 //     as git prints them);
 //   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, ResolveRange;
 //     a shallow clone's boundary: IsShallow, ShallowCommits;
-//   - configuration: Config (as `git config` sees it), UserConfig, RepoOption (the repository's own file),
+//   - configuration: Configuration and Config (as `git config` sees it, includes and `git -c` too), UserConfig,
 //     TrailerOptions, HooksFolder, ExcludeLocally;
 //   - history: Walk, WalkFrom and WalkWith read every commit reachable from some tips once, on every core, into
 //     a Graph that then answers ancestry without reading objects again: Index, Reachable, Exclusive,

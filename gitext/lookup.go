@@ -94,16 +94,6 @@ func (r *Repo) Remotes() ([]string, error) {
 	return names, nil
 }
 
-// RepoOption is the value of section.key in the repository's own config file only (not the user's or the
-// system's; "" when unset or unreadable), for settings that must name what this repository was set up with.
-func (r *Repo) RepoOption(section, key string) string {
-	cfg, err := r.git.Config()
-	if err != nil || cfg.Raw == nil {
-		return ""
-	}
-	return cfg.Raw.Section(section).Option(key)
-}
-
 // Backend hands gitext's own sub-packages (patch) the go-git repository underneath. Its key is of a type only
 // packages under gitext/ can name (gitext/internal/backend), so no other package can call it.
 func (r *Repo) Backend(backend.Key) *git.Repository { return r.git }

@@ -156,11 +156,15 @@ func TestRefsAndRepoConfigLikeGit(t *testing.T) {
 	if got, want := strings.Join(remotes, " "), "origin upstream"; got != want {
 		t.Errorf("Remotes = %s, want %s", got, want)
 	}
-	if got := repo.RepoOption("diff", "renames"); got != "copies" {
-		t.Errorf("RepoOption(diff, renames) = %q, want copies", got)
+	cfg, err := repo.Configuration()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := repo.RepoOption("diff", "renameLimit"); got != "" {
-		t.Errorf("RepoOption(diff, renameLimit) = %q, want it unset", got)
+	if got, _ := cfg.Get("diff.renames"); got != "copies" {
+		t.Errorf("Configuration diff.renames = %q, want copies", got)
+	}
+	if got, ok := cfg.Get("diff.renameLimit"); ok {
+		t.Errorf("Configuration diff.renameLimit = %q, want it unset", got)
 	}
 	r.Git("checkout", "-q", "--detach")
 	detached, err := gitext.Discover(r.Dir, r.Getenv)

@@ -408,3 +408,43 @@ func TestPatchIDsToGroup(t *testing.T) {
 			str(all[docs]), str(all[docs2]), str(all[again]))
 	}
 }
+
+// TestPatchIDCacheFollowsGitsConfiguration: the patch-id cache is keyed on diff.renames and diff.renameLimit as
+// the patches are made with them, from git's own reading of the configuration (the user's global file,
+// includes, `git -c`). Keyed on .git/config alone, turning renames off in ~/.gitconfig kept serving the ids of
+// the rename diffs, while `git patch-id` on git's format-patch gives the delete-and-add diff's.
+func TestPatchIDCacheFollowsGitsConfiguration(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	var lines strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&lines, "line %d of a file long enough to be found renamed\n", i)
+	}
+	r.Commit("Add the file", map[string]string{"old.txt": lines.String()})
+	r.Git("mv", "old.txt", "new.txt")
+	r.Write("new.txt", lines.String()+"one more line\n")
+	sha := r.Commit("Move the file\n\nRefs: ENG-42", nil)
+	s := &scenario{r: r}
+	home := strings.TrimPrefix(r.Getenv("HOME"), "")
+	for _, renames := range []string{"true", "false", "true"} {
+		if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[diff]\n\trenames = "+renames+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, d := range s.find(t, r.Dir, "ENG-42").Details {
+			if d.SHA == sha {
+				got = str(d.PatchID)
+			}
+		}
+		patch := r.Git("format-patch", "--stdout", "-1", sha)
+		cmd := exec.Command("git", "patch-id", "--stable")
+		cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.Env, strings.NewReader(patch+"\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Fields(string(out))[0]; got != want {
+			t.Errorf("diff.renames=%s in ~/.gitconfig: patch id %s, git patch-id gives %s", renames, got, want)
+		}
+	}
+}

@@ -55,7 +55,13 @@ func patchIDCachePath(r *gitext.Repo) string {
 
 // diffSettings names what patch ids depend on beyond the commits themselves.
 func diffSettings(r *gitext.Repo, coreAbbrev string) string {
-	renames, limit := r.RepoOption("diff", "renames"), r.RepoOption("diff", "renameLimit")
+	// The settings the patches are made with: git's reading of the configuration (Repo.Configuration), which
+	// gitext/patch uses too, not .git/config alone.
+	var renames, limit string
+	if c, err := r.Configuration(); err == nil {
+		renames, _ = c.Get("diff.renames")
+		limit, _ = c.Get("diff.renameLimit")
+	}
 	return "diff.renames=" + renames + " diff.renameLimit=" + limit + " core.abbrev=" + coreAbbrev + "\n"
 }
 
