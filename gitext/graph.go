@@ -5,6 +5,8 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -408,14 +410,29 @@ func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 		g.gen[i] = gen
 	}
 	seen := make([]bool, n)
-	for k, x := range byHash {
+	for _, x := range byHash {
 		if uint64(x) >= uint64(n) || seen[x] {
 			return nil, false
 		}
 		seen[x] = true
-		if k > 0 && bytes.Compare(nodes[byHash[k-1]].Hash[:], nodes[x].Hash[:]) >= 0 {
-			return nil, false
+	}
+	// The order check reads the nodes in hash order, all over memory (a fifth of the post-merge hook's CPU on a
+	// million commits): on every core, each a part of byHash and the pair across its start.
+	parts := 1
+	if n >= 1<<16 {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	var unsorted atomic.Bool
+	parallel.Each(parts, parts, func(_, part int) {
+		for k := max(1, part*n/parts); k < (part+1)*n/parts; k++ {
+			if bytes.Compare(nodes[byHash[k-1]].Hash[:], nodes[byHash[k]].Hash[:]) >= 0 {
+				unsorted.Store(true)
+				return
+			}
 		}
+	})
+	if unsorted.Load() {
+		return nil, false
 	}
 	return g, true
 }
