@@ -244,12 +244,7 @@ func TestWalkPackWithCommitsAfterTreesAndBlobs(t *testing.T) {
 func revListLines(g *gitext.Graph) []string {
 	lines := make([]string, 0, g.Len())
 	for i := range g.Len() {
-		n := g.Node(i)
-		line := n.Hash.String()
-		for _, p := range n.Parents {
-			line += " " + g.Node(p).Hash.String()
-		}
-		lines = append(lines, line)
+		lines = append(lines, nodeLine(g, i))
 	}
 	return lines
 }

@@ -12,7 +12,7 @@ import (
 // A walk that extends a graph (WalkFrom: the hook's walk from the ticket index to a merge's new commits) must
 // rank and number generations exactly as a walk of everything does, also when the new commits are older than
 // the base's newest (a branch made long ago and merged now), share a base commit's date (the sha decides), or
-// start a root of their own.
+// start a root of their own; and a second walk from the same base must leave the first's graph as it was.
 func TestWalkFromRanksAsAFreshWalk(t *testing.T) {
 	t.Parallel()
 	r := gittest.New(t)
@@ -72,6 +72,23 @@ func TestWalkFromRanksAsAFreshWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A second walk from the same base (here to the orphan root alone) must not write over the first's new
+	// commits, which the first may keep in base's spare capacity; base keeps what it had.
+	baseLen := base.Len()
+	var orphan []gitext.Tip
+	for _, tip := range all {
+		if tip.Name == "refs/heads/orphan" || tip.Name == "refs/heads/base" {
+			orphan = append(orphan, tip)
+		}
+	}
+	ext2, err := repo.WalkFrom(base, orphan, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Len() != baseLen || ext2.Len() != baseLen+3 {
+		t.Fatalf("base has %d commits after two walks from it (had %d), the second walk %d", base.Len(), baseLen,
+			ext2.Len())
+	}
 	fresh, allAgain := openWithTips(t, r)
 	full, err := fresh.Walk(allAgain, none)
 	if err != nil {
@@ -86,9 +103,22 @@ func TestWalkFromRanksAsAFreshWalk(t *testing.T) {
 		if !ok {
 			t.Fatalf("commit %s missing from the extended walk", h)
 		}
+		if got, want := nodeLine(ext, j), nodeLine(full, i); got != want {
+			t.Errorf("node %d of the extended walk is %s, want %s", j, got, want)
+		}
 		if ext.Rank(j) != full.Rank(i) || ext.Gen(j) != full.Gen(i) {
 			t.Errorf("commit %s: rank %d gen %d extended, rank %d gen %d fresh", h, ext.Rank(j), ext.Gen(j),
 				full.Rank(i), full.Gen(i))
 		}
 	}
+}
+
+// nodeLine is a node's commit and its parents' commits.
+func nodeLine(g *gitext.Graph, i int) string {
+	n := g.Node(i)
+	line := n.Hash.String()
+	for _, p := range n.Parents {
+		line += " " + g.Node(p).Hash.String()
+	}
+	return line
 }

@@ -23,6 +23,8 @@ type Graph struct {
 	// base is the graph a walk extended (WalkFrom): it answers Index for the nodes it had, the first
 	// len(base.nodes), so that extending a million-commit graph by a merge does not put every id in index again.
 	base *Graph
+	// lent is set once a walk extending this graph took its nodes' spare capacity (see walkWith).
+	lent atomic.Bool
 	// byHash lists node numbers sorted by hash; an index-loaded graph uses it instead of the map.
 	byHash []uint32
 	// cg and posNode (commit-graph position → node number + 1) find the nodes a walk took from the commit-graph.
@@ -203,8 +205,15 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 	g := &Graph{index: map[plumbing.Hash]int32{}}
 	var cg *odb.CommitGraph
 	if base != nil {
-		// Copy the nodes: parents of new commits are appended below, never to base's own slices.
-		g.nodes = append(make([]Node, 0, len(base.nodes)), base.nodes...)
+		// The first walk that extends base appends its new nodes in base's spare capacity, where base (which
+		// keeps its length) does not see them: copying a million nodes was 64 MB and a tenth of the post-merge
+		// hook. A later walk from the same base copies, as the two would write over each other. Base's own
+		// nodes are never written: parents are set on new nodes only.
+		if cap(base.nodes) > len(base.nodes) && base.lent.CompareAndSwap(false, true) {
+			g.nodes = base.nodes
+		} else {
+			g.nodes = append(make([]Node, 0, len(base.nodes)), base.nodes...)
+		}
 		g.base = base
 	} else if cg = r.graphFile(); cg != nil {
 		g.cg = cg

@@ -395,7 +395,8 @@ func decodeIndexBody(b []byte) (*ticketIndex, bool) {
 	if !ok || n > uint64(len(b)-pos)/26 {
 		return nil, false
 	}
-	nodes := make([]gitext.Node, n)
+	// Room for the commits a merge adds: the walk that extends the graph appends there (gitext.WalkFrom).
+	nodes := make([]gitext.Node, n, n+n/64+64)
 	// All parent lists share one array: one allocation, not one a commit. Each list's capacity is its length,
 	// so a walk that grows the graph copies instead of writing into its neighbour's list.
 	parents := make([]int, 0, n+n/4+1)
