@@ -32,7 +32,7 @@ func (l List) String() string {
 // remotes/origin/main). base is the base branch's full ref name (refs/heads/main, refs/remotes/origin/trunk),
 // "" when unknown.
 func Branches(names []string, base string) List {
-	listed := map[string]bool{}
+	listed := make(map[string]bool, len(names))
 	for _, n := range names {
 		listed[n] = true
 	}
