@@ -193,7 +193,7 @@ const maxIndexWord = 32
 // encodeIndex is the index file writeIndex writes, in memory (for tests).
 func encodeIndex(g *gitext.Graph, tips []gitext.Hash, postings *postingLists) []byte {
 	var b bytes.Buffer
-	writeIndex(&b, g, tips, postings) // a bytes.Buffer takes every write
+	_ = writeIndex(&b, g, tips, postings) // a bytes.Buffer takes every write
 	return b.Bytes()
 }
 
