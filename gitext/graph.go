@@ -425,7 +425,7 @@ func NewGraph(nodes []Node, byHash []uint32) (*Graph, bool) {
 		}
 		seen[x] = true
 	}
-	// The order check reads the nodes in hash order, all over memory (a fifth of the post-merge hook's CPU on a
+	// The order check reads the nodes in hash order, all over memory (a tenth of the post-merge hook's CPU on a
 	// million commits): on every core, each a part of byHash and the pair across its start.
 	parts := 1
 	if n >= 1<<16 {
