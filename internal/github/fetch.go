@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/discover"
@@ -234,10 +235,18 @@ func (p pending) render(tk ticket.Ticket, got map[int]*PR) string {
 	return line
 }
 
+// hashListMax is how many pull request numbers a warning names before "and N more": a long-lived ticket in a
+// busy repository names dozens, and one line of sixty numbers says no more than the first few and the count.
+const hashListMax = 8
+
 func hashList(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
+	shown := ns[:min(len(ns), hashListMax)]
+	s := make([]string, len(shown))
+	for i, n := range shown {
 		s[i] = fmt.Sprintf("#%d", n)
+	}
+	if more := len(ns) - len(shown); more > 0 {
+		return strings.Join(s, ", ") + " and " + strconv.Itoa(more) + " more"
 	}
 	return strings.Join(s, ", ")
 }

@@ -426,6 +426,33 @@ func TestFetchWithoutRepository(t *testing.T) {
 	}
 }
 
+// A warning about many pull requests names the first few and counts the rest (sixty numbers on the hook's one
+// line on a monorepo said no more).
+func TestFetchWithoutRepositoryNamesFewPullRequests(t *testing.T) {
+	t.Parallel()
+	var numbers []int
+	for n := 1; n <= 60; n++ {
+		numbers = append(numbers, 100+n)
+	}
+	res := Fetch(context.Background(), nil, Query{Ticket: eng42(t), Numbers: numbers, Unavailable: ErrNoRemote})
+	want := "pull requests #101, #102, #103, #104, #105, #106, #107, #108 and 52 more: no GitHub repository known"
+	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+		t.Errorf("warnings %q, want one starting %q", res.Warnings, want)
+	}
+	for _, tc := range []struct {
+		ns   []int
+		want string
+	}{
+		{[]int{17, 30}, "#17, #30"},
+		{[]int{1, 2, 3, 4, 5, 6, 7, 8}, "#1, #2, #3, #4, #5, #6, #7, #8"},
+		{[]int{1, 2, 3, 4, 5, 6, 7, 8, 9}, "#1, #2, #3, #4, #5, #6, #7, #8 and 1 more"},
+	} {
+		if got := hashList(tc.ns); got != tc.want {
+			t.Errorf("hashList(%v) = %q, want %q", tc.ns, got, tc.want)
+		}
+	}
+}
+
 func TestNumbersFromCommits(t *testing.T) {
 	t.Parallel()
 	c := &discover.Commits{Details: []discover.CommitDetail{
