@@ -207,7 +207,7 @@ func (c *Client) controlsOf(ctx context.Context, n int, payload []byte) ([]Membe
 		shas = append(shas, *p.MergeCommitSHA)
 	}
 	for _, sha := range shas {
-		if !isHex(sha) {
+		if !controls.IsObjectID(sha) {
 			continue
 		}
 		d, f, err = c.pagedObject(ctx, fmt.Sprintf("%s/commits/%s/check-runs", repo, sha), "check_runs", "the check runs of "+sha)
@@ -259,18 +259,6 @@ func (c *Client) issueControls(ctx context.Context, n int) ([]Member, error) {
 	f.Arcname = controls.IssueEventsName(n)
 	out = append(out, Member{Name: f.Arcname, Data: d, From: f})
 	return out, nil
-}
-
-func isHex(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, r := range s {
-		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func sortedMembers(ms []Member) []Member {
