@@ -29,9 +29,7 @@ const maxKeptDiffs = 64 << 20
 func NewDiffs() *Diffs { return &Diffs{parts: handoff.New(maxKeptDiffs)} }
 
 // Keep stores a copy of commit h's part diff, unless that would take Diffs past its bound.
-func (d *Diffs) Keep(h plumbing.Hash, partDiff []byte) {
-	d.parts.Put(h, append([]byte(nil), partDiff...))
-}
+func (d *Diffs) Keep(h plumbing.Hash, partDiff []byte) { d.parts.PutCopy(h, partDiff) }
 
 // take returns and forgets commit h's part diff.
 func (d *Diffs) take(h plumbing.Hash) ([]byte, bool) {

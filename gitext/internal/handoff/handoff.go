@@ -21,7 +21,12 @@ type Bytes struct {
 func New(max int) *Bytes { return &Bytes{m: map[plumbing.Hash][]byte{}, max: max} }
 
 // Put keeps b (not a copy) for h, unless h is kept already or b would take the total past the bound.
-func (k *Bytes) Put(h plumbing.Hash, b []byte) {
+func (k *Bytes) Put(h plumbing.Hash, b []byte) { k.put(h, b, false) }
+
+// PutCopy is Put for bytes the caller goes on using: a copy is kept, made only when it will be.
+func (k *Bytes) PutCopy(h plumbing.Hash, b []byte) { k.put(h, b, true) }
+
+func (k *Bytes) put(h plumbing.Hash, b []byte, copied bool) {
 	if k == nil {
 		return
 	}
@@ -29,6 +34,9 @@ func (k *Bytes) Put(h plumbing.Hash, b []byte) {
 	defer k.mu.Unlock()
 	if _, ok := k.m[h]; ok || k.m == nil || k.size+len(b) > k.max {
 		return
+	}
+	if copied {
+		b = append([]byte(nil), b...)
 	}
 	k.m[h] = b
 	k.size += len(b)

@@ -33,3 +33,20 @@ func TestBytesKeepsWithinItsBoundAndHandsOverOnce(t *testing.T) {
 		t.Error("a nil Bytes handed something over")
 	}
 }
+
+// PutCopy keeps a copy, so the caller may reuse its buffer, and keeps nothing past the bound.
+func TestPutCopyKeepsACopy(t *testing.T) {
+	t.Parallel()
+	a, b := plumbing.NewHash("aa"), plumbing.NewHash("bb")
+	k := New(8)
+	buf := []byte("123456")
+	k.PutCopy(a, buf)
+	copy(buf, "xxxxxx") // the caller's next diff in the same buffer
+	k.PutCopy(b, buf)   // past the bound: not kept
+	if got, ok := k.Take(a); !ok || string(got) != "123456" {
+		t.Errorf("Take(a) = %q, %v; want the bytes as they were put", got, ok)
+	}
+	if _, ok := k.Take(b); ok {
+		t.Error("b was kept past the bound")
+	}
+}
