@@ -239,7 +239,7 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			if _, seen := g.index[p.hash]; seen {
 				continue
 			}
-			if g.base != nil {
+			if g.base != nil { // not g.Index: with a commit-graph it would look the id up there twice
 				if _, seen := g.base.Index(p.hash); seen {
 					continue
 				}

@@ -24,8 +24,7 @@ func List(r *gitext.Repo, opts Options, lines bool) (Listing, error) {
 	l := Listing{Commits: commits}
 	if lines && len(commits.Details) > 0 {
 		l.Changes = Changes(commits.Details)
-		base, _, _ := r.BaseBranch(opts.BaseBranch)
-		l.Base = base.String()
+		l.Base = commits.Discovery.BaseBranch.Ref // Find resolved it ("" when none)
 	}
 	return l, nil
 }
