@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -206,7 +207,7 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	for i := range n {
 		order[g.Rank(i)] = i
 	}
-	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	sum := newIndexSum()
 	b := bufio.NewWriterSize(io.MultiWriter(out, sum), 64<<10)
 	b.WriteString(indexMagic)
 	var tmp [binary.MaxVarintLen64]byte
@@ -281,7 +282,7 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	_, err := out.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	_, err := out.Write(indexSumBytes(sum))
 	return err
 }
 
@@ -294,8 +295,16 @@ const indexSumSize = 4
 // match (every candidate is read and judged again). A sha256 here was a third of a warm run's CPU on 70,000
 // commits; CRC-32C runs at memory speed.
 func indexSum(body []byte) []byte {
-	return binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+	h := newIndexSum()
+	h.Write(body)
+	return indexSumBytes(h)
 }
+
+// newIndexSum starts an index file's checksum (indexSum) over what is written to it.
+func newIndexSum() hash.Hash32 { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }
+
+// indexSumBytes is the checksum as the file ends with it: little-endian (hash.Hash32's Sum is big-endian).
+func indexSumBytes(h hash.Hash32) []byte { return binary.LittleEndian.AppendUint32(nil, h.Sum32()) }
 
 // ranksByHash lists the ranks of g's nodes sorted by their commit's hash. It sorts each hash's first eight bytes
 // with the rank beside it, which compares as one integer: a sort that compared whole hashes through two
