@@ -71,6 +71,7 @@ func genMonoChunked(dir string, commits int, seed int64, chunk int) error {
 		return finishMono(dir, "-adfq")
 	}
 	tip := ""
+	deltified := map[string]bool{} // the packs deltifyChunk made, which later chunks keep
 	for from := 0; from < commits; from += chunk {
 		to := min(commits, from+chunk)
 		if from > 0 {
@@ -78,9 +79,11 @@ func genMonoChunked(dir string, commits int, seed int64, chunk int) error {
 				return err
 			}
 		}
-		if err := deltifyChunk(dir, tip); err != nil {
+		made, err := deltifyChunk(dir, tip, deltified)
+		if err != nil {
 			return err
 		}
+		deltified[made] = true
 		step("monorepo: %d of %d commits imported and deltified", to, commits)
 		out, err := exec.Command("git", "-C", dir, "rev-parse", "refs/heads/main").Output()
 		if err != nil {
@@ -94,17 +97,12 @@ func genMonoChunked(dir string, commits int, seed int64, chunk int) error {
 }
 
 // deltifyChunk replaces the pack fast-import just wrote with one git pack-objects computes deltas for, holding
-// the objects of the commits after prevTip ("" for the first chunk), named by their paths as a repack names them.
-func deltifyChunk(dir, prevTip string) error {
+// the objects of the commits after prevTip ("" for the first chunk), named by their paths as a repack names
+// them; keep lists the packs earlier chunks made. It returns the new pack's path.
+func deltifyChunk(dir, prevTip string, keep map[string]bool) (string, error) {
 	packs, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "pack-*.pack"))
 	if err != nil {
-		return err
-	}
-	old := map[string]bool{}
-	for _, p := range packs {
-		if _, err := os.Stat(strings.TrimSuffix(p, ".pack") + ".bench-deltified"); err == nil {
-			old[p] = true
-		}
+		return "", err
 	}
 	revs := "refs/heads/main\n"
 	if prevTip != "" {
@@ -116,34 +114,27 @@ func deltifyChunk(dir, prevTip string) error {
 	cmd.Stdin = strings.NewReader(revs)
 	out, err := cmd.Output()
 	if err != nil {
-		return fmt.Errorf("git pack-objects --revs in %s: %w", dir, err)
+		return "", fmt.Errorf("git pack-objects --revs in %s: %w", dir, err)
 	}
-	made := filepath.Join(dir, ".git", "objects", "pack", "pack-"+strings.TrimSpace(string(out)))
-	if err := os.WriteFile(made+".bench-deltified", nil, 0o644); err != nil {
-		return err
-	}
+	made := filepath.Join(dir, ".git", "objects", "pack", "pack-"+strings.TrimSpace(string(out))+".pack")
 	for _, p := range packs {
-		if old[p] || p == made+".pack" {
+		if keep[p] || p == made {
 			continue
 		}
 		base := strings.TrimSuffix(p, ".pack")
 		for _, ext := range []string{".pack", ".idx", ".rev", ".keep"} {
 			if err := os.Remove(base + ext); err != nil && !os.IsNotExist(err) {
-				return err
+				return "", err
 			}
 		}
 	}
-	return nil
+	return made, nil
 }
 
 // finishMono repacks dir with repackFlags and leaves no commit-graph, as a fresh clone has none.
 func finishMono(dir, repackFlags string) error {
 	if err := runIn(dir, "git", "repack", repackFlags); err != nil {
 		return err
-	}
-	marks, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.bench-deltified"))
-	for _, m := range marks {
-		os.Remove(m)
 	}
 	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graph"))
 	os.RemoveAll(filepath.Join(dir, ".git", "objects", "info", "commit-graphs"))
