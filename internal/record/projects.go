@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
 // projectKey is what a Jira or Linear project key looks like: a letter, then letters, digits or '_' (Jira's
@@ -66,12 +68,11 @@ type KeyCount struct {
 // Several keys in one range often mean that some are no project at all (KIP-848 is a Kafka Improvement
 // Proposal, KAKFA-17173 a typo).
 func Keys(found []Found) []KeyCount {
-	key := regexp.MustCompile(`^` + DefaultPattern + `$`)
 	at := map[string]int{}
 	var out []KeyCount
 	for _, f := range found {
 		id := strings.ToUpper(f.ID)
-		if !key.MatchString(id) {
+		if !ticket.LooksLikeKey(id) {
 			continue
 		}
 		k, _, _ := strings.Cut(id, "-")

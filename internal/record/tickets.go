@@ -162,9 +162,8 @@ func (f *Finder) trailerIDs(value string) []string {
 // LooksLikeKeys says whether every ticket found has the shape of a Jira or Linear key (ENG-42): then a tracker
 // left at its default (github) is probably not the one the team uses.
 func LooksLikeKeys(found []Found) bool {
-	key := regexp.MustCompile(`^` + DefaultPattern + `$`)
 	for _, f := range found {
-		if !key.MatchString(strings.ToUpper(f.ID)) {
+		if !ticket.LooksLikeKey(f.ID) {
 			return false
 		}
 	}
