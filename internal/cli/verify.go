@@ -147,9 +147,11 @@ func runVerify(ctx context.Context, c *ucli.Command) error {
 // repository of --repo and the SSH trust.
 func verifyRequest(c *ucli.Command, wd string, args []string, opts verify.Options) gitverify.Request {
 	env := envOf(c)
-	files := verify.Files{Cards: cardPaths(wd, c.StringSlice("card"))}
+	var files verify.Files
 	if len(args) > 0 {
 		files = verifyPaths(wd, args, c.StringSlice("card"))
+	} else {
+		files = verify.Files{Cards: cardPaths(wd, c.StringSlice("card"))}
 	}
 	return gitverify.Request{Files: files, Options: opts,
 		Rev: c.String("rev"), Notes: notesOf(env), Repo: repoArg(c, env, wd),

@@ -32,7 +32,7 @@ type SealKey struct {
 // form in a DSSE envelope (payloadType application/vnd.in-toto+json, keyid the kid), one envelope a line
 // (package attest, "Lineage").
 func Export(req ExportRequest) ([]byte, error) {
-	timeline, err := Open(req.Root, PublicKey()).Replay(req.Task)
+	timeline, err := Show(req.Root, req.Task)
 	if err != nil {
 		return nil, err
 	}
