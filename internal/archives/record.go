@@ -12,20 +12,19 @@ import (
 
 // RecordRequest is git bernstein record, and the post-merge hook's recording: record.Run's request; PRs, when
 // set, how each ticket's bundle captures its pull requests (Options.PRs is made from it: prcapture.Capture
-// with the ticket and its commits), PRErr, when set, why they cannot be (each ticket then fails with it); and
-// the time by which the bundles recorded are kept on the archives ref (KeepBy, read with Now; zero: whenever
-// the recording ends). Past it the hook leaves them to push, so as not to hold up the merge.
+// with the ticket and its commits), PRErr, when set, why they cannot be (each ticket then fails with it). The
+// bundles recorded are kept on the archives ref by the recording's deadline (Options.Deadline, read with Now;
+// zero: whenever the recording ends): past it the hook leaves them to push, so as not to hold up the merge.
 type RecordRequest struct {
 	record.Request
-	PRs    *prcapture.Request
-	PRErr  error
-	KeepBy time.Time
-	Now    func() time.Time
+	PRs   *prcapture.Request
+	PRErr error
+	Now   func() time.Time
 }
 
 // Recording is what Record did: record.Run's report and warnings, the tickets whose pull requests GitHub did
 // not give in full (Partial: offline, no answer in time, rate limit, no time left), and the bundles kept on the
-// archives ref (Kept counts the new files); KeepErr says why they were not, KeepLate that KeepBy had passed.
+// archives ref (Kept counts the new files); KeepErr says why they were not, KeepLate that the deadline had passed.
 type Recording struct {
 	Report   *record.Report
 	Warnings []string
@@ -57,7 +56,7 @@ func Record(req RecordRequest) (*Recording, error) {
 	if err != nil {
 		return out, err
 	}
-	if !req.KeepBy.IsZero() && len(rep.Recorded) > 0 && req.Now().After(req.KeepBy) {
+	if by := req.Options.Deadline; !by.IsZero() && len(rep.Recorded) > 0 && req.Now().After(by) {
 		out.KeepLate = true
 		return out, nil
 	}

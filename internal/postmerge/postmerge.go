@@ -37,9 +37,7 @@ type Result struct {
 // it too, for its warnings.
 func Run(ctx context.Context, req Request) (*Result, error) {
 	deadline := req.Record.Options.Deadline
-	rec := req.Record
-	rec.KeepBy = deadline
-	recording, err := archives.Record(rec)
+	recording, err := archives.Record(req.Record)
 	out := &Result{Recording: recording}
 	if err != nil {
 		return out, err
@@ -54,7 +52,7 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		return out, nil
 	}
 	out.Stores = len(stores)
-	if rec.Now().After(deadline) {
+	if req.Record.Now().After(deadline) {
 		out.UploadLate = true
 		return out, nil
 	}
@@ -64,8 +62,8 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	out.Uploads = store.Upload(ctx, store.UploadRequest{Repo: rec.Options.Repo, BundleDir: rec.Options.BundleDir,
-		Stores: stores, Entries: entries, Now: rec.Now,
-		Author: func() gitext.Signature { return record.Identity(rec.Config, rec.Getenv) }})
+	out.Uploads = store.Upload(ctx, store.UploadRequest{Repo: req.Record.Options.Repo, BundleDir: req.Record.Options.BundleDir,
+		Stores: stores, Entries: entries, Now: req.Record.Now,
+		Author: func() gitext.Signature { return record.Identity(req.Record.Config, req.Record.Getenv) }})
 	return out, nil
 }
