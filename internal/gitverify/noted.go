@@ -2,12 +2,10 @@ package gitverify
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/store"
@@ -53,50 +51,35 @@ func Noted(ctx context.Context, r NotedRequest) ([]NotedReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, entries, err := notes.Named(repo, ref, r.Rev)
-	if err != nil {
-		return nil, err
-	}
 	tmp, err := os.MkdirTemp("", "git-bernstein-verify-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	var stores []store.Store
-	if r.Stores != nil {
-		if stores, err = r.Stores(); err != nil {
-			return nil, err
-		}
+	stores := r.Stores
+	if stores == nil {
+		stores = func() ([]store.Store, error) { return nil, nil }
 	}
 	// Every copy is held to the same notes, and to the one repository --repo names.
 	each := r.Request
 	each.Notes = func() (*gitext.Repo, gitext.RefName, error) { return repo, ref, nil }
 	var out []NotedReport
-	add := func(nr NotedReport) []NotedReport {
+	// The copies are found and written as `get` finds and writes them (store.Get), into tmp.
+	_, _, err = store.Get(ctx, store.GetRequest{Repo: repo, NotesRef: ref, Arg: r.Rev, BundleDir: r.BundleDir,
+		Out: tmp, Stores: stores}, func(g store.Got) {
+		nr := NotedReport{Entry: g.Entry, Skipped: g.Skipped}
+		switch {
+		case g.Missing != nil:
+			nr.Report = verify.Unusable(verify.CheckArchive, termtext.Clean(g.Missing.Error()))
+		case g.Copy != nil:
+			nr.Found, nr.From, nr.Name = true, g.Copy.From, record.PathPart(filepath.Base(g.Entry.Bundle))
+			each.Files.Archive, each.Files.Signature = g.Written[0].Path, ""
+			nr.Report = Verify(each)
+		} // neither: Get fails on this entry, and nr goes back with its error
 		if r.Each != nil {
 			r.Each(nr)
 		}
-		return append(out, nr)
-	}
-	for _, e := range entries {
-		cp, skipped, err := store.FindCopy(ctx, repo, r.BundleDir, stores, e)
-		nr := NotedReport{Entry: e, Skipped: skipped}
-		if err != nil {
-			if !errors.Is(err, archives.ErrNotHeld) {
-				return add(nr), err
-			}
-			nr.Report = verify.Unusable(verify.CheckArchive, termtext.Clean(err.Error()))
-			out = add(nr)
-			continue
-		}
-		written, err := archives.Write(tmp, cp)
-		if err != nil {
-			return add(nr), err
-		}
-		nr.Found, nr.From, nr.Name = true, cp.From, record.PathPart(filepath.Base(e.Bundle))
-		each.Files.Archive, each.Files.Signature = written[0].Path, ""
-		nr.Report = Verify(each)
-		out = add(nr)
-	}
-	return out, nil
+		out = append(out, nr)
+	})
+	return out, err
 }
