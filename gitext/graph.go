@@ -144,6 +144,11 @@ type Node struct {
 	Shallow bool
 }
 
+// corruptGraphEntry is the error for a commit-graph entry that does not decode, and what to do about it.
+func corruptGraphEntry(pos int) error {
+	return fmt.Errorf("commit-graph entry %d is corrupt; run `git commit-graph write --reachable`", pos)
+}
+
 // ErrMissingObject is wrapped by walk errors for objects the repository lacks.
 var ErrMissingObject = errors.New("missing object")
 
@@ -260,7 +265,7 @@ func (r *Repo) walkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, vis
 			}
 			ps, when, ok := cg.Commit(p.pos, buf[:0])
 			if !ok {
-				return nil, fmt.Errorf("commit-graph entry %d is corrupt; run `git commit-graph write --reachable`", p.pos)
+				return nil, corruptGraphEntry(p.pos)
 			}
 			buf = ps
 			g.posNode[p.pos] = int32(i + 1)

@@ -3,7 +3,6 @@ package gitext
 import (
 	"bytes"
 	"container/heap"
-	"fmt"
 	"sort"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
@@ -92,7 +91,7 @@ func (w *ancestry) commit(h Hash, from string) (*ancestor, error) {
 	if pos, ok := w.graphPos(h); ok {
 		ps, when, ok := w.cg.Commit(pos, nil)
 		if !ok {
-			return nil, fmt.Errorf("commit-graph entry %d is corrupt; run `git commit-graph write --reachable`", pos)
+			return nil, corruptGraphEntry(pos)
 		}
 		c.when = when
 		for _, p := range ps {
