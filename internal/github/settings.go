@@ -52,13 +52,14 @@ func (s Settings) Choose() (Choice, error) {
 		return Choice{Repo: repo}, nil
 	}
 	if s.RemoteURL == "" {
-		err := fmt.Errorf("no GitHub repository known: there is no remote %q; give --github-repo OWNER/NAME "+
-			"(or git config bernstein.githubRepo), or pass --no-pr", s.Remote)
+		why := fmt.Sprintf("there is no remote %q; give --github-repo OWNER/NAME (or git config "+
+			"bernstein.githubRepo), or pass --no-pr", s.Remote)
+		// A missing default remote is ErrNoRemote, which Fetch is quiet about unless pull requests are named;
+		// a remote the user chose that does not exist is always said.
 		if !s.RemoteChosen {
-			err = fmt.Errorf("%w: there is no remote %q; give --github-repo OWNER/NAME (or git config bernstein.githubRepo), "+
-				"or pass --no-pr", ErrNoRemote, s.Remote)
+			return Choice{Unavailable: fmt.Errorf("%w: %s", ErrNoRemote, why)}, nil
 		}
-		return Choice{Unavailable: err}, nil
+		return Choice{Unavailable: fmt.Errorf("%s: %s", ErrNoRemote.Error(), why)}, nil
 	}
 	remote, err := ParseRemoteURL(s.RemoteURL)
 	if err != nil {
