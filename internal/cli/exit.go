@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	ucli "github.com/urfave/cli/v3"
+
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 )
 
 // Exit codes shared by every command. verify adds 3 (warnings under --strict) and audit 4; see README,
@@ -43,11 +45,12 @@ func exitCode(err error, stderr io.Writer) int {
 	code := ExitError
 	var (
 		usage *usageErr
+		bad   *unusable.Error // input a capability package could not use at all
 		v     *verdictErr
 		ec    ucli.ExitCoder // urfave's own (none today), kept so that its code is not lost
 	)
 	switch {
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &bad):
 		code = ExitUsage
 	case errors.As(err, &v):
 		code = v.code

@@ -350,17 +350,8 @@ func runLineageAppend(_ context.Context, c *ucli.Command) error {
 		TsNs: envOf(c).now().UnixNano(),
 	})
 	if err != nil {
-		return lineageUsage(err)
+		return err
 	}
 	fmt.Fprintf(c.Root().Writer, "Appended %s seq %d\n", done.ChildSHA, done.Seq)
 	return nil
-}
-
-// lineageUsage makes a value the store cannot take (lineage.Unusable) a usage error: exit 2.
-func lineageUsage(err error) error {
-	var unusable *lineage.Unusable
-	if errors.As(err, &unusable) {
-		return usageError("%v", err)
-	}
-	return err
 }

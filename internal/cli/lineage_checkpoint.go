@@ -59,7 +59,7 @@ func runLineageCheckpoint(_ context.Context, c *ucli.Command) error {
 		return fmt.Errorf("no checkpoint: the store does not verify (above)")
 	}
 	if err != nil {
-		return lineageUsage(err)
+		return err
 	}
 	if out == "" {
 		_, err := c.Root().Writer.Write(done.Data)
@@ -141,10 +141,6 @@ func runLineageVerifyCheckpoints(c *ucli.Command) error {
 		req.Since = func() (*pinned.Since, error) { return sinceOf(c, rev) }
 	}
 	out, err := pinned.Verify(req)
-	var unusable *pinned.Unusable
-	if errors.As(err, &unusable) {
-		return usageError("%v", err)
-	}
 	if err != nil {
 		return err
 	}

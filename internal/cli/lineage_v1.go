@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -114,17 +113,6 @@ func loadLineageCards(c *ucli.Command, flag string) (*logv1.Cards, error) {
 	return &cards, nil
 }
 
-// checkLineageV1 is logv1.Check; input it cannot check at all (no log: a wrong --root must not look like a
-// clean log) is unusable, exit 2.
-func checkLineageV1(req logv1.CheckRequest) (*logv1.Checked, error) {
-	res, err := logv1.Check(req)
-	var unusable *logv1.Unusable
-	if errors.As(err, &unusable) {
-		return nil, usageError("%v", err)
-	}
-	return res, err
-}
-
 type lineageV1Failure struct {
 	Line     int    `json:"line"`
 	Artefact string `json:"artefact"`
@@ -150,7 +138,7 @@ func runLineageV1Verify(_ context.Context, c *ucli.Command) error {
 			return err
 		}
 	}
-	res, err := checkLineageV1(req)
+	res, err := logv1.Check(req)
 	if err != nil {
 		return err
 	}
@@ -214,7 +202,7 @@ func runLineageV1Log(_ context.Context, c *ucli.Command) error {
 	if err != nil {
 		return err
 	}
-	res, err := checkLineageV1(logv1.CheckRequest{Root: func() (string, error) { return lineageV1Root(c) },
+	res, err := logv1.Check(logv1.CheckRequest{Root: func() (string, error) { return lineageV1Root(c) },
 		Options: logv1.Options{Cards: cards}, History: true, Artefact: path})
 	if err != nil {
 		return err

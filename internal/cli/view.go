@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	ucli "github.com/urfave/cli/v3"
@@ -69,10 +68,6 @@ func runView(_ context.Context, c *ucli.Command) error {
 		AgentCards: func() (*logv1.Cards, error) { return agentCards(c) },
 		Trust:      func(p string, o *verify.Options) *verify.Report { return addSSHTrust(c, wd, p, o) },
 		Policy:     policyPath(c, wd), PolicyName: c.String("policy"), Out: out, Version: buildinfo.Version()})
-	var unusable *report.UnusableInput
-	if errors.As(err, &unusable) {
-		return usageError("%v", err)
-	}
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,12 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/pyjson"
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 )
 
 // Unusable is a value the store cannot take as given (exit 2 in the CLI): a payload that is not a JSON object,
 // a child sha that is not one, a signature with no file to go to. The message names the flag.
-type Unusable struct{ msg string }
-
-func (e *Unusable) Error() string { return e.msg }
+type Unusable = unusable.Error
 
 // AppendRequest is lineage v2 append: one body of Kind with Payload (a JSON object's text) for Task's child run
 // Run at TsNs; a new child with its parent ref (Call, Summary), or with ChildSHA one more body of that child.
@@ -34,11 +33,11 @@ type Appended struct {
 func AppendOne(req AppendRequest) (*Appended, error) {
 	v, err := pyjson.Parse([]byte(req.Payload))
 	if err != nil {
-		return nil, &Unusable{"--payload: " + err.Error()}
+		return nil, unusable.New("--payload: " + err.Error())
 	}
 	payload, ok := v.(map[string]any)
 	if !ok {
-		return nil, &Unusable{`--payload must be a JSON object, like {"tool":"grep"}`}
+		return nil, unusable.New(`--payload must be a JSON object, like {"tool":"grep"}`)
 	}
 	root, key, err := req.Where()
 	if err != nil {
@@ -48,7 +47,7 @@ func AppendOne(req AppendRequest) (*Appended, error) {
 	body := ChildBody{V: Version, TaskID: req.Task, ChildRunID: req.Run, Kind: req.Kind, Payload: payload, TsNs: req.TsNs}
 	if req.ChildSHA != "" {
 		if _, err := store.ChildPath(req.ChildSHA); err != nil {
-			return nil, &Unusable{"--child-sha: " + err.Error()}
+			return nil, unusable.New("--child-sha: " + err.Error())
 		}
 		sha := "sha256:" + strings.TrimPrefix(req.ChildSHA, "sha256:")
 		if body, err = store.AppendBody(sha, body); err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/atomicfile"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/checkpoint"
 	"github.com/git-bernstein/git-bernstein/internal/sign"
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 )
 
 // CheckpointRequest is lineage v2 checkpoint: the checkpoint of the store at Root under Key, taken at
@@ -62,7 +63,7 @@ func WriteCheckpoint(req CheckpointRequest) (*Checkpointed, error) {
 	}
 	if req.Out == "" {
 		if key != nil {
-			return out, &Unusable{"signing a checkpoint needs --out FILE: the signature goes to FILE.jws"}
+			return out, unusable.New("signing a checkpoint needs --out FILE: the signature goes to FILE.jws")
 		}
 		return out, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/internal/sshsig"
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -19,16 +20,13 @@ type Request struct {
 
 // Unusable is a card or allowed signers file that cannot be trusted as given (exit 2 in the CLI); the
 // message says which and what to check.
-type Unusable struct{ err error }
-
-func (e *Unusable) Error() string { return e.err.Error() }
-func (e *Unusable) Unwrap() error { return e.err }
+type Unusable = unusable.Error
 
 // VerifyDir reads the trusted keys and verifies the folder (Verify).
 func VerifyDir(req Request) (*Report, error) {
 	keys, err := verify.TrustCards(req.Cards)
 	if err != nil {
-		return nil, &Unusable{err}
+		return nil, unusable.Wrap(err)
 	}
 	loc := req.Local
 	if loc == nil {
@@ -36,7 +34,7 @@ func VerifyDir(req Request) (*Report, error) {
 	}
 	allowed, err := sshsig.ReadAllowedSigners(req.AllowedSigners, loc, "check --allowed-signers")
 	if err != nil {
-		return nil, &Unusable{err}
+		return nil, unusable.Wrap(err)
 	}
 	return Verify(req.Dir, Trust{Keys: keys, Allowed: allowed, Now: req.Now}), nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/policy"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -31,10 +32,7 @@ type PageRequest struct {
 // UnusableInput is an input no page is made from: the archive not a regular file (a missing file, a FIFO or
 // device, which would hang or never end), or a policy that does not read. Nothing is written (the CLI's usage
 // error, exit 2).
-type UnusableInput struct{ Err error }
-
-func (e *UnusableInput) Error() string { return e.Err.Error() }
-func (e *UnusableInput) Unwrap() error { return e.Err }
+type UnusableInput = unusable.Error
 
 // WritePage checks that the archive is a regular file and reads the policy (an *UnusableInput when either
 // fails) and the agent cards, then verifies and reads the bundle (ReadFiles; the trust's unusable report
@@ -43,12 +41,12 @@ func (e *UnusableInput) Unwrap() error { return e.Err }
 func WritePage(r PageRequest) (*verify.Report, error) {
 	f, _, err := regularfile.Open(r.Files.Archive, "archive")
 	if err != nil {
-		return nil, &UnusableInput{err}
+		return nil, unusable.Wrap(err)
 	}
 	f.Close()
 	pol, err := policy.ReadOptional(r.Policy, r.PolicyName)
 	if err != nil {
-		return nil, &UnusableInput{err}
+		return nil, unusable.Wrap(err)
 	}
 	o := r.Options
 	if r.AgentCards != nil {

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 )
 
 // Unusable is input that cannot be checked at all (exit 2 in the CLI): an unreadable operator key or root, or a
 // root without a log, which must not look like a clean, empty log.
-type Unusable struct{ msg string }
-
-func (e *Unusable) Error() string { return e.msg }
+type Unusable = unusable.Error
 
 // CheckRequest is git bernstein lineage verify and log: the log of the root Root gives, verified with Options
 // (Options.Sidecars are the root's). OperatorKeyFile, when set, is read into Options.OperatorKey first, and Root
@@ -39,7 +39,7 @@ func Check(req CheckRequest) (*Checked, error) {
 	if req.OperatorKeyFile != "" {
 		key, err := ReadOperatorKey(req.OperatorKeyFile)
 		if err != nil {
-			return nil, &Unusable{err.Error()}
+			return nil, unusable.New(err.Error())
 		}
 		opts.OperatorKey = key
 	}
@@ -49,15 +49,15 @@ func Check(req CheckRequest) (*Checked, error) {
 	}
 	r, err := OpenRoot(root)
 	if err != nil {
-		return nil, &Unusable{fmt.Sprintf("lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err)}
+		return nil, unusable.New(fmt.Sprintf("lineage v1: %v (pass --root DIR, the folder that holds log.jsonl)", err))
 	}
 	defer r.Close()
 	data, err := r.ReadLog()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Unusable{fmt.Sprintf("lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", LogName, root)}
+			return nil, unusable.New(fmt.Sprintf("lineage v1: no %s in %s (pass --root DIR, the folder that holds it)", LogName, root))
 		}
-		return nil, &Unusable{fmt.Sprintf("lineage v1: %v", err)}
+		return nil, unusable.New(fmt.Sprintf("lineage v1: %v", err))
 	}
 	opts.Sidecars = r.Sidecar
 	c := &Checked{Root: root, Result: Verify(Parse(data), opts)}

@@ -6,15 +6,13 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
+	"github.com/git-bernstein/git-bernstein/internal/unusable"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
 // Unusable is input that cannot be used at all (exit 2 in the CLI): a card or checkpoint file that cannot be
 // read, a --since revision that does not resolve.
-type Unusable struct{ err error }
-
-func (e *Unusable) Error() string { return e.err.Error() }
-func (e *Unusable) Unwrap() error { return e.err }
+type Unusable = unusable.Error
 
 // File is a checkpoint file: at Path, named in reports as Label (the path as given).
 type File struct {
@@ -54,7 +52,7 @@ type Result struct {
 func Verify(req Request) (*Result, error) {
 	keys, err := verify.TrustCards(req.Cards)
 	if err != nil {
-		return nil, &Unusable{err}
+		return nil, unusable.Wrap(err)
 	}
 	store := lineage.Open(req.Root, req.Key)
 	out := &Result{Verify: store.Verify(lineage.VerifyOptions{Strict: req.Strict})}
@@ -62,7 +60,7 @@ func Verify(req Request) (*Result, error) {
 	for _, f := range req.Checkpoints {
 		p, err := ReadFile(f.Path, f.Label, keys)
 		if err != nil {
-			return nil, &Unusable{err}
+			return nil, unusable.Wrap(err)
 		}
 		pins = append(pins, p)
 	}
@@ -87,7 +85,7 @@ func Verify(req Request) (*Result, error) {
 func notedOn(s *Since, given []Pin) ([]Pin, error) {
 	h, err := s.Repo.Resolve(s.Rev)
 	if err != nil {
-		return nil, &Unusable{fmt.Errorf("--since %s: %v", s.Rev, err)}
+		return nil, unusable.Wrap(fmt.Errorf("--since %s: %v", s.Rev, err))
 	}
 	tip, err := s.Repo.Commit(h)
 	if err != nil {
