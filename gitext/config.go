@@ -177,15 +177,10 @@ func userConfigFiles(getenv func(string) string) []string {
 	if p := getenv("GIT_CONFIG_GLOBAL"); p != "" {
 		files = append(files, p)
 	} else {
-		xdg := getenv("XDG_CONFIG_HOME")
-		home := getenv("HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
+		if p := XDGGitFile("config", getenv); p != "" {
+			files = append(files, p)
 		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
+		if home := getenv("HOME"); home != "" {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
@@ -372,4 +367,16 @@ func (c *Config) TrailerOptions() TrailerOptions {
 		}
 	}
 	return o
+}
+
+// XDGGitFile is git's file name in its XDG folder: $XDG_CONFIG_HOME/git/name, else $HOME/.config/git/name; ""
+// when neither variable is set. git reads its global config and attributes files there.
+func XDGGitFile(name string, getenv func(string) string) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", name)
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config", "git", name)
+	}
+	return ""
 }

@@ -3,7 +3,6 @@ package patch
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -91,11 +90,7 @@ func repoSettings(repo *git.Repository, get configGet, getenv func(string) strin
 	}
 	global, ok := get("core", "", "attributesFile")
 	if !ok {
-		if x := getenv("XDG_CONFIG_HOME"); x != "" {
-			global = filepath.Join(x, "git", "attributes")
-		} else if h := getenv("HOME"); h != "" {
-			global = filepath.Join(h, ".config", "git", "attributes")
-		}
+		global = gitext.XDGGitFile("attributes", getenv)
 	} else if expanded, ok := gitext.ExpandHome(global, getenv); ok {
 		global = expanded
 	} else {
