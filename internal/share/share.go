@@ -52,7 +52,7 @@ func DefaultRemote(r *gitext.Repo, cfg *gitext.Config) string {
 		return strings.TrimSpace(v)
 	}
 	if branch, ok := r.CurrentBranch(); ok {
-		if v, ok := cfg.Get("branch." + branch.Short() + ".remote"); ok && v != "" && v != "." {
+		if v, ok := cfg.Get("branch." + gitext.ShortName(branch) + ".remote"); ok && v != "" && v != "." {
 			return v
 		}
 	}
