@@ -11,6 +11,7 @@ BUILDINFO := github.com/git-bernstein/git-bernstein/internal/buildinfo
 FALLBACK := $(shell git rev-parse HEAD 2>/dev/null | cut -c1-7)$(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -dirty)
 LDFLAGS := -s -w $(if $(VERSION),-X $(BUILDINFO).version=$(VERSION)) $(if $(FALLBACK),-X $(BUILDINFO).fallback=$(FALLBACK))
 BIN     := bin/git-bernstein
+FULL    := bin/git-bernstein-full
 DEMO    ?= build/demo
 FUZZTIME ?= 60s
 
@@ -30,8 +31,8 @@ modules:
 # CGO_ENABLED=0: a static binary (no cgo, as the release builds it), which also starts faster: no dynamic loader
 # and no libc mapped into every run of the hook.
 build: modules
-	@echo "building $(BIN) (the first build compiles every dependency: a minute or two)…"
-	@$(call quiet,CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-bernstein)
+	@echo "building $(BIN) and $(FULL) (the first build compiles every dependency: a minute or two)…"
+	@$(call quiet,CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags '$(LDFLAGS)' -o bin/ ./cmd/git-bernstein ./cmd/git-bernstein-full)
 	@$(BIN) --version
 
 MANDIR  ?= $(PREFIX)/share/man/man1
@@ -39,15 +40,16 @@ MANDIR  ?= $(PREFIX)/share/man/man1
 # git turns `git bernstein --help` into `man git-bernstein`, so the manual page is installed too. It is
 # rendered by its own program (internal/manpage), so that the binary does not carry the renderer.
 install: build
-	@echo "installing git-bernstein to $(DESTDIR)$(BINDIR) and its manual page to $(DESTDIR)$(MANDIR)"
+	@echo "installing git-bernstein and git-bernstein-full to $(DESTDIR)$(BINDIR) and the manual page to $(DESTDIR)$(MANDIR)"
 	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	@install -m 0755 $(FULL) $(DESTDIR)$(BINDIR)/git-bernstein-full
 	@install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/git-bernstein
 	@$(GO) run ./internal/manpage/cmd/manpage > $(DESTDIR)$(MANDIR)/git-bernstein.1.tmp
 	@mv $(DESTDIR)$(MANDIR)/git-bernstein.1.tmp $(DESTDIR)$(MANDIR)/git-bernstein.1
 	@echo "done: run 'git bernstein help'; shell completion: see README, \"Shell completion\""
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(MANDIR)/git-bernstein.1
+	rm -f $(DESTDIR)$(BINDIR)/git-bernstein $(DESTDIR)$(BINDIR)/git-bernstein-full $(DESTDIR)$(MANDIR)/git-bernstein.1
 
 # A release that proves itself (internal/release/doc.go): the binaries for linux, darwin and windows × amd64 and arm64,
 # built as `build` builds (-trimpath, this LDFLAGS) plus an empty build id and CGO_ENABLED=0, so that two runs on

@@ -1,71 +1,20 @@
-// Command git-bernstein builds, signs and verifies per-ticket evidence bundles.
-// Installed on PATH, git runs it as `git bernstein …`.
+// Command git-bernstein builds, signs and verifies per-ticket evidence bundles. Installed on PATH, git runs it
+// as `git bernstein …`. It is the front (package front): it answers `commits` itself, which it links alone so
+// that it starts fast, and hands every other command line to git-bernstein-full, installed beside it.
 package main
 
 import (
 	"os"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
-	"time"
 
-	"github.com/git-bernstein/git-bernstein/internal/cli"
+	"github.com/git-bernstein/git-bernstein/internal/front"
+	"github.com/git-bernstein/git-bernstein/internal/gcpace"
 )
 
 func main() {
-	env := &cli.Env{Getenv: os.Getenv, Now: time.Now, SmallHeap: collectLate, LongHeap: collectLess}
-	os.Exit(cli.RunEnv(env, os.Args, os.Stdin, os.Stdout, os.Stderr))
-}
-
-// collectLate lets the heap reach 16 MB before the first collection (GOGC=400; Go's floor is 4 MB × GOGC/100),
-// unless GOGC is set; `commits` asks for it (cli.Env.SmallHeap), and keeps it when the ticket index answers. A
-// warm run allocates 7 to 9 MB: at GOGC=200 it collected once, at 8 MB, a sixth of its CPU time on Kafka
-// (21 ms -> 18 ms). A run that walks all history calls collectLess as soon as it starts to.
-func collectLate() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+	env := front.Env{Getenv: os.Getenv, SmallHeap: gcpace.CollectLate, LongHeap: gcpace.CollectLess}
+	code, handled := front.Run(env, os.Args, os.Stdout, os.Stderr)
+	if !handled {
+		code = front.Handover(os.Args, os.Stderr)
 	}
+	os.Exit(code)
 }
-
-// collectLess halves how often the garbage collector runs (GOGC=200), unless GOGC is set; `commits` asks for it
-// when it walks all history (cli.Env.LongHeap): it then holds a node per commit of history, live until it exits
-// a fraction of a second later: at Go's default pace (GOGC=100) a warm run on 70000 commits collected three
-// times while decoding and reading, a ninth of its time (36 ms -> 32 ms; GOGC=off: 30 ms). The price is memory
-// while it runs, twice the live heap rather than once: cheap on Kafka's history (11 MB live at most), not on
-// Nova's (20 MB live, 49 MB of heap) or a monorepo's (a first run on 200,000 commits held 86 MB live and peaked
-// at 195 MB of heap), so once the live heap passes bigHeap the run goes back to Go's pace. Only commits does this; bundle keeps Go's pace and its memory bound.
-// It is the process's setting, so it is set here and not by the CLI package.
-func collectLess() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-		afterHeapReaches(bigHeap, func() { debug.SetGCPercent(100) })
-	}
-}
-
-// bigHeap is the live heap (after a collection) from which a long run collects at Go's default pace. On Nova's
-// first run that took 17 MiB off the peak RSS (116 -> 99 MiB) for 2 to 3% more CPU; Kafka's stays under it.
-const bigHeap = 16 << 20
-
-// afterHeapReaches calls f once, after the first garbage collection that leaves at least limit bytes live. It
-// looks after every collection (a finalizer runs once a cycle has found its object unreachable), so it costs
-// nothing between collections and needs no goroutine that polls.
-func afterHeapReaches(limit uint64, f func()) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var arm func()
-	arm = func() {
-		s := &cycleSentinel{}
-		runtime.SetFinalizer(s, func(*cycleSentinel) {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() >= limit {
-				f()
-				return
-			}
-			arm()
-		})
-	}
-	arm()
-}
-
-// cycleSentinel is an object only the collector sees go: its finalizer marks the end of a cycle. It holds a
-// pointer so that it is not one of the tiny objects the allocator packs together, whose finalizers may wait.
-type cycleSentinel struct{ _ *int }

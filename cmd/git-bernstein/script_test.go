@@ -27,7 +27,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-bernstein/git-bernstein/internal/cli"
+	"github.com/git-bernstein/git-bernstein/internal/gcpace"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
 	"github.com/git-bernstein/git-bernstein/internal/manpage"
 	"github.com/git-bernstein/git-bernstein/internal/s3test"
@@ -38,9 +41,16 @@ var update = flag.Bool("update", false, "rewrite the files that `cmp` compares s
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"git-bernstein":     main,
-		"bernstein-manpage": func() { os.Exit(manpage.Main(os.Stdout, os.Stderr)) },
+		"git-bernstein":      main,
+		"git-bernstein-full": fullMain,
+		"bernstein-manpage":  func() { os.Exit(manpage.Main(os.Stdout, os.Stderr)) },
 	})
+}
+
+// fullMain is cmd/git-bernstein-full's main, which the front (this package's main) hands command lines to.
+func fullMain() {
+	env := &cli.Env{Getenv: os.Getenv, Now: time.Now, SmallHeap: gcpace.CollectLate, LongHeap: gcpace.CollectLess}
+	os.Exit(cli.RunEnv(env, os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 func TestScripts(t *testing.T) {

@@ -26,7 +26,7 @@ var renderPackages = map[string]bool{
 // error): a command resolves them into its request like any other setting.
 var settingReaders = map[string]bool{
 	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true, "share.DefaultRemote": true,
-	"verify.ParseSize": true, "sign.CheckKid": true,
+	"verify.ParseSize": true, "sign.CheckKid": true, "ticketcommits.TrailerKeys": true,
 }
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
+	"github.com/git-bernstein/git-bernstein/internal/front"
 	ucli "github.com/urfave/cli/v3"
 )
 
@@ -35,6 +36,9 @@ func RunWith(env *Env, more []*ucli.Command, args []string, stdin io.Reader, std
 	}
 	run.stderr = stderr
 	env = &run
+	if err := front.CheckHandedOver(env.getenv); err != nil {
+		return exitCode(err, stderr)
+	}
 	root := &ucli.Command{
 		Metadata:  map[string]any{envKey: env},
 		Name:      "git-bernstein",

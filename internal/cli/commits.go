@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"io"
-	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
-	"github.com/git-bernstein/git-bernstein/internal/discover"
-	"github.com/git-bernstein/git-bernstein/internal/landing"
-	"github.com/git-bernstein/git-bernstein/internal/termtext"
+	"github.com/git-bernstein/git-bernstein/internal/ticketcommits"
 )
 
 func commitsCommand() *ucli.Command {
@@ -60,92 +54,5 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 		return err
 	}
 	opts.FullWalk = s.env.longHeap
-	// The lines printed group a change's copies by patch id but show no id: only ids that can group are made.
-	lines := !c.Bool("json")
-	opts.PatchIDsToGroup = lines
-	done := s.showProgress(c)
-	res, err := discover.List(s.repo, opts, lines)
-	done()
-	if err != nil {
-		return err
-	}
-	warn(c, res.Warnings)
-	if !lines {
-		return printJSON(c, res.Commits)
-	}
-	if len(res.Details) == 0 {
-		fmt.Fprintf(c.Root().ErrWriter, "no commits tied to %s (sources: %s)\n", opts.Ticket.ID, strings.Join(opts.Sources, ","))
-		return nil
-	}
-	printChanges(c.Root().Writer, res.Details, res.Changes, res.Base)
-	return nil
-}
-
-// printChanges writes one block per change: its subject, then an indented line per commit (short sha, committer
-// date, the branches it is on, [the first tags that contain it], (why it matched)), backports after the original.
-// Branches and tags are shortened for reading (package landing: the base branch and release lines first, the
-// earliest release of each line, "and N more"); --json has them all. changes group the details
-// (discover.Changes); base is the base branch's ref, or "".
-func printChanges(out io.Writer, details []discover.CommitDetail, changes []discover.Change, base string) {
-	// One write for the lot, not a system call a line, and each part written as it is rather than joined into
-	// a line first: a commit on hundreds of branches prints a long line, and a ticket can have thousands. Every
-	// part from the repository goes through termtext.Clean (between parts are only our own separators, so
-	// cleaning each part is cleaning the line).
-	w := bufio.NewWriter(out)
-	defer w.Flush()
-	clean := func(s string) { w.WriteString(termtext.Clean(s)) }
-	list := func(items []string) {
-		for k, s := range items {
-			if k > 0 {
-				w.WriteString(", ")
-			}
-			clean(s)
-		}
-	}
-	short := func(l landing.List) {
-		list(l.Shown)
-		if l.More > 0 {
-			fmt.Fprintf(w, " and %d more", l.More)
-		}
-	}
-	for _, ch := range changes {
-		first := details[ch.Commits[0]]
-		clean(first.Subject)
-		w.WriteByte('\n')
-		for _, i := range ch.Commits {
-			d := details[i]
-			date, _, _ := strings.Cut(d.Committer.Date, "T")
-			w.WriteString("  ")
-			clean(d.SHA[:7])
-			w.WriteByte(' ')
-			clean(date)
-			if d.LandedOn != nil && len(d.LandedOn.Branches) > 0 {
-				w.WriteString(" on ")
-				short(landing.Branches(d.LandedOn.Branches, base))
-			} else {
-				w.WriteString(" on no branch")
-			}
-			if d.LandedOn != nil && len(d.LandedOn.Tags) > 0 {
-				w.WriteString(" [")
-				short(landing.Tags(d.LandedOn.Tags))
-				w.WriteString("]")
-			}
-			w.WriteString(" (")
-			list(d.MatchedBy)
-			w.WriteString(")")
-			if d.Subject != first.Subject {
-				w.WriteByte(' ')
-				clean(d.Subject)
-			}
-			for _, from := range d.CherryPickedFrom {
-				w.WriteString(" cherry-picked from ")
-				clean(from[:min(7, len(from))])
-				// Ids are made only where they can group (PatchIDsToGroup): one that was not made differs.
-				if i != ch.Commits[0] && (d.PatchID == nil || first.PatchID == nil || *d.PatchID != *first.PatchID) {
-					w.WriteString(", another patch")
-				}
-			}
-			w.WriteByte('\n')
-		}
-	}
+	return ticketcommits.Run(s.repo, opts, c.Bool("json"), c.Root().Writer, c.Root().ErrWriter, s.showProgress(c))
 }

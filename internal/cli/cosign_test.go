@@ -349,7 +349,7 @@ func TestCosignVerifiesRelease(t *testing.T) {
 	targets := []release.Target{{OS: "linux", Arch: "amd64"}, {OS: "darwin", Arch: "arm64"}}
 	var about []string
 	for _, tg := range targets {
-		about = append(about, filepath.Join(rel, tg.Binary()))
+		about = append(about, filepath.Join(rel, tg.Binary("git-bernstein")))
 		if err := os.WriteFile(about[len(about)-1], []byte("stand-in for "+tg.String()), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -109,19 +109,8 @@ func (s *session) githubSettings(c *ucli.Command) (github.Settings, error) {
 	if token == "" {
 		token = s.env.getenv("GH_TOKEN")
 	}
-	return github.Settings{APIURL: set.GithubAPIURL, APIURLFrom: set.GithubAPIURLFrom, Repo: set.GithubRepo,
-		RepoFrom: set.GithubRepoFrom, Remote: set.Remote, RemoteChosen: set.RemoteChosen, RemoteURL: url, Token: token,
+	return github.Settings{Source: set.GithubSource(url), APIURL: set.GithubAPIURL, APIURLFrom: set.GithubAPIURLFrom, Token: token,
 		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")}, nil
-}
-
-// githubRepo is the repository the settings choose (github.Settings.Choose); a bad --github-repo is a usage error.
-func (s *session) githubRepo(c *ucli.Command) (github.Choice, error) {
-	gs, err := s.githubSettings(c)
-	if err != nil {
-		return github.Choice{}, err
-	}
-	choice, err := gs.Choose()
-	return choice, githubUsage(err)
 }
 
 // githubUsage makes a GitHub flag's bad value (github.FlagError) a usage error: exit 2.

@@ -16,6 +16,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
+	"github.com/git-bernstein/git-bernstein/internal/ticketcommits"
 )
 
 func recordFlags() []ucli.Flag {
@@ -202,7 +203,7 @@ func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time
 		return nil, nil, err
 	}
 	tracker := set.Tracker
-	run := record.Request{TicketPattern: set.TicketPattern, Tracker: tracker, TrailerKeys: trailerKeys(set),
+	run := record.Request{TicketPattern: set.TicketPattern, Tracker: tracker, TrailerKeys: ticketcommits.TrailerKeys(set),
 		Trailers: s.cfg.TrailerOptions(), Projects: set.Projects, TrackerDefaulted: set.TrackerDefaulted,
 		Config: s.cfg, Getenv: s.env.getenv}
 	opts := &run.Options

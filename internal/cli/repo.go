@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	ucli "github.com/urfave/cli/v3"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
-	"github.com/git-bernstein/git-bernstein/internal/ticket"
+	"github.com/git-bernstein/git-bernstein/internal/ticketcommits"
 )
 
 // session is what most commands need: the repository around the working folder and its configuration.
@@ -92,75 +91,14 @@ func flagGroups(groups ...[]ucli.Flag) []ucli.Flag {
 	return out
 }
 
-// findOptions turns the shared flags, the configuration and the ticket argument into discovery options.
-// tracker, when not empty, comes from an argument and wins over --tracker and git config.
+// findOptions turns the shared flags, the configuration and the ticket argument into discovery options
+// (ticketcommits.Options). tracker, when not empty, comes from an argument and wins over --tracker and git config.
 func (s *session) findOptions(c *ucli.Command, tracker, id string) (discover.Options, error) {
 	set, err := s.settings(c)
 	if err != nil {
 		return discover.Options{}, err
 	}
-	defaulted := tracker == "" && set.TrackerDefaulted // github only because no tracker was chosen
-	if tracker == "" {
-		tracker = set.Tracker
-	}
-	if tracker == "" {
-		return discover.Options{}, usageError("--tracker is empty")
-	}
-	tk, err := ticket.Parse(tracker, id)
-	if err != nil {
-		return discover.Options{}, usageError("%v", err)
-	}
-	if tk.Numeric() {
-		// owner/repo#N counts only for this repository, when it is known (remote or bernstein.githubRepo).
-		if choice, err := s.githubRepo(c); err == nil && choice.Unavailable == nil {
-			tk = tk.InRepo(choice.Repo.String())
-		}
-	}
-	sources, err := parseSources(set.Match)
-	if err != nil {
-		return discover.Options{}, err
-	}
-	if err := set.Err("bernstein.index"); err != nil {
-		return discover.Options{}, err
-	}
-	coreAbbrev, _ := s.cfg.Get("core.abbrev")
-	return discover.Options{
-		CoreAbbrev:       coreAbbrev,
-		Ticket:           tk,
-		Sources:          sources,
-		TrailerKeys:      trailerKeys(set),
-		Trailers:         s.cfg.TrailerOptions(),
-		BaseBranch:       set.BaseBranch,
-		UseIndex:         set.Index,
-		TrackerDefaulted: defaulted,
-	}, nil
-}
-
-// trailerKeys are the keys whose trailers name tickets: the defaults, git config bernstein.trailer, --trailer.
-func trailerKeys(set *settings.Settings) []string {
-	return append(append([]string{}, discover.DefaultTrailerKeys...), set.Trailers...)
-}
-
-func parseSources(list string) ([]string, error) {
-	valid := map[string]bool{}
-	for _, s := range discover.AllSources {
-		valid[s] = true
-	}
-	var out []string
-	for _, s := range strings.Split(list, ",") {
-		s = strings.ToLower(strings.TrimSpace(s))
-		if s == "" {
-			continue
-		}
-		if !valid[s] {
-			return nil, usageError("--match: unknown source %q (choose from %s)", s, strings.Join(discover.AllSources, ","))
-		}
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		return nil, usageError("--match names no source (choose from %s)", strings.Join(discover.AllSources, ","))
-	}
-	return out, nil
+	return ticketcommits.Options(set, s.cfg, tracker, id)
 }
 
 // oneArg returns the command's single positional argument or a usage error naming it.

@@ -26,8 +26,8 @@ func TestVerifyRelease(t *testing.T) {
 	targets := []release.Target{{OS: "linux", Arch: "amd64"}, {OS: "darwin", Arch: "arm64"}}
 	var names []string
 	for _, tg := range targets {
-		names = append(names, tg.Binary())
-		os.WriteFile(filepath.Join(rel, tg.Binary()), []byte("stand-in for "+tg.String()), 0o755)
+		names = append(names, tg.Binary("git-bernstein"))
+		os.WriteFile(filepath.Join(rel, tg.Binary("git-bernstein")), []byte("stand-in for "+tg.String()), 0o755)
 	}
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/git-bernstein/git-bernstein"},
 		Deps: []*debug.Module{{Path: "github.com/go-git/go-git/v5", Version: "v5.19.3"}}}

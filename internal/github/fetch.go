@@ -14,10 +14,6 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
-// ErrNoRemote says the repository has no remote to take the GitHub repository from. Fetch stays quiet about it
-// unless a pull request is known and has no payload: a local-only repository has no pull requests to miss.
-var ErrNoRemote = errors.New("no GitHub repository known")
-
 // Query says which pull requests to look for.
 type Query struct {
 	Ticket ticket.Ticket

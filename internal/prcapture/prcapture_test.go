@@ -11,6 +11,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/github"
 	"github.com/git-bernstein/git-bernstein/internal/github/githubtest"
+	"github.com/git-bernstein/git-bernstein/internal/githubrepo"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
@@ -36,8 +37,8 @@ func captureRequest(t *testing.T, gs github.Settings) Request {
 func TestCaptureFetches(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t, "")
-	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url", Repo: "acme/app",
-		RepoFrom: "--github-repo"})
+	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url",
+		Source: githubrepo.Source{Repo: "acme/app", RepoFrom: "--github-repo"}})
 	req.Numbers, req.RequirePR = []int{17}, true
 	set, err := Capture(context.Background(), req)
 	if err != nil {
@@ -55,8 +56,8 @@ func TestCaptureBudgetAndRequirePR(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t, "")
 	stops := 0
-	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url", Repo: "acme/app",
-		RepoFrom: "--github-repo"})
+	req := captureRequest(t, github.Settings{APIURL: srv.APIURL(), APIURLFrom: "--github-api-url",
+		Source: githubrepo.Source{Repo: "acme/app", RepoFrom: "--github-repo"}})
 	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	req.Now, req.Stopped, req.Numbers = func() time.Time { return now }, func() { stops++ }, []int{17}
 	req.Deadline = now.Add(300 * time.Millisecond)
@@ -66,7 +67,7 @@ func TestCaptureBudgetAndRequirePR(t *testing.T) {
 		t.Errorf("no time left: %+v %v; %d requests, %d stops", set, err, len(srv.Requests()), stops)
 	}
 	req.Deadline, req.RequirePR, req.Numbers = time.Time{}, true, nil
-	req.GitHub = github.Settings{Remote: "origin"}
+	req.GitHub = github.Settings{Source: githubrepo.Source{Remote: "origin"}}
 	_, err = Capture(context.Background(), req)
 	if err == nil || err.Error() != "--require-pr: no pull request of 42 found; name one with --pr N, or check --github-repo" {
 		t.Errorf("--require-pr with nothing found: %v", err)

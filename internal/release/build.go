@@ -29,13 +29,26 @@ var Targets = []Target{
 
 func (t Target) String() string { return t.OS + "/" + t.Arch }
 
-// Binary is the target's file name in the release folder, with .exe for windows.
-func (t Target) Binary() string {
-	name := "git-bernstein-" + t.OS + "-" + t.Arch
+// Programs are a release's programs, each built for every target: git runs git-bernstein, which answers
+// `commits` and hands every other command to git-bernstein-full (package front).
+var Programs = []string{"git-bernstein", "git-bernstein-full"}
+
+// Binary is program's file name for the target in the release folder, with .exe for windows.
+func (t Target) Binary(program string) string {
+	name := program + "-" + t.OS + "-" + t.Arch
 	if t.OS == "windows" {
 		name += ".exe"
 	}
 	return name
+}
+
+// Binaries are the target's files in the release folder, one a program, in Programs' order.
+func (t Target) Binaries() []string {
+	var out []string
+	for _, p := range Programs {
+		out = append(out, t.Binary(p))
+	}
+	return out
 }
 
 // ParseTarget reads "os/arch".
@@ -65,8 +78,8 @@ func (b Build) Flags() []string {
 // BuildEnv is the environment every target is built with besides GOOS and GOARCH.
 var BuildEnv = map[string]string{"CGO_ENABLED": "0"}
 
-// Run builds every target into Out, one after another (go build already uses every core), and returns the
-// build information of each binary, in target order.
+// Run builds every program for every target into Out, one after another (go build already uses every core),
+// and returns the build information of each binary, in target order and Programs' order within a target.
 func (b Build) Run(ctx context.Context) ([]*debug.BuildInfo, error) {
 	goCmd, env, targets := b.Go, b.Env, b.Targets
 	if goCmd == "" {
@@ -87,23 +100,33 @@ func (b Build) Run(ctx context.Context) ([]*debug.BuildInfo, error) {
 	}
 	var infos []*debug.BuildInfo
 	for _, t := range targets {
-		path := filepath.Join(out, t.Binary())
-		args := append(append([]string{"build"}, b.Flags()...), "-o", path, "./cmd/git-bernstein")
-		cmd := exec.CommandContext(ctx, goCmd, args...)
-		cmd.Dir = b.Dir
-		cmd.Env = append(append([]string{}, env...), "GOOS="+t.OS, "GOARCH="+t.Arch, "CGO_ENABLED="+BuildEnv["CGO_ENABLED"])
-		var stderr bytes.Buffer
-		cmd.Stderr, cmd.Stdout = &stderr, &stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("go build for %s: %v\n%s", t, err, stderr.Bytes())
+		for _, program := range Programs {
+			bi, err := b.build(ctx, goCmd, env, t, program, filepath.Join(out, t.Binary(program)))
+			if err != nil {
+				return nil, err
+			}
+			infos = append(infos, bi)
 		}
-		bi, err := buildinfo.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: read its build information: %w", t.Binary(), err)
-		}
-		infos = append(infos, bi)
 	}
 	return infos, nil
+}
+
+// build builds program (./cmd/PROGRAM) for t at path and returns the binary's build information.
+func (b Build) build(ctx context.Context, goCmd string, env []string, t Target, program, path string) (*debug.BuildInfo, error) {
+	args := append(append([]string{"build"}, b.Flags()...), "-o", path, "./cmd/"+program)
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = b.Dir
+	cmd.Env = append(append([]string{}, env...), "GOOS="+t.OS, "GOARCH="+t.Arch, "CGO_ENABLED="+BuildEnv["CGO_ENABLED"])
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go build of %s for %s: %v\n%s", program, t, err, stderr.Bytes())
+	}
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read its build information: %w", filepath.Base(path), err)
+	}
+	return bi, nil
 }
 
 // VersionOf is the version a binary built with ldflags says it is (`--version`, package buildinfo): the -X

@@ -4,13 +4,15 @@
 //
 // A release folder (`make release` writes build/release) holds:
 //
-//	git-bernstein-<os>-<arch>[.exe]  one binary per target: linux, darwin, windows × amd64, arm64 (.exe: windows)
+//	git-bernstein-<os>-<arch>[.exe]       the front, for each target: linux, darwin, windows × amd64, arm64
+//	git-bernstein-full-<os>-<arch>[.exe]  every command, for each target (.exe: windows)
 //	git-bernstein.cdx.json           CycloneDX SBOM of the modules linked into the binaries
 //	SHA256SUMS                       "<sha256 hex>  <name>" for each file above, sorted by name
 //	SHA256SUMS.sig                   SSHSIG over SHA256SUMS, namespace git-bernstein (ssh-keygen -Y verify)
 //	provenance.intoto.jsonl          in-toto Statement v1, SLSA provenance v1, in a DSSE envelope (keyid: kid)
 //	provenance.sigstore.json         the same envelope in a Sigstore bundle v0.3 (package attest)
 //
+// A target's two binaries are installed side by side as git-bernstein and git-bernstein-full (package front).
 // The Windows binaries have no O_NOFOLLOW or flock(2): extract and lineage v2 append use build-tagged
 // equivalents there (Targets says which); the unix builds keep theirs.
 //

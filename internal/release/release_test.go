@@ -49,8 +49,8 @@ func newRelease(t *testing.T) fixture {
 	targets := []Target{{"linux", "amd64"}, {"windows", "arm64"}}
 	var names []string
 	for _, tg := range targets {
-		names = append(names, tg.Binary())
-		if err := os.WriteFile(filepath.Join(dir, tg.Binary()), []byte("binary for "+tg.String()), 0o755); err != nil {
+		names = append(names, tg.Binary("git-bernstein"))
+		if err := os.WriteFile(filepath.Join(dir, tg.Binary("git-bernstein")), []byte("binary for "+tg.String()), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

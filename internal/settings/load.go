@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/githubrepo"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
@@ -291,4 +292,11 @@ func lineageV2(projectRoot string, getenv func(string) string) (bool, error) {
 		return false, fmt.Errorf("parse %s: %w (fix the YAML, or set %s=0 to ignore it)", path, err, LineageV2Env)
 	}
 	return fmt.Sprint(cfg.Lineage.Version) == "2", nil
+}
+
+// GithubSource is what names the GitHub repository (githubrepo.Source): --github-repo or bernstein.githubRepo,
+// else the remote's URL, remoteURL (git config remote.<Remote>.url; "" when there is no such remote).
+func (s *Settings) GithubSource(remoteURL string) githubrepo.Source {
+	return githubrepo.Source{Repo: s.GithubRepo, RepoFrom: s.GithubRepoFrom, Remote: s.Remote,
+		RemoteChosen: s.RemoteChosen, RemoteURL: remoteURL}
 }

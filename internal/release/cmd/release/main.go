@@ -92,7 +92,7 @@ func run(args []string, stderr io.Writer) error {
 	facts.Dirty = status != ""
 	var binaries []string
 	for _, t := range b.Targets {
-		binaries = append(binaries, t.Binary())
+		binaries = append(binaries, t.Binaries()...)
 	}
 	// The release is named as its binaries name themselves (--version, package buildinfo).
 	facts.Version = release.VersionOf(infos[0], *ldflags)

@@ -1,4 +1,4 @@
-package github
+package githubrepo
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package github
+package githubrepo
 
 import (
 	"fmt"
@@ -59,12 +59,12 @@ func ParseRemoteURL(raw string) (Remote, error) {
 	if strings.Contains(s, "://") {
 		u, err := url.Parse(s)
 		if err != nil {
-			return Remote{}, fmt.Errorf("remote URL %q: %w", redactURL(raw), err)
+			return Remote{}, fmt.Errorf("remote URL %q: %w", RedactURL(raw), err)
 		}
 		switch u.Scheme {
 		case "https", "http", "ssh", "git", "git+ssh", "ssh+git":
 		default:
-			return Remote{}, fmt.Errorf("remote URL %q: scheme %q is not one GitHub serves", redactURL(raw), u.Scheme)
+			return Remote{}, fmt.Errorf("remote URL %q: scheme %q is not one GitHub serves", RedactURL(raw), u.Scheme)
 		}
 		host, path = u.Hostname(), u.Path
 	} else {
@@ -72,30 +72,30 @@ func ParseRemoteURL(raw string) (Remote, error) {
 		colon := strings.Index(s, ":")
 		slash := strings.Index(s, "/")
 		if colon < 0 || (slash >= 0 && slash < colon) {
-			return Remote{}, fmt.Errorf("remote URL %q is a local path, not a GitHub repository", redactURL(raw))
+			return Remote{}, fmt.Errorf("remote URL %q is a local path, not a GitHub repository", RedactURL(raw))
 		}
 		at := strings.LastIndex(s[:colon], "@")
 		host, path = s[at+1:colon], s[colon+1:]
 	}
 	host = strings.ToLower(host)
 	if host == "" {
-		return Remote{}, fmt.Errorf("remote URL %q names no host", redactURL(raw))
+		return Remote{}, fmt.Errorf("remote URL %q names no host", RedactURL(raw))
 	}
 	path = strings.Trim(path, "/")
 	parts := strings.Split(path, "/")
 	if len(parts) != 2 {
-		return Remote{}, fmt.Errorf("remote URL %q: path %q is not OWNER/NAME", redactURL(raw), path)
+		return Remote{}, fmt.Errorf("remote URL %q: path %q is not OWNER/NAME", RedactURL(raw), path)
 	}
 	repo, err := ParseRepo(parts[0] + "/" + parts[1])
 	if err != nil {
-		return Remote{}, fmt.Errorf("remote URL %q: %w", redactURL(raw), err)
+		return Remote{}, fmt.Errorf("remote URL %q: %w", RedactURL(raw), err)
 	}
 	return Remote{Host: host, Repo: repo}, nil
 }
 
 // redactURL hides a password or token written into a remote URL (https://x-access-token:TOKEN@github.com/…),
 // so an error message never repeats it.
-func redactURL(raw string) string {
+func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		if i := strings.Index(raw, "://"); i >= 0 {

@@ -1,0 +1,166 @@
+package front
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/progress"
+	"github.com/git-bernstein/git-bernstein/internal/settings"
+	"github.com/git-bernstein/git-bernstein/internal/ticketcommits"
+)
+
+// Env is what a run takes from its process: the environment, the working folder, and the garbage collector's
+// pace for a small and a long heap (package gcpace; nil: unchanged).
+type Env struct {
+	Getenv              func(string) string
+	Getwd               func() (string, error)
+	SmallHeap, LongHeap func()
+}
+
+// request is a `commits` command line the front knows.
+type request struct {
+	ticket   string
+	json     bool
+	tracker  *string
+	match    *string
+	trailers []string
+}
+
+// Run answers args (the whole command line, program name first) when it is a `commits` line the front knows
+// and the run succeeds, and returns its exit code. handled is false, with nothing written, for every other
+// line and for any error before the output: the caller then hands args over (Handover).
+func Run(env Env, args []string, stdout, stderr io.Writer) (code int, handled bool) {
+	req, ok := parse(args)
+	if !ok {
+		return 0, false
+	}
+	listed := false
+	err := run(env, req, stdout, stderr, func() { listed = true })
+	switch {
+	case err == nil:
+		return 0, true
+	case !listed:
+		return 0, false
+	}
+	// What was written stays written; say why the rest is missing, as git-bernstein-full does.
+	fmt.Fprintf(stderr, "git-bernstein: %s\n", strings.TrimSpace(err.Error()))
+	return 1, true
+}
+
+// parse reads args as `commits [flags] TICKET`; ok is false for anything else (see the package doc).
+func parse(args []string) (req request, ok bool) {
+	if len(args) < 3 || args[1] != "commits" {
+		return req, false
+	}
+	words := args[2:]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "-") {
+			if req.ticket != "" || w == "" {
+				return req, false
+			}
+			req.ticket = w
+			continue
+		}
+		if req.ticket != "" { // a flag after the ticket: the full CLI's rules decide
+			return req, false
+		}
+		name, value, inline := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+		if !strings.HasPrefix(w, "--") {
+			return req, false
+		}
+		if name == "json" {
+			if inline || req.json {
+				return req, false
+			}
+			req.json = true
+			continue
+		}
+		if !inline {
+			if i+1 >= len(words) {
+				return req, false
+			}
+			i++
+			value = words[i]
+		}
+		switch name {
+		case "tracker":
+			if req.tracker != nil {
+				return req, false
+			}
+			req.tracker = &value
+		case "match":
+			if req.match != nil {
+				return req, false
+			}
+			req.match = &value
+		case "trailer":
+			if strings.Contains(value, ",") {
+				return req, false
+			}
+			req.trailers = append(req.trailers, value)
+		default:
+			return req, false
+		}
+	}
+	return req, req.ticket != ""
+}
+
+// run opens the repository around the working folder, lists the ticket's commits and writes them, as the
+// full CLI's `commits` does (cli.runCommits): the same settings, options and listing (ticketcommits.Run, which
+// calls listed before it writes).
+func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
+	getwd := env.Getwd
+	if getwd == nil {
+		getwd = os.Getwd
+	}
+	wd, err := getwd()
+	if err != nil {
+		return err
+	}
+	var meter *progress.Meter
+	repo, err := gitext.Discover(wd, env.Getenv,
+		gitext.WithNotice(func(msg string) { fmt.Fprintf(stderr, "notice: %s\n", msg) }),
+		gitext.WithProgress(func(commits int) {
+			if meter != nil {
+				meter.Set(commits)
+			}
+		}))
+	if err != nil {
+		return err
+	}
+	cfg, err := repo.Configuration()
+	if err != nil {
+		return err
+	}
+	call(env.SmallHeap)
+	root := repo.WorkTree
+	if root == "" {
+		root = repo.GitDir
+	}
+	set := settings.Load(settings.Sources{Config: cfg, Getenv: env.Getenv, ProjectRoot: root, WorkTree: root,
+		CommonDir: repo.CommonDir}, settings.Flags{Tracker: req.tracker, Match: req.match,
+		Trailers: req.trailers, Wd: wd})
+	opts, err := ticketcommits.Options(set, cfg, "", req.ticket)
+	if err != nil {
+		return err
+	}
+	opts.FullWalk = env.LongHeap
+	meter = progress.New(stderr, "Reading history", "commits")
+	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
+		if meter != nil {
+			meter.Done()
+		}
+		listed()
+	})
+}
+
+// call calls f when it is not nil.
+func call(f func()) {
+	if f != nil {
+		f()
+	}
+}

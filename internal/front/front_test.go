@@ -1,0 +1,116 @@
+package front_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-bernstein/git-bernstein/internal/cli"
+	"github.com/git-bernstein/git-bernstein/internal/front"
+	"github.com/git-bernstein/git-bernstein/internal/gittest"
+)
+
+// The front answers a `commits` line exactly as git-bernstein-full does (same stdout, stderr and exit code),
+// with or without the ticket index and from a subfolder, and hands over every line it does not answer having
+// written nothing. The repository has what the listing shows: trailers, a ticket branch merged, a backport
+// on a release branch with its tag, a GitHub remote for #N, and a ticket no commit names.
+func TestFrontAnswersAsTheFullCLI(t *testing.T) {
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	fix := r.Commit("Fix login\n\nRefs: ENG-42", map[string]string{"b": "1\n"})
+	r.Git("tag", "v1.0")
+	r.Git("checkout", "-q", "-b", "release/1.0", "HEAD~1")
+	r.Git("cherry-pick", "-x", fix)
+	r.Git("tag", "v1.0.1")
+	r.Git("checkout", "-q", "main")
+	r.Git("checkout", "-q", "-b", "ENG-42-cleanup")
+	r.Commit("Tidy up", map[string]string{"c": "1\n"})
+	r.Commit("Task: ENG-42\n\nTask: ENG-42", map[string]string{"d": "1\n"})
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'ENG-42-cleanup'", "ENG-42-cleanup")
+	r.Commit("Pad keys as PKCS#1 says (#7)", map[string]string{"e": "1\n"})
+	r.Git("remote", "add", "origin", "https://github.com/acme/app.git")
+	if err := os.Mkdir(filepath.Join(r.Dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	answered := [][]string{
+		{"commits", "ENG-42"},
+		{"commits", "--json", "ENG-42"},
+		{"commits", "--match", "trailer", "ENG-42"},
+		{"commits", "--match=branch,merge", "--trailer", "Task", "ENG-42"},
+		{"commits", "--tracker", "jira", "eng-42"},
+		{"commits", "7"},
+		{"commits", "--json", "#7"},
+		{"commits", "--tracker", "jira", "7"},
+		{"commits", "NOPE-1"},
+	}
+	handedOver := [][]string{
+		{"commits", "--match", "bogus", "ENG-42"}, // an error: git-bernstein-full says it
+		{"commits", "--tracker=", "ENG-42"},
+		{"commits", "ENG-42", "--json"},
+		{"commits", "--help"},
+		{"bundle", "ENG-42"},
+	}
+	for _, dir := range []string{r.Dir, filepath.Join(r.Dir, "sub")} {
+		for _, fullFirst := range []bool{false, true} {
+			if err := os.RemoveAll(filepath.Join(r.Dir, ".git", "bernstein")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range answered {
+				runFront := func() (string, string, int) {
+					out, errOut, code, handled := runFront(t, r, dir, args)
+					if !handled {
+						t.Fatalf("%q in %s: handed over, want answered", args, dir)
+					}
+					return out, errOut, code
+				}
+				var fo, fe, co, ce string
+				var fc, cc int
+				if fullFirst {
+					co, ce, cc = runFull(t, r, dir, args)
+					fo, fe, fc = runFront()
+				} else {
+					fo, fe, fc = runFront()
+					co, ce, cc = runFull(t, r, dir, args)
+				}
+				if fo != co || fe != ce || fc != cc {
+					t.Errorf("%q in %s: the front printed\n%s\n%s(exit %d)\ngit-bernstein-full\n%s\n%s(exit %d)",
+						args, dir, fo, fe, fc, co, ce, cc)
+				}
+				if fc != 0 || args[len(args)-1] != "NOPE-1" && fo == "" {
+					t.Errorf("%q: exit %d, stdout %q: the lines list nothing", args, fc, fo)
+				}
+			}
+		}
+	}
+	for _, args := range handedOver {
+		if out, errOut, _, handled := runFront(t, r, r.Dir, args); handled || out != "" || errOut != "" {
+			t.Errorf("%q: handled %v, wrote %q %q; want it handed over with nothing written", args, handled, out,
+				errOut)
+		}
+	}
+	if out, _, _ := runFull(t, r, r.Dir, []string{"commits", "7"}); !strings.Contains(out, "PKCS#1") {
+		t.Errorf("#7 with the GitHub remote: %q, want the commit naming it", out)
+	}
+}
+
+func runFront(t *testing.T, r *gittest.Repo, dir string, args []string) (out, errOut string, code int, handled bool) {
+	t.Helper()
+	var o, e bytes.Buffer
+	env := front.Env{Getenv: r.Getenv, Getwd: func() (string, error) { return dir, nil }}
+	code, handled = front.Run(env, append([]string{"git-bernstein"}, args...), &o, &e)
+	return o.String(), e.String(), code, handled
+}
+
+func runFull(t *testing.T, r *gittest.Repo, dir string, args []string) (out, errOut string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	env := &cli.Env{Dir: dir, Getenv: r.Getenv, Now: time.Now}
+	code = cli.RunEnv(env, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &o, &e)
+	return o.String(), e.String(), code
+}
