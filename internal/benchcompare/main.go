@@ -458,7 +458,7 @@ Notes from profiles (` + "`" + `go test -cpuprofile` + "`" + `), for the next pe
   regular repository, where every message has a Refs: ENG-N, and cost a first run about 1% and 4.5%. Without
   them a ticket whose number is common (LAND-7: "7" is in 15,296 of 70,000 messages) read a fifth of history
   warm, three quarters of that row's time.
-- warm ` + "`" + `commits` + "`" + `: the index is mapped, not read; its checksum is a CRC-32C (a sha256 was a third of the
+- warm ` + "`" + `commits` + "`" + `: the index is mapped, not read; its checksum is a CRC-32 (a sha256 was a third of the
   warm run's CPU on the real-shaped history); its graph decodes into one array of parents; the word section is searched in one merge with the ticket's sorted words;
   the candidates are read on every core and kept for the tied commits' details. Branch and tag containment is
   one pass with up to 512 bits a node. A ref the commit-graph lists is taken as a commit without reading it; an

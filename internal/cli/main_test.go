@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// binDir holds git-bernstein built from this tree, for tests where git itself runs us (hooks). It is built at
+// binDir holds git-bernstein and git-bernstein-full built from this tree, for tests where git itself runs us (hooks). It is built at
 // most once per package run, and only when such a test runs.
 var (
 	binDir  string
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// builtBinary returns the folder holding the built git-bernstein.
+// builtBinary returns the folder holding the built git-bernstein and git-bernstein-full.
 func builtBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -37,7 +37,10 @@ func builtBinary(t *testing.T) string {
 		t.Skip("builds git-bernstein for git to run as a hook or helper: make test runs it")
 	}
 	binOnce.Do(func() {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "git-bernstein"), "github.com/git-bernstein/git-bernstein/cmd/git-bernstein")
+		// Both programs, side by side as installed: git runs the front, which hands the hook to the other.
+		cmd := exec.Command("go", "build", "-o", binDir+string(filepath.Separator),
+			"github.com/git-bernstein/git-bernstein/cmd/git-bernstein",
+			"github.com/git-bernstein/git-bernstein/cmd/git-bernstein-full")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binErr = err
 			t.Logf("go build: %s", out)

@@ -17,7 +17,7 @@ import (
 )
 
 // TestVerifyRepoProvesCompleteness is issue 25's item 7, tampered the way the red team did: a ticket index
-// rewritten with a valid CRC-32C drops a commit, so the signed bundle silently lacks it; a poisoned patch id
+// rewritten with a valid CRC-32 drops a commit, so the signed bundle silently lacks it; a poisoned patch id
 // cache entry; and bundles re-signed with a made-up patch_id, matched_by or landed_on. `verify --repo` finds
 // the ticket again at the tips the bundle records, reading no index or cache, and FAILs naming the sha; a
 // commit tied only after the bundle was made is a notice.
@@ -259,10 +259,10 @@ func addDetail(t *testing.T, commitsJSON []byte, sha string, at int) []byte {
 }
 
 // dropFromIndex rewrites a ticket index (internal/discover/doc.go, "Ticket index") without commit sha in any
-// word's postings, with a valid CRC-32C: what someone who can write .git (a restored CI cache) can do.
+// word's postings, with a valid CRC-32: what someone who can write .git (a restored CI cache) can do.
 func dropFromIndex(t *testing.T, data []byte, sha string) []byte {
 	t.Helper()
-	const magic = "git-bernstein ticket index 3\n"
+	const magic = "git-bernstein ticket index 4\n"
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		t.Fatalf("not an index of version 3")
 	}
@@ -328,7 +328,7 @@ func dropFromIndex(t *testing.T, data []byte, sha string) []byte {
 		put(uint64(len(enc)))
 		out = append(out, enc...)
 	}
-	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli)))
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
 
 // poisonPatchIDs rewrites the patch id cache (internal/discover/patchidcache.go) with id as sha's patch id.

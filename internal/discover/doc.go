@@ -97,8 +97,8 @@
 // '-' also gives a pair word, folded ("land-7" of LAND-7; IndexWords): a ticket's pairs narrow it further where
 // its number alone is common. Layout, integers as unsigned (u) or zig-zag signed (s) varints:
 //
-//	magic    "git-bernstein ticket index 3\n" (version 2 had no pair words, version 1 also kept words mixing
-//	         letters and digits; such a file is rebuilt)
+//	magic    "git-bernstein ticket index 4\n" (version 3 ended with a CRC-32C, version 2 had no pair words,
+//	         version 1 also kept words mixing letters and digits; such a file is rebuilt)
 //	u        n, the number of commits
 //	n ×      20-byte hash, s committer time, u flags (parent count << 1 | shallow), u distance back to each parent
 //	         (commits in topological order, parents first)
@@ -106,7 +106,7 @@
 //	u        number of tips, then each tip's 20-byte hash
 //	u        number of words, then for each, sorted: u length, the word, u posting count, u byte length, the
 //	         postings as ascending commit numbers, delta-encoded varints
-//	4        CRC-32C (Castagnoli) of everything before it, little-endian: it finds a torn or damaged file;
+//	4        CRC-32 (IEEE) of everything before it, little-endian: it finds a torn or damaged file;
 //	         it is no defence against a deliberate writer, and needs none, since no match is taken from the index
 //
 // A file that does not check out (magic, checksum, bounds, order) is rebuilt; so is one whose tips are no longer

@@ -27,12 +27,12 @@ import (
 // commit graph in topological order, and for every word of a commit message made of digits only (every ticket id
 // holds one: ENG-42, #123), and every pair word ("eng-42", IndexWords), the commits whose message has it. A query
 // reads only the commits of its ticket's words and applies the exact rules to them, so the index narrows the
-// search but never decides a match. Version 3 added the pair words: an older file lacks them, so its magic no
-// longer matches and it is rebuilt.
+// search but never decides a match. Version 3 added the pair words and version 4 changed the checksum (indexSum):
+// an older file's magic no longer matches and it is rebuilt.
 // It records the tips it was built from: new commits are added from there, and if a tip it knew is no longer
 // reachable (history was rewritten) it is rebuilt. A file that does not check out (magic, checksum, bounds) is
 // rebuilt too. It is written atomically, so concurrent writers each leave a whole file.
-const indexMagic = "git-bernstein ticket index 3\n"
+const indexMagic = "git-bernstein ticket index 4\n"
 
 // IndexPath is where the ticket index lives.
 func IndexPath(r *gitext.Repo) string { return filepath.Join(r.CommonDir, "bernstein", "index") }
@@ -289,11 +289,13 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 // indexSumSize is the length of the checksum that ends an index file.
 const indexSumSize = 4
 
-// indexSum is the checksum that ends an index file: CRC-32C (Castagnoli) of everything before it, little-endian.
+// indexSum is the checksum that ends an index file: CRC-32 (IEEE) of everything before it, little-endian.
 // It finds a torn or damaged file, which is then rebuilt. It is no defence against someone who writes the file on
 // purpose, and needs none: whoever can write .git can change history itself, and the index never decides a
 // match (every candidate is read and judged again). A sha256 here was a third of a warm run's CPU on 70,000
-// commits; CRC-32C runs at memory speed.
+// commits; CRC-32 runs at memory speed. IEEE's and not Castagnoli's (version 3): on amd64 Go builds
+// Castagnoli's SSE4.2 tables on first use, 0.2 ms of every warm run (7% of one on go-git), IEEE's in 25 µs,
+// and IEEE's carry-less multiply is also the faster of the two (6.4 ms against 10 ms for 50 MB).
 func indexSum(body []byte) []byte {
 	h := newIndexSum()
 	h.Write(body)
@@ -301,7 +303,7 @@ func indexSum(body []byte) []byte {
 }
 
 // newIndexSum starts an index file's checksum (indexSum) over what is written to it.
-func newIndexSum() hash.Hash32 { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }
+func newIndexSum() hash.Hash32 { return crc32.NewIEEE() }
 
 // indexSumBytes is the checksum as the file ends with it: little-endian (hash.Hash32's Sum is big-endian).
 func indexSumBytes(h hash.Hash32) []byte { return binary.LittleEndian.AppendUint32(nil, h.Sum32()) }
