@@ -132,6 +132,18 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	if err != nil {
 		return err
 	}
+	// git config runs as a child (gitext.Repo.Config) for about a millisecond of a warm run's four or five:
+	// the refs are listed meanwhile, which needs no configuration, and handed to the listing (Options.Tips is
+	// what Find would read itself).
+	config := make(chan error, 1)
+	go func() {
+		_, err := repo.Configuration()
+		config <- err
+	}()
+	tips, tipsErr := repo.HistoryTips()
+	if err := <-config; err != nil {
+		return err
+	}
 	cfg, err := repo.Configuration()
 	if err != nil {
 		return err
@@ -149,6 +161,9 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		return err
 	}
 	opts.FullWalk = env.LongHeap
+	if tipsErr == nil {
+		opts.Tips = tips
+	}
 	meter = progress.New(stderr, "Reading history", "commits")
 	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
 		if meter != nil {
