@@ -22,11 +22,12 @@
 // Discover opens the repository around a folder as git finds it (GIT_DIR, GIT_WORK_TREE, .git files, bare
 // repositories); options (WithProgress, WithNotice) are given there, not set afterwards.
 //
-//   - revisions and objects: Resolve (as `git rev-parse`), Commit and ReadCommit, MergeBase (as `git merge-base
+//   - revisions and objects: Commit and ReadCommit, MergeBase (as `git merge-base
 //     --all`, walked on gitext's own reader and the commit-graph), TreeEntries, TreeEntryAt, TreeFiles, CheckTree
 //     (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax, ReadObject, NewAbbrev (ids shortened
 //     as git prints them);
-//   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, ResolveRange;
+//   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, RangeOf (a
+//     REV-RANGE, its revisions read by the caller's resolver: gitext/revparse);
 //     a shallow clone's boundary: IsShallow, ShallowCommits;
 //   - configuration: Configuration and Config (as `git config` sees it, includes and `git -c` too), UserConfig,
 //     TrailerOptions, HooksFolder, ExcludeLocally;
@@ -43,7 +44,9 @@
 //
 // gitext/patch writes commits as a `git format-patch` series and computes `git patch-id --stable` (PatchID);
 // gitext/patch/apply reads a series as `git am` does and applies it in memory; gitext/patch/patchcmp compares
-// our parts with git's. gitext/internal/odb reads packs and the commit-graph; gitext/internal/backend hands the
-// go-git repository under a Repo to gitext's own sub-packages (Repo.Backend) and, Go's internal/ rule seeing
-// to it, to no one else.
+// our parts with git's. gitext/revparse reads revisions as `git rev-parse` does (Resolve, ResolveRange) through
+// go-git's revision parser, which comes only with go-git's Repository: gitext itself makes none, since that
+// package links every transport and OpenPGP, whose start-up every run of the `commits` front would pay.
+// gitext/internal/odb reads packs and the commit-graph; gitext/internal/backend hands the go-git storage under
+// a Repo to gitext's own sub-packages (Repo.Backend) and, Go's internal/ rule seeing to it, to no one else.
 package gitext

@@ -619,7 +619,7 @@ func (r *Repo) ReadCommit(h Hash, from string) (*Commit, error) {
 	obj := &plumbing.MemoryObject{}
 	obj.SetType(plumbing.CommitObject)
 	obj.Write(raw)
-	c, err := object.DecodeCommit(r.git.Storer, obj)
+	c, err := object.DecodeCommit(r.st, obj)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
 	}

@@ -3,26 +3,14 @@ package gitext
 import (
 	"sort"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 )
 
-// Resolve reads rev as `git rev-parse` does (a full or abbreviated id, a ref or branch name, HEAD, rev~n,
-// rev^n) and returns the commit it names (an annotated tag is peeled; rev^{tree} and rev:path are not supported).
-func (r *Repo) Resolve(rev string) (Hash, error) {
-	h, err := r.git.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		return Hash{}, err
-	}
-	return *h, nil
-}
-
 // Commit reads commit h through the object store (and, in a partial clone, its promisor remote).
 func (r *Repo) Commit(h Hash) (*Commit, error) {
-	c, err := r.git.CommitObject(h)
+	c, err := object.GetCommit(r.st, h)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +19,7 @@ func (r *Repo) Commit(h Hash) (*Commit, error) {
 
 // TreeEntries reads the entries of tree (one level, in the tree's order).
 func (r *Repo) TreeEntries(tree Hash) ([]TreeEntry, error) {
-	t, err := object.GetTree(r.git.Storer, tree)
+	t, err := object.GetTree(r.st, tree)
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +47,11 @@ func (r *Repo) DiffTree(from, to Hash) ([]TreeChange, error) {
 	var a, b *object.Tree
 	var err error
 	if !from.IsZero() {
-		if a, err = object.GetTree(r.git.Storer, from); err != nil {
+		if a, err = object.GetTree(r.st, from); err != nil {
 			return nil, err
 		}
 	}
-	if b, err = object.GetTree(r.git.Storer, to); err != nil {
+	if b, err = object.GetTree(r.st, to); err != nil {
 		return nil, err
 	}
 	changes, err := object.DiffTree(a, b)
@@ -82,7 +70,7 @@ func (r *Repo) DiffTree(from, to Hash) ([]TreeChange, error) {
 
 // Remotes lists the remotes the repository's own config file names ([remote "<name>"]), sorted.
 func (r *Repo) Remotes() ([]string, error) {
-	cfg, err := r.git.Config()
+	cfg, err := r.st.Config()
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +82,9 @@ func (r *Repo) Remotes() ([]string, error) {
 	return names, nil
 }
 
-// Backend hands gitext's own sub-packages (patch) the go-git repository underneath. Its key is of a type only
-// packages under gitext/ can name (gitext/internal/backend), so no other package can call it.
-func (r *Repo) Backend(backend.Key) *git.Repository { return r.git }
+// Backend hands gitext's own sub-packages (patch, revparse) the go-git storage underneath and the folders. Its
+// key is of a type only packages under gitext/ can name (gitext/internal/backend), so no other package can call
+// it.
+func (r *Repo) Backend(backend.Key) backend.Repo {
+	return backend.Repo{Storer: r.st, WorkTree: r.wt, GitDir: r.st.Filesystem()}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -41,7 +42,7 @@ func TestResolveAndCommitLikeGit(t *testing.T) {
 	t.Parallel()
 	r, repo := lookupRepo(t)
 	for _, rev := range []string{"HEAD", "HEAD~1", "side", "refs/heads/side", r.Rev("HEAD")[:10]} {
-		h, err := repo.Resolve(rev)
+		h, err := revparse.Resolve(repo, rev)
 		if err != nil {
 			t.Fatalf("Resolve(%q): %v", rev, err)
 		}
@@ -49,7 +50,7 @@ func TestResolveAndCommitLikeGit(t *testing.T) {
 			t.Errorf("Resolve(%q) = %s, git rev-parse says %s", rev, h, want)
 		}
 	}
-	if _, err := repo.Resolve("no-such-branch"); err == nil {
+	if _, err := revparse.Resolve(repo, "no-such-branch"); err == nil {
 		t.Error("Resolve of a missing branch: no error")
 	}
 	h := gitext.NewHash(r.Rev("HEAD"))

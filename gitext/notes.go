@@ -31,7 +31,7 @@ type NoteRef struct {
 
 // notesTree returns the tree of the notes commit ref points to; zero when the ref does not exist yet.
 func (r *Repo) notesTree(ref RefName) (commit, tree Hash, err error) {
-	cur, err := r.git.Storer.Reference(ref)
+	cur, err := r.st.Reference(ref)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, plumbing.ZeroHash, nil
 	}
@@ -41,7 +41,7 @@ func (r *Repo) notesTree(ref RefName) (commit, tree Hash, err error) {
 	if cur.Type() != plumbing.HashReference {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s is symbolic: point it at a notes commit or remove it", ref)
 	}
-	c, err := object.GetCommit(r.git.Storer, cur.Hash())
+	c, err := object.GetCommit(r.st, cur.Hash())
 	if err != nil {
 		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("notes ref %s names commit %s: %w; run `git fsck`", ref, cur.Hash(), err)
 	}
@@ -77,7 +77,7 @@ func (r *Repo) notesIn(tree Hash, where string) ([]NoteRef, error) {
 	var out []NoteRef
 	var walk func(tree plumbing.Hash, prefix string) error
 	walk = func(tree plumbing.Hash, prefix string) error {
-		t, err := object.GetTree(r.git.Storer, tree)
+		t, err := object.GetTree(r.st, tree)
 		if err != nil {
 			return fmt.Errorf("notes tree %s of %s: %w", tree, where, err)
 		}
@@ -109,7 +109,7 @@ func (r *Repo) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
 
 // findNote looks hex up in a notes tree: a file named with the rest of the id, or a two-digit fan-out folder.
 func (r *Repo) findNote(tree Hash, hex string) (Hash, bool, error) {
-	t, err := object.GetTree(r.git.Storer, tree)
+	t, err := object.GetTree(r.st, tree)
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("notes tree %s: %w", tree, err)
 	}
@@ -180,11 +180,11 @@ func (r *Repo) EditNote(ref RefName, target Hash, sig Signature, message string,
 		if !oldCommit.IsZero() {
 			commit.ParentHashes = []plumbing.Hash{oldCommit}
 		}
-		obj := r.git.Storer.NewEncodedObject()
+		obj := r.st.NewEncodedObject()
 		if err := commit.Encode(obj); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("encode notes commit: %w", err)
 		}
-		newCommit, err := r.git.Storer.SetEncodedObject(obj)
+		newCommit, err := r.st.SetEncodedObject(obj)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("write notes commit: %w", err)
 		}
@@ -236,7 +236,7 @@ func (r *Repo) swapRef(ref RefName, old, new Hash) error {
 	}()
 	newRef := plumbing.NewHashReference(ref, new)
 	if old.IsZero() {
-		if _, err := r.git.Storer.Reference(ref); err == nil {
+		if _, err := r.st.Reference(ref); err == nil {
 			return errLostRace
 		} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return fmt.Errorf("read notes ref %s: %w", ref, err)
@@ -253,7 +253,7 @@ func (r *Repo) swapRef(ref RefName, old, new Hash) error {
 		locked = false
 		return nil
 	}
-	err = r.git.Storer.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
+	err = r.st.CheckAndSetReference(newRef, plumbing.NewHashReference(ref, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		return errLostRace
 	}
@@ -269,7 +269,7 @@ func (r *Repo) swapRef(ref RefName, old, new Hash) error {
 func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.git.Storer, tree)
+		t, err := object.GetTree(r.st, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}
@@ -299,11 +299,11 @@ func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
 	}
 	sort.Sort(object.TreeEntrySorter(out))
 	t := &object.Tree{Entries: out}
-	obj := r.git.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode notes tree: %w", err)
 	}
-	h, err := r.git.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write notes tree: %w", err)
 	}
@@ -311,7 +311,7 @@ func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
 }
 
 func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
-	obj := r.git.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))
 	w, err := obj.Writer()
@@ -324,7 +324,7 @@ func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := r.git.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
 	}
@@ -332,7 +332,7 @@ func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
 }
 
 func (r *Repo) readBlob(h Hash) ([]byte, error) {
-	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("note blob %s: %w", h, err)
 	}

@@ -73,7 +73,7 @@ func (r *Repo) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) Tree
 func (r *Repo) putNotes(tree Hash, put map[string]Hash) (Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
-		t, err := object.GetTree(r.git.Storer, tree)
+		t, err := object.GetTree(r.st, tree)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
 		}

@@ -14,7 +14,7 @@ import (
 func (r *Repo) packs() (*odb.Packs, error) {
 	r.packOnce.Do(func() {
 		r.pack, r.packErr = odb.OpenPacks(filepath.Join(r.CommonDir, "objects", "pack"), func(h plumbing.Hash) (plumbing.EncodedObject, error) {
-			return r.git.Storer.EncodedObject(plumbing.AnyObject, h)
+			return r.st.EncodedObject(plumbing.AnyObject, h)
 		})
 	})
 	return r.pack, r.packErr

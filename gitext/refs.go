@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
@@ -28,7 +29,7 @@ type Tip struct {
 // learn that they are commits. Those that must be read are read on every core.
 func (r *Repo) HistoryTips() ([]Tip, error) {
 	var tips, refs []Tip
-	if head, err := r.git.Head(); err == nil {
+	if head, err := storer.ResolveReference(r.st, plumbing.HEAD); err == nil {
 		tips = append(tips, Tip{Name: plumbing.HEAD, Commit: head.Hash()})
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, fmt.Errorf("read HEAD: %w", err)
@@ -84,7 +85,7 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 
 // goGitRefs lists the history refs through go-git, for repositories listRefs leaves to it.
 func (r *Repo) goGitRefs() ([]listedRef, error) {
-	iter, err := r.git.References()
+	iter, err := r.st.IterReferences()
 	if err != nil {
 		return nil, fmt.Errorf("list refs: %w", err)
 	}
@@ -125,7 +126,7 @@ func (r *Repo) peelToCommit(h Hash) (Hash, bool, error) {
 			obj := &plumbing.MemoryObject{}
 			obj.SetType(plumbing.TagObject)
 			obj.Write(data)
-			tag, err := object.DecodeTag(r.git.Storer, obj)
+			tag, err := object.DecodeTag(r.st, obj)
 			if err != nil {
 				return h, false, fmt.Errorf("tag object %s is corrupt: %w", h, err)
 			}
@@ -147,7 +148,7 @@ func (r *Repo) ResolveBranch(name string) (RefName, Hash, bool) {
 		if !strings.HasPrefix(full.String(), "refs/") {
 			continue
 		}
-		ref, err := r.git.Reference(full, true)
+		ref, err := storer.ResolveReference(r.st, full)
 		if err != nil {
 			continue
 		}
@@ -164,7 +165,7 @@ func (r *Repo) BaseBranch(configured string) (RefName, Hash, bool) {
 	if configured != "" {
 		return r.ResolveBranch(configured)
 	}
-	if ref, err := r.git.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
+	if ref, err := r.st.Reference("refs/remotes/origin/HEAD"); err == nil && ref.Type() == plumbing.SymbolicReference {
 		if name, h, ok := r.ResolveBranch(ref.Target().String()); ok {
 			return name, h, true
 		}
@@ -189,7 +190,7 @@ func parseHexID(b []byte) (Hash, bool) {
 
 // CurrentBranch is the local branch HEAD points to; ok is false when HEAD is detached or unreadable.
 func (r *Repo) CurrentBranch() (branch RefName, ok bool) {
-	head, err := r.git.Storer.Reference(plumbing.HEAD)
+	head, err := r.st.Reference(plumbing.HEAD)
 	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
 		return "", false
 	}

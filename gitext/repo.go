@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -33,7 +33,11 @@ type Repo struct {
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
 
-	git *git.Repository // only gitext reads git through it (and gitext/patch, through Backend)
+	// st is go-git's storage of the repository: only gitext reads git through it (and its sub-packages,
+	// through Backend). No go-git Repository is made: its package links every transport and OpenPGP, whose
+	// start-up every run of the front (package front) would pay.
+	st *objectStore
+	wt billy.Filesystem // the working tree's top; nil for a bare repository
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
@@ -121,15 +125,11 @@ func open(gitDir, workTree string) (*Repo, error) {
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	// Keep pack files open: without it go-git reopens the pack (and stats the path) for every object read.
 	st := &objectStore{Storage: filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})}
-	var wt = osfs.New(gitDir) // go-git needs some worktree filesystem; we never write through it for bare repos
+	var wt billy.Filesystem
 	if workTree != "" {
 		wt = osfs.New(workTree)
 	}
-	r, err := git.Open(st, wt)
-	if err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", gitDir, err)
-	}
-	repo := &Repo{git: r, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
+	repo := &Repo{st: st, wt: wt, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
 		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw)}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {

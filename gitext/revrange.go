@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Range is a resolved REV-RANGE: its tip and its commits, parents before children.
@@ -17,11 +18,12 @@ type Range struct {
 	Exact string
 }
 
-// ResolveRange reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
-// everything it brought in). An A of forty zeros, as CI sends for a new branch, also means REV alone. It reads
-// the commits near the range only (rangeCommits), not all of history: the post-merge hook runs it after every
-// pull, and on Kafka's 21,000 commits a walk of everything took 2 s and 280 MB for a pull of a few commits.
-func (repo *Repo) ResolveRange(spec string) (*Range, error) {
+// RangeOf reads "A..B" (the commits B has and A lacks) or "REV" (REV^1..REV: the commit, and for a merge
+// everything it brought in), each revision read by resolve (revparse.Resolve: as git rev-parse reads it;
+// revparse.ResolveRange calls this). An A of forty zeros, as CI sends for a new branch, also means REV alone. It
+// reads the commits near the range only (rangeCommits), not all of history: the post-merge hook runs it after
+// every pull, and on Kafka's 21,000 commits a walk of everything took 2 s and 280 MB for a pull of a few commits.
+func (repo *Repo) RangeOf(spec string, resolve func(rev string) (Hash, error)) (*Range, error) {
 	from, to, isRange := strings.Cut(spec, "..")
 	if strings.HasPrefix(to, ".") {
 		return nil, fmt.Errorf("range %q: A...B (symmetric difference) is not supported; give A..B", spec)
@@ -32,13 +34,13 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	if to == "" {
 		to = "HEAD"
 	}
-	tip, err := repo.resolveCommit(to)
+	tip, err := resolveCommit(resolve, to)
 	if err != nil {
 		return nil, fmt.Errorf("range %q: %w", spec, err)
 	}
 	var stop []plumbing.Hash
 	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
-		c, err := repo.git.CommitObject(tip)
+		c, err := object.GetCommit(repo.st, tip)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read %s: %w", spec, to, err)
 		}
@@ -48,7 +50,7 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 			stop = append(stop, c.ParentHashes[0])
 		}
 	} else {
-		h, err := repo.resolveCommit(from)
+		h, err := resolveCommit(resolve, from)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: %w", spec, err)
 		}
@@ -63,7 +65,7 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 		r.Exact = stop[0].String() + ".." + tip.String()
 	}
 	for _, h := range hashes {
-		c, err := repo.git.CommitObject(h)
+		c, err := object.GetCommit(repo.st, h)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, h, err)
 		}
@@ -72,9 +74,9 @@ func (repo *Repo) ResolveRange(spec string) (*Range, error) {
 	return r, nil
 }
 
-// resolveCommit resolves rev as git rev-parse would, with a hint for ORIG_HEAD.
-func (repo *Repo) resolveCommit(rev string) (Hash, error) {
-	h, err := repo.git.ResolveRevision(plumbing.Revision(rev))
+// resolveCommit resolves rev with resolve, with a hint for ORIG_HEAD.
+func resolveCommit(resolve func(string) (Hash, error), rev string) (Hash, error) {
+	h, err := resolve(rev)
 	if err != nil {
 		hint := ""
 		if rev == "ORIG_HEAD" {
@@ -82,5 +84,5 @@ func (repo *Repo) resolveCommit(rev string) (Hash, error) {
 		}
 		return plumbing.ZeroHash, fmt.Errorf("cannot resolve %s: %w%s", rev, err, hint)
 	}
-	return *h, nil
+	return h, nil
 }

@@ -41,7 +41,7 @@ func (r *Repo) WriteBlob(data []byte) (Hash, error) {
 // BlobSize is the size of blob h, read from its header without inflating it, so a caller can refuse a blob that
 // is too large before reading it.
 func (r *Repo) BlobSize(h Hash) (int64, error) {
-	obj, err := r.git.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return 0, fmt.Errorf("blob %s: %w", h, err)
 	}
@@ -72,7 +72,7 @@ func (r *Repo) TreeEntryAt(tree Hash, p string) (blob Hash, mode FileMode, ok bo
 	}
 	parts := strings.Split(p, "/")
 	for i, name := range parts {
-		t, err := object.GetTree(r.git.Storer, tree)
+		t, err := object.GetTree(r.st, tree)
 		if err != nil {
 			return plumbing.ZeroHash, 0, false, fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -130,7 +130,7 @@ func (r *Repo) walkTree(tree Hash, prefix string, depth int, lim TreeLimits, vis
 		if lim.MaxDepth > 0 && depth >= lim.MaxDepth {
 			return fmt.Errorf("tree %s: folders nested deeper than %d", tree, lim.MaxDepth)
 		}
-		t, err := object.GetTree(r.git.Storer, tree)
+		t, err := object.GetTree(r.st, tree)
 		if err != nil {
 			return fmt.Errorf("tree %s: %w", tree, err)
 		}
@@ -214,7 +214,7 @@ func (r *Repo) UnionTrees(local, other Hash) (Hash, error) {
 // other and the merged tree is other's; else a merge commit with parents ref's commit and other, whose tree is
 // merge's. The ref moves by compare-and-swap, with retries, as AddFiles. moved says whether it moved.
 func (r *Repo) MergeRef(ref RefName, other Hash, sig Signature, message string, merge TreeMerge) (moved bool, err error) {
-	oc, err := object.GetCommit(r.git.Storer, other)
+	oc, err := object.GetCommit(r.st, other)
 	if err != nil {
 		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
 	}
@@ -263,7 +263,7 @@ func (r *Repo) hasAncestor(start, want Hash) (bool, error) {
 		if len(seen) > maxAncestorWalk {
 			return false, fmt.Errorf("history of %s is longer than %d commits", start, maxAncestorWalk)
 		}
-		c, err := object.GetCommit(r.git.Storer, h)
+		c, err := object.GetCommit(r.st, h)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue
 		}
@@ -288,11 +288,11 @@ func (r *Repo) writeCommit(tree Hash, parents []Hash, sig Signature, message str
 		}
 	}
 	commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree, ParentHashes: ps}
-	obj := r.git.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := commit.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
 	}
-	h, err := r.git.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
 	}
@@ -302,11 +302,11 @@ func (r *Repo) writeCommit(tree Hash, parents []Hash, sig Signature, message str
 func (r *Repo) writeTree(entries []object.TreeEntry) (Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
 	t := &object.Tree{Entries: entries}
-	obj := r.git.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
 	}
-	h, err := r.git.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
 	}
@@ -376,11 +376,11 @@ func (r *Repo) unionTrees(a, b Hash, prefix string) (Hash, error) {
 	case a.IsZero():
 		return b, nil
 	}
-	ta, err := object.GetTree(r.git.Storer, a)
+	ta, err := object.GetTree(r.st, a)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", a, err)
 	}
-	tb, err := object.GetTree(r.git.Storer, b)
+	tb, err := object.GetTree(r.st, b)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", b, err)
 	}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
@@ -23,12 +23,12 @@ type Differ struct {
 // NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow. Trees and blobs are
 // read through repo's mapped packs (gitext.Repo.ReadObject).
 func NewDiffer(repo *gitext.Repo, opts ...Option) *Differ {
-	g := repo.Backend(backend.Key{})
-	return differWith(g, settingsOf(repo, g), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+	b := repo.Backend(backend.Key{})
+	return differWith(b.Storer, settingsOf(repo, b), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
 }
 
-func differWith(repo *git.Repository, cfg *settings, opts ...Option) *Differ {
-	src := objectSource{s: repo.Storer, cfg: cfg}
+func differWith(objects storer.EncodedObjectStorer, cfg *settings, opts ...Option) *Differ {
+	src := objectSource{s: objects, cfg: cfg}
 	for _, o := range opts {
 		o(&src)
 	}

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
@@ -24,18 +24,13 @@ import (
 // against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
 // memory at a time. Trees and blobs are read through repo's mapped packs (gitext.Repo.ReadObject).
 func WriteSeries(w io.Writer, repo *gitext.Repo, commits []plumbing.Hash, opts ...Option) error {
-	g := repo.Backend(backend.Key{})
-	return seriesWith(w, g, settingsOf(repo, g), commits,
+	b := repo.Backend(backend.Key{})
+	return seriesWith(w, b.Storer, settingsOf(repo, b), commits,
 		append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
 }
 
-// writeSeries is WriteSeries on a go-git repository, reading through go-git unless an option says otherwise.
-func writeSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
-	return seriesWith(w, repo, repoSettings(repo, goGitConfig(repo), nil), commits, opts...)
-}
-
-func seriesWith(w io.Writer, repo *git.Repository, cfg *settings, commits []plumbing.Hash, opts ...Option) error {
-	src := objectSource{s: repo.Storer, cfg: cfg}
+func seriesWith(w io.Writer, objects storer.EncodedObjectStorer, cfg *settings, commits []plumbing.Hash, opts ...Option) error {
+	src := objectSource{s: objects, cfg: cfg}
 	for _, o := range opts {
 		o(&src)
 	}

@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 )
 
 // renameMode is diff.renames: off, renames (-M, git's default since 2.9), or copies too (-C).
@@ -46,7 +45,7 @@ type configGet func(section, sub, key string) (string, bool)
 // $GIT_DIR/info/attributes and core.attributesFile (~/ and its default under $XDG_CONFIG_HOME or $HOME from
 // getenv). get reads the configuration: gitext.Repo.Configuration's, as the user's git reads it (includes,
 // `git -c`), for the repositories callers give; go-git's own reading for the tests' go-git repositories.
-func repoSettings(repo *git.Repository, get configGet, getenv func(string) string) *settings {
+func repoSettings(repo backend.Repo, get configGet, getenv func(string) string) *settings {
 	s := &settings{renames: renamesOn, renameLimit: 1000, drivers: &drivers{}, attrs: &attributes{}}
 	if getenv == nil {
 		getenv = os.Getenv
@@ -66,10 +65,7 @@ func repoSettings(repo *git.Repository, get configGet, getenv func(string) strin
 	}
 	s.drivers.config = func(name, key string) (string, bool) { return get("diff", name, key) }
 
-	var wt billy.Filesystem
-	if w, err := repo.Worktree(); err == nil {
-		wt = w.Filesystem
-	}
+	wt := repo.WorkTree
 	readBilly := func(fs billy.Filesystem, name string) ([]byte, bool) {
 		if fs == nil {
 			return nil, false
@@ -83,10 +79,8 @@ func repoSettings(repo *git.Repository, get configGet, getenv func(string) strin
 		return data, err == nil
 	}
 	s.attrs.read = func(name string) ([]byte, bool) { return readBilly(wt, name) }
-	if st, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
-		if data, found := readBilly(st.Filesystem(), "info/attributes"); found {
-			s.attrs.info = parseAttrFile("", string(data))
-		}
+	if data, found := readBilly(repo.GitDir, "info/attributes"); found {
+		s.attrs.info = parseAttrFile("", string(data))
 	}
 	global, ok := get("core", "", "attributesFile")
 	if !ok {
@@ -104,42 +98,15 @@ func repoSettings(repo *git.Repository, get configGet, getenv func(string) strin
 	return s
 }
 
-// goGitConfig reads repo's configuration through go-git (the repository's and the global file, no includes):
-// the tests' go-git repositories, and a repository whose configuration git could not read.
-func goGitConfig(repo *git.Repository) configGet {
-	cfg, err := repo.ConfigScoped(config.GlobalScope)
-	if err != nil || cfg == nil || cfg.Raw == nil {
-		cfg = config.NewConfig()
-	}
-	return func(section, sub, key string) (string, bool) {
-		if !cfg.Raw.HasSection(section) {
-			return "", false
-		}
-		sec := cfg.Raw.Section(section)
-		opts := sec.Options
-		if sub != "" {
-			if !sec.HasSubsection(sub) {
-				return "", false
-			}
-			opts = sec.Subsection(sub).Options
-		}
-		for i := len(opts) - 1; i >= 0; i-- { // the last value wins
-			if strings.EqualFold(opts[i].Key, key) {
-				return opts[i].Value, true
-			}
-		}
-		return "", false
-	}
-}
-
 // settingsOf reads r's diff settings from its configuration as the user's git reads it (r.Configuration), with
-// the run's environment; go-git's reading when git's cannot be had.
-func settingsOf(r *gitext.Repo, g *git.Repository) *settings {
+// the run's environment. When git's reading failed (the CLI stops on that error before it diffs anything) the
+// defaults stand, which is also what the patch-id cache key then records.
+func settingsOf(r *gitext.Repo, b backend.Repo) *settings {
 	cfg, err := r.Configuration()
 	if err != nil {
-		return repoSettings(g, goGitConfig(g), r.Getenv)
+		return repoSettings(b, func(string, string, string) (string, bool) { return "", false }, r.Getenv)
 	}
-	return repoSettings(g, gitextConfig(cfg), r.Getenv)
+	return repoSettings(b, gitextConfig(cfg), r.Getenv)
 }
 
 // gitextConfig reads a gitext.Config: the configuration as the user's git reads it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -52,7 +53,7 @@ type Noted struct {
 // name only; show looks for it in the bundles folder, and verify --rev checks any copy against the noted digest.
 // When the note was added but the archive not kept, both the Noted and the error are returned.
 func NoteBundle(req NoteRequest) (*Noted, error) {
-	h, err := req.Repo.Resolve(req.Rev)
+	h, err := revparse.Resolve(req.Repo, req.Rev)
 	if err != nil {
 		return nil, fmt.Errorf("--note %s: cannot resolve it: %w (the bundle was written but not noted)", req.Rev, err)
 	}

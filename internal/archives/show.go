@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 )
@@ -37,7 +38,7 @@ type Located struct {
 // Show reads the note on req.Rev and locates each bundle it names. A commit without a note is an error that
 // says how to get shared notes.
 func Show(req ShowRequest) (*Shown, error) {
-	h, err := req.Repo.Resolve(req.Rev)
+	h, err := revparse.Resolve(req.Repo, req.Rev)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve %s: %w", req.Rev, err)
 	}

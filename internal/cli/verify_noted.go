@@ -8,6 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/gitverify"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/store"
@@ -29,7 +30,7 @@ func runVerifyNoted(ctx context.Context, c *ucli.Command) error {
 		return err
 	}
 	// verify --rev names a commit, never a ticket (as get's REV may).
-	if _, err := s.repo.Resolve(rev); err != nil {
+	if _, err := revparse.Resolve(s.repo, rev); err != nil {
 		return usageError("--rev %s: cannot resolve it: %v", rev, err)
 	}
 	wd, err := s.env.getwd()

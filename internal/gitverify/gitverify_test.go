@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -66,7 +67,7 @@ func (f *fixture) open(t *testing.T) *gitext.Repo {
 func (f *fixture) note(t *testing.T, entries ...notes.Entry) {
 	t.Helper()
 	r := f.open(t)
-	h, err := r.Resolve("HEAD")
+	h, err := revparse.Resolve(r, "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 )
 
 // Named are the entries arg names in ref: those noted on the revision arg when it resolves, else every entry
 // for the ticket arg names (a leading "#" dropped). what says which, for messages: "REV (abc1234)" or
 // "ticket ID". Neither found is an error that says to fetch the remote's notes.
 func Named(r *gitext.Repo, ref gitext.RefName, arg string) (what string, entries []Entry, err error) {
-	if h, rerr := r.Resolve(arg); rerr == nil {
+	if h, rerr := revparse.Resolve(r, arg); rerr == nil {
 		entries, _, ok, err := On(r, ref, h)
 		if err != nil {
 			return "", nil, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 )
 
@@ -89,12 +90,12 @@ func Members(repo *gitext.Repo, prs []PR, deadline time.Time, now func() time.Ti
 // recheck of a recorded entry does not call another equally good choice a difference.
 func Head(repo *gitext.Repo, d *patch.Differ, base, sha, prefer string) (h controls.PatchIDHead, known bool) {
 	h = controls.PatchIDHead{Commit: sha}
-	c, err := repo.Resolve(sha)
+	c, err := revparse.Resolve(repo, sha)
 	if err != nil {
 		h.Why = "the commit is not in the bundler's clone (a force push replaced it; fetch it to compare)"
 		return h, false
 	}
-	b, err := repo.Resolve(base)
+	b, err := revparse.Resolve(repo, base)
 	if err != nil {
 		h.Why = "the base " + short(base) + " is not in the bundler's clone"
 		return h, false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
@@ -24,7 +25,7 @@ func NoteCheck(archivePath, rev string, repo func() (*gitext.Repo, gitext.RefNam
 		n.Err = fmt.Errorf("--rev needs a repository: %v", err)
 		return n
 	}
-	h, err := r.Resolve(rev)
+	h, err := revparse.Resolve(r, rev)
 	if err != nil {
 		n.Err = fmt.Errorf("cannot resolve %s: %v", rev, err)
 		return n

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
@@ -100,7 +101,7 @@ func (e TicketError) Error() string { return fmt.Sprintf("%s: %v", e.Ticket, e.E
 // Record bundles every ticket the range names and notes each bundle on the range's tip. The error is for
 // problems with the whole run (a range that does not resolve); per-ticket problems are in Report.Failed.
 func Record(opts Options) (*Report, error) {
-	rg, err := opts.Repo.ResolveRange(opts.Range)
+	rg, err := revparse.ResolveRange(opts.Repo, opts.Range)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/unusable"
@@ -83,7 +84,7 @@ func Verify(req Request) (*Result, error) {
 // notedOn are the checkpoints noted on s.Rev and its ancestors (Noted), found among the files given, else in
 // the bundles recorded with them.
 func notedOn(s *Since, given []Pin) ([]Pin, error) {
-	h, err := s.Repo.Resolve(s.Rev)
+	h, err := revparse.Resolve(s.Repo, s.Rev)
 	if err != nil {
 		return nil, unusable.Wrap(fmt.Errorf("--since %s: %v", s.Rev, err))
 	}
