@@ -137,11 +137,12 @@ func (g *Graph) Gen(i int) uint32 { return g.gen[i] }
 
 // Node is one commit of the graph. Parents are node numbers (Graph.Node); parents beyond a shallow boundary are absent.
 type Node struct {
-	Hash    Hash
-	Parents []int
-	When    int64 // committer time, seconds since the epoch
-	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone.
+	Hash Hash
+	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone. It
+	// sits in the padding after Hash: a node is 56 bytes, not 64, and there is one for every commit of history.
 	Shallow bool
+	When    int64 // committer time, seconds since the epoch
+	Parents []int
 }
 
 // corruptGraphEntry is the error for a commit-graph entry that does not decode, and what to do about it.
