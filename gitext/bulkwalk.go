@@ -285,5 +285,8 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 		g.nodes[i].Parents = all[start:len(all):len(all)]
 	}
 	g.index = at
+	// The walk has read all it reads of the packs: what comes after (a first run's patch ids) reads a few trees
+	// and blobs, not the commit region and the index ids faulted in here, which would stay resident to the end.
+	pr.DropPages()
 	return g, true, nil
 }

@@ -34,12 +34,15 @@ type Packs struct {
 	cacheMu    sync.Mutex
 	cache      map[baseKey]cachedBase
 	cacheBytes int
+
+	res resident // when to drop the mapped pages (resident.go)
 }
 
 type mappedPack struct {
 	idx     packIndex
 	data    []byte
 	revPath string // its reverse index (.rev), which may not exist
+	seen    blockSet
 }
 
 // packIndex finds an object's offset in its pack.
@@ -61,6 +64,7 @@ type inflater struct {
 // time, since go-git's storage shares its open pack files between callers. The packs stay mapped until Close.
 func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject, error)) (*Packs, error) {
 	pr := &Packs{fallback: fallback, objects: filepath.Dir(dir)}
+	pr.res.drop = pr.dropPackPages
 	ents, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
@@ -76,6 +80,7 @@ func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject,
 			return nil, err
 		}
 		if p != nil {
+			p.seen = newBlockSet(len(p.data))
 			pr.packs = append(pr.packs, p)
 		}
 	}
@@ -325,6 +330,9 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 	if size > maxEntrySize {
 		return 0, nil, false
 	}
+	// Where the entry's zlib stream ends is not known before it is inflated: a third of the size it inflates
+	// to is about what git's objects compress to.
+	pr.res.touch(p.seen, int(off), int(min(off+int64(i)+int64(size)/3+16, int64(len(p.data)))))
 	var objType plumbing.ObjectType
 	switch typ {
 	case 1:
@@ -597,4 +605,29 @@ func signatureTime(line []byte) int64 {
 		n = n*10 + int64(ch-'0')
 	}
 	return n
+}
+
+// DropPages drops the pages of the packs and their indexes that reads have faulted in from the
+// process's resident memory (on Linux; elsewhere it does nothing). A walk of all history reads every
+// commit, spread over the pack's first megabytes, and most of the index's ids: on Kafka's clone 10
+// MiB of each, which a first run kept beside its heap, to its peak. Reads after it fault in again
+// what they need, from the page cache. Safe for concurrent use: the data read is the same.
+func (pr *Packs) DropPages() {
+	pr.dropPackPages()
+	for _, p := range pr.packs {
+		if ix, ok := p.idx.(*IndexV2); ok {
+			dropPages(ix.data)
+		}
+	}
+}
+
+// dropPackPages drops the pages of the packs, not their indexes: a lookup may touch any page of an
+// index, so dropping them would cost a fault for nearly every lookup after. On Kafka, dropping them
+// too took 14% more CPU time.
+func (pr *Packs) dropPackPages() {
+	pr.res.fresh.Store(0)
+	for _, p := range pr.packs {
+		dropPages(p.data)
+		p.seen.reset()
+	}
 }
