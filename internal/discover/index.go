@@ -210,13 +210,15 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	sum := newIndexSum()
 	b := bufio.NewWriterSize(io.MultiWriter(out, sum), 64<<10)
 	b.WriteString(indexMagic)
-	var tmp [binary.MaxVarintLen64]byte
+	// Every fixed-size field goes through tmp: a slice of a variable of the loop handed to Write made the
+	// compiler move the variable to the heap, an allocation for every node and every hash table entry.
+	var tmp [len(gitext.Hash{})]byte
 	uv := func(x uint64) { b.Write(tmp[:binary.PutUvarint(tmp[:], x)]) }
 	sv := func(x int64) { b.Write(tmp[:binary.PutVarint(tmp[:], x)]) }
 	uv(uint64(n))
 	for rank, old := range order {
 		nd := g.Node(old)
-		b.Write(nd.Hash[:])
+		b.Write(append(tmp[:0], nd.Hash[:]...))
 		sv(nd.When)
 		flags := uint64(len(nd.Parents)) << 1
 		if nd.Shallow {
@@ -228,13 +230,11 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 		}
 	}
 	for _, x := range ranksByHash(g, order) {
-		var w [4]byte
-		binary.LittleEndian.PutUint32(w[:], x)
-		b.Write(w[:])
+		b.Write(binary.LittleEndian.AppendUint32(tmp[:0], x))
 	}
 	uv(uint64(len(tips)))
 	for _, t := range tips {
-		b.Write(t[:])
+		b.Write(append(tmp[:0], t[:]...))
 	}
 	// The word section is most of the work of a first run's index (a real history has hundreds of thousands of
 	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two parts, one a core,
