@@ -64,7 +64,7 @@ type inflater struct {
 // time, since go-git's storage shares its open pack files between callers. The packs stay mapped until Close.
 func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject, error)) (*Packs, error) {
 	pr := &Packs{fallback: fallback, objects: filepath.Dir(dir)}
-	pr.res.drop = pr.dropPackPages
+	pr.res.drop, pr.res.window = pr.dropPackPages, residentWindow/faultBlock
 	ents, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
