@@ -229,21 +229,36 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	for at := 0; at < len(entries); at += chunk {
 		starts = append(starts, at)
 	}
+	// A chunk's commits are inflated one after another into one buffer, and their messages copied side by side
+	// into arrays of an eighth of a chunk's commits (so at most that much of a chunk's is left unused): a new
+	// array for each commit, headers and all, was two fifths of what a first run allocated while it walked
+	// (Kafka's commits are 17.6 MB), and what the collector finds live as it runs includes what is allocated
+	// meanwhile, which sets how far the heap grows next.
+	slabSize := int(total/uint64(len(entries))) * chunk / 8
 	inflate := func(at int) []*WalkCommit {
 		end := min(at+chunk, len(entries))
 		commits := make([]*WalkCommit, 0, end-at)
+		var buf, slab []byte
 		for _, e := range entries[at:end] {
-			raw, ok := pr.ReadCommitEntry(e)
+			raw, ok := pr.ReadCommitEntryInto(e, buf)
 			if !ok {
 				continue // read alone later, with git's error if it is broken
+			}
+			if cap(raw) > cap(buf) {
+				buf = raw[:0]
 			}
 			hdr, err := odb.ParseCommitHeader(raw)
 			if err != nil {
 				continue
 			}
-			// raw was just inflated for this commit alone and nothing writes to it: the message is a view of it
-			// rather than a copy (the copies were a twentieth of a first run's work).
-			msg := unsafe.String(unsafe.SliceData(hdr.Message), len(hdr.Message))
+			if cap(slab)-len(slab) < len(hdr.Message) {
+				slab = make([]byte, 0, max(slabSize, len(hdr.Message)))
+			}
+			// Bytes appended to slab are never written again: the message is a view of them rather than a
+			// string of its own (the copies were a twentieth of a first run's work).
+			start := len(slab)
+			slab = append(slab, hdr.Message...)
+			msg := unsafe.String(unsafe.SliceData(slab[start:]), len(hdr.Message))
 			c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, Message: msg, when: hdr.When}
 			if prep != nil {
 				c.Prepared = prep(c)

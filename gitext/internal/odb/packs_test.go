@@ -1,6 +1,7 @@
 package odb
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,8 +142,15 @@ func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
 		entries, _ := pr.CommitEntries()
 		var ids []string
 		deltas := 0
+		var buf []byte // ReadCommitEntryInto reads what ReadCommitEntry reads, into one buffer
 		for _, e := range entries {
 			ids = append(ids, e.Hash.String())
+			want, wantOK := pr.ReadCommitEntry(e)
+			got, ok := pr.ReadCommitEntryInto(e, buf)
+			if ok != wantOK || !bytes.Equal(got, want) {
+				t.Errorf("commit %s read into a buffer: %v, %q; want %v, %q", e.Hash, ok, got, wantOK, want)
+			}
+			buf = got[:0]
 			if typ := e.pack.data[e.off] >> 4 & 7; typ == 6 || typ == 7 {
 				deltas++
 			}
