@@ -3,6 +3,7 @@ package discover
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -232,11 +233,18 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	opts.fullWalk()
 	postings := newPostingLists()
 	g, err := r.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
-		var words []string
+		// A message has a few words (Kafka's, four on average): they are gathered on the stack and copied
+		// once, where growing a slice from nothing allocated three or four times a commit.
+		var stack [16]string
+		words := stack[:0]
 		IndexWords(c.Message, func(w string) { words = append(words, w) })
-		return words
+		if len(words) == 0 {
+			return nil
+		}
+		return slices.Clone(words)
 	}, func(c *gitext.WalkCommit) error {
-		for _, w := range c.Prepared.([]string) {
+		words, _ := c.Prepared.([]string) // nil: the message has none
+		for _, w := range words {
 			postings.add(w, uint32(c.Node))
 		}
 		return visit(c)
