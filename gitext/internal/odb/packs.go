@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -593,12 +594,17 @@ func signatureTime(line []byte) int64 {
 	if gt < 0 {
 		return 0
 	}
-	fields := bytes.Fields(line[gt+1:])
-	if len(fields) == 0 {
+	// The first field after the '>', as bytes.Fields splits them, without the slice of every field it makes
+	// (an allocation a commit of a walk).
+	field := bytes.TrimLeftFunc(line[gt+1:], unicode.IsSpace)
+	if end := bytes.IndexFunc(field, unicode.IsSpace); end >= 0 {
+		field = field[:end]
+	}
+	if len(field) == 0 {
 		return 0
 	}
 	var n int64
-	for _, ch := range fields[0] {
+	for _, ch := range field {
 		if ch < '0' || ch > '9' {
 			return 0
 		}
