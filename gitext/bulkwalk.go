@@ -163,6 +163,10 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	// arrive. After it, what is left: commits outside the listed commit regions, such as the deltified commits
 	// git writes among the trees (87 of Kafka's 20,873, 622 of commons-lang's 10,215), each a delta to resolve.
 	readAlone := func(all bool) error {
+		// Before the bulk read, the commits in a pack are set aside for it, each looked up once: looking them up
+		// again every round, as a chain of loose commits is read, was 7,800 index lookups on Kafka's clone (24
+		// rounds of its 329 tips). They are kept newest round first, in each round's order, as before.
+		var packed []aloneItem
 		for len(alone) > 0 {
 			var keep, todo []aloneItem
 			batch := alone
@@ -208,12 +212,10 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 				}
 			}
 			if !all {
-				alone = append(alone, keep...)
-				if len(alone) == len(keep) {
-					return nil
-				}
+				packed = append(keep, packed...)
 			}
 		}
+		alone = packed
 		return nil
 	}
 	for _, t := range tips {
