@@ -253,17 +253,21 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 			if err != nil {
 				continue
 			}
-			if cap(slab)-len(slab) < len(hdr.Message) {
-				slab = make([]byte, 0, max(slabSize, len(hdr.Message)))
-			}
-			// Bytes appended to slab are never written again: the message is a view of them rather than a
-			// string of its own (the copies were a twentieth of a first run's work).
-			start := len(slab)
-			slab = append(slab, hdr.Message...)
-			msg := unsafe.String(unsafe.SliceData(slab[start:]), len(hdr.Message))
-			c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, Message: msg, when: hdr.When}
+			// prep sees the message in buf, which the next commit overwrites, and may drop it (WalkWith).
+			c := &WalkCommit{Hash: e.Hash, Parents: hdr.Parents, when: hdr.When}
+			c.Message = unsafe.String(unsafe.SliceData(hdr.Message), len(hdr.Message))
 			if prep != nil {
 				c.Prepared = prep(c)
+			}
+			if msg := c.Message; msg != "" {
+				if cap(slab)-len(slab) < len(msg) {
+					slab = make([]byte, 0, max(slabSize, len(msg)))
+				}
+				// Bytes appended to slab are never written again: the message is a view of them rather
+				// than a string of its own (the copies were a twentieth of a first run's work).
+				start := len(slab)
+				slab = append(slab, msg...)
+				c.Message = unsafe.String(unsafe.SliceData(slab[start:]), len(msg))
 			}
 			commits = append(commits, c)
 		}
