@@ -137,11 +137,12 @@ func (g *Graph) Gen(i int) uint32 { return g.gen[i] }
 
 // Node is one commit of the graph. Parents are node numbers (Graph.Node); parents beyond a shallow boundary are absent.
 type Node struct {
-	Hash    Hash
-	Parents []int
-	When    int64 // committer time, seconds since the epoch
-	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone.
+	Hash Hash
+	// Shallow is set when the commit is at a shallow clone's boundary: its parents are not in the clone. It
+	// sits in the padding after Hash: a node is 56 bytes, not 64, and there is one for every commit of history.
 	Shallow bool
+	When    int64 // committer time, seconds since the epoch
+	Parents []int
 }
 
 // corruptGraphEntry is the error for a commit-graph entry that does not decode, and what to do about it.
@@ -183,6 +184,9 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 // WalkWith is WalkFrom with prep, which is called for every commit visit will see, before it, concurrently on
 // every core: work that needs one commit alone (finding the words of its message) belongs there, and visit,
 // which runs on one goroutine, finds its result in WalkCommit.Prepared. prep must be safe for concurrent use.
+// prep may set the commit's Message to "" when visit will not need it, and a walk then keeps no copy of it: a
+// walk of all history reads every message but visit looks at few. The message prep sees may be bytes that the
+// next commit's overwrite, so what prep returns must not share memory with it.
 // The graph comes back ready for every question (its topological ranks and generation numbers computed).
 func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, error) {
 	g, err := r.walkWith(base, tips, prep, visit)

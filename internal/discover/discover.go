@@ -146,7 +146,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 			return nil
 		}
 	}
-	graph, saving, err := history(r, opts, tips, visit)
+	graph, saving, err := history(r, opts, tips, visit, mayName)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +206,10 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 
 // history returns the graph of all history, having called visit for every commit whose message could name the
 // ticket (visit nil: messages are not needed). With the ticket index it visits only the commits of the
-// ticket's words and the commits added since the index was written; without it, every commit.
-func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error) (*gitext.Graph, *indexWrite, error) {
+// ticket's words and the commits added since the index was written; without it, every commit. mayName is the
+// test visit starts with: a message it fails may reach visit empty.
+func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext.WalkCommit) error,
+	mayName func(string) bool) (*gitext.Graph, *indexWrite, error) {
 	words := ticketWords(opts.Ticket.ID)
 	if visit == nil || !opts.UseIndex || opts.NoCaches || len(words) == 0 {
 		opts.fullWalk()
@@ -232,11 +234,35 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 	opts.fullWalk()
 	postings := newPostingLists()
 	g, err := r.WalkWith(nil, tips, func(c *gitext.WalkCommit) any {
-		var words []string
+		// A message has a few words (Kafka's, four on average): they are gathered on the stack, then copied
+		// into one string, so that they share nothing with the message, which is dropped here when it cannot
+		// name the ticket (nearly always): the walk then keeps no copy of it for visit (gitext.WalkWith).
+		var stack [16]string
+		words := stack[:0]
 		IndexWords(c.Message, func(w string) { words = append(words, w) })
-		return words
+		if !mayName(c.Message) {
+			c.Message = ""
+		}
+		if len(words) == 0 {
+			return nil
+		}
+		n := 0
+		for _, w := range words {
+			n += len(w)
+		}
+		var all strings.Builder
+		all.Grow(n)
+		for _, w := range words {
+			all.WriteString(w)
+		}
+		joined, out := all.String(), make([]string, len(words))
+		for k, w := range words {
+			out[k], joined = joined[:len(w)], joined[len(w):]
+		}
+		return out
 	}, func(c *gitext.WalkCommit) error {
-		for _, w := range c.Prepared.([]string) {
+		words, _ := c.Prepared.([]string) // nil: the message has none
+		for _, w := range words {
 			postings.add(w, uint32(c.Node))
 		}
 		return visit(c)

@@ -210,13 +210,15 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	sum := newIndexSum()
 	b := bufio.NewWriterSize(io.MultiWriter(out, sum), 64<<10)
 	b.WriteString(indexMagic)
-	var tmp [binary.MaxVarintLen64]byte
+	// Every fixed-size field goes through tmp: a slice of a variable of the loop handed to Write made the
+	// compiler move the variable to the heap, an allocation for every node and every hash table entry.
+	var tmp [len(gitext.Hash{})]byte
 	uv := func(x uint64) { b.Write(tmp[:binary.PutUvarint(tmp[:], x)]) }
 	sv := func(x int64) { b.Write(tmp[:binary.PutVarint(tmp[:], x)]) }
 	uv(uint64(n))
 	for rank, old := range order {
 		nd := g.Node(old)
-		b.Write(nd.Hash[:])
+		b.Write(append(tmp[:0], nd.Hash[:]...))
 		sv(nd.When)
 		flags := uint64(len(nd.Parents)) << 1
 		if nd.Shallow {
@@ -228,16 +230,17 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 		}
 	}
 	for _, x := range ranksByHash(g, order) {
-		var w [4]byte
-		binary.LittleEndian.PutUint32(w[:], x)
-		b.Write(w[:])
+		b.Write(binary.LittleEndian.AppendUint32(tmp[:0], x))
 	}
 	uv(uint64(len(tips)))
 	for _, t := range tips {
-		b.Write(t[:])
+		b.Write(append(tmp[:0], t[:]...))
 	}
 	// The word section is most of the work of a first run's index (a real history has hundreds of thousands of
-	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two halves, one a core.
+	// words: bug numbers, versions, abbreviated commit ids): it is sorted and encoded in two parts, one a core,
+	// the first straight into the file. The parts are split around a pivot and sorted in place: sorting two
+	// halves and merging them took a second array of the words, and the first part was a buffer of its own,
+	// beside the history's graph at the heap's peak.
 	type posting struct {
 		word string
 		num  int32
@@ -246,20 +249,26 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	for w, i := range postings.at {
 		words = append(words, posting{w, i})
 	}
-	byWord := func(a, c posting) int { return strings.Compare(a.word, c.word) }
-	inHalves(len(words), func(lo, hi int) { slices.SortFunc(words[lo:hi], byWord) })
-	words = mergeSorted(words, len(words)/2, byWord)
+	postings.at = nil // the words' numbers are all that is used from here: the map can go
+	mid := splitSorted(words, func(p posting) string { return p.word })
+	parts := [2][]posting{words[:mid], words[mid:]}
+	parallel.Each(2, 2, func(_, h int) {
+		slices.SortFunc(parts[h], func(a, c posting) int { return strings.Compare(a.word, c.word) })
+	})
 	uv(uint64(len(words)))
-	var parts [2]bytes.Buffer
-	inHalves(len(words), func(lo, hi int) {
-		out := &parts[0]
-		if lo > 0 {
-			out = &parts[1]
+	var second bytes.Buffer
+	parallel.Each(2, 2, func(_, h int) {
+		var out interface {
+			io.Writer
+			io.StringWriter
+		} = b
+		if h == 1 {
+			out = &second
 		}
 		var tmp [binary.MaxVarintLen64]byte
 		var list bytes.Buffer
 		var ranks []uint32
-		for _, p := range words[lo:hi] {
+		for _, p := range parts[h] {
 			ranks = ranks[:0]
 			postings.each(p.num, func(old uint32) { ranks = append(ranks, g.Rank(int(old))) })
 			slices.Sort(ranks)
@@ -277,8 +286,7 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 			out.Write(list.Bytes())
 		}
 	})
-	b.Write(parts[0].Bytes())
-	b.Write(parts[1].Bytes())
+	b.Write(second.Bytes())
 	if err := b.Flush(); err != nil {
 		return err
 	}
@@ -335,23 +343,28 @@ func ranksByHash(g *gitext.Graph, order []int) []uint32 {
 	return out
 }
 
-// inHalves runs f on [0, n/2) and [n/2, n) at once.
-func inHalves(n int, f func(lo, hi int)) {
-	parallel.Each(2, 2, func(_, h int) { f(h*n/2, (h+1)*n/2) })
-}
-
-// mergeSorted merges the sorted runs s[:mid] and s[mid:].
-func mergeSorted[T any](s []T, mid int, compare func(a, b T) int) []T {
-	out := make([]T, 0, len(s))
-	a, c := s[:mid], s[mid:]
-	for len(a) > 0 && len(c) > 0 {
-		if compare(a[0], c[0]) <= 0 {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, c = append(out, c[0]), c[1:]
+// splitSorted reorders s, whose keys are distinct, so that the keys of s[:mid] all sort before those of s[mid:],
+// and returns mid, about half of len(s): the pivot is the median of a sample. Each side can then be sorted on
+// its own core, in place.
+func splitSorted[T any](s []T, key func(T) string) (mid int) {
+	if len(s) < 2 {
+		return 0
+	}
+	const samples = 63
+	step := max(1, len(s)/samples)
+	var sample []string
+	for i := 0; i < len(s); i += step {
+		sample = append(sample, key(s[i]))
+	}
+	slices.Sort(sample)
+	pivot := sample[len(sample)/2]
+	for i := range s {
+		if key(s[i]) < pivot {
+			s[mid], s[i] = s[i], s[mid]
+			mid++
 		}
 	}
-	return append(append(out, a...), c...)
+	return mid
 }
 
 var errBadIndex = errors.New("ticket index is corrupt")

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -453,6 +455,24 @@ func TestRewriteDue(t *testing.T) {
 	} {
 		if got := rewriteDue(c.added, c.nodes); got != c.want {
 			t.Errorf("rewriteDue(%d, %d) = %v, want %v", c.added, c.nodes, got, c.want)
+		}
+	}
+}
+
+// splitSorted leaves every key of the first part before every key of the second, about half in each.
+func TestSplitSorted(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		var words []string
+		for i := range n {
+			words = append(words, strconv.Itoa(i*7919%100003))
+		}
+		mid := splitSorted(words, func(w string) string { return w })
+		if n >= 100 && (mid < n/4 || mid > 3*n/4) {
+			t.Errorf("n=%d: split at %d", n, mid)
+		}
+		if mid > 0 && mid < n && slices.Max(words[:mid]) >= slices.Min(words[mid:]) {
+			t.Fatalf("n=%d: the parts overlap", n)
 		}
 	}
 }

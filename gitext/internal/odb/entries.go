@@ -348,6 +348,32 @@ func (pr *Packs) ReadCommitEntry(e CommitEntry) ([]byte, bool) {
 	return raw, ok
 }
 
+// ReadCommitEntryInto is ReadCommitEntry inflating into buf's array, grown if it is too small, when the entry
+// is a whole commit (not a delta): a caller that is done with one commit's bytes before it reads the next can
+// read them all with one buffer. A deltified commit comes back in an array of its own.
+func (pr *Packs) ReadCommitEntryInto(e CommitEntry, buf []byte) ([]byte, bool) {
+	b := e.pack.data[e.off:]
+	if len(b) == 0 || (b[0]>>4)&7 != 1 {
+		return pr.ReadCommitEntry(e)
+	}
+	size, i := uint64(b[0]&15), 1
+	for shift := uint(4); b[i-1]&0x80 != 0; shift += 7 {
+		if i >= len(b) || shift > 60 {
+			return nil, false
+		}
+		size |= uint64(b[i]&0x7f) << shift
+		i++
+	}
+	if size > maxEntrySize {
+		return nil, false
+	}
+	pr.res.touch(e.pack.seen, int(e.off), int(min(e.off+int64(i)+int64(size)/3+16, int64(len(e.pack.data)))))
+	buf = slices.Grow(buf[:0], int(size))[:size]
+	inf := pr.inflater()
+	defer pr.pool.Put(inf)
+	return buf, inf.inflate(buf, b[i:])
+}
+
 // Contains says whether some pack's index lists h.
 func (pr *Packs) Contains(h plumbing.Hash) bool {
 	for _, p := range pr.packs {

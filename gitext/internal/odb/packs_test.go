@@ -1,9 +1,14 @@
 package odb
 
 import (
+	"bytes"
+	"cmp"
+	"crypto/sha1"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,8 +146,15 @@ func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
 		entries, _ := pr.CommitEntries()
 		var ids []string
 		deltas := 0
+		var buf []byte // ReadCommitEntryInto reads what ReadCommitEntry reads, into one buffer
 		for _, e := range entries {
 			ids = append(ids, e.Hash.String())
+			want, wantOK := pr.ReadCommitEntry(e)
+			got, ok := pr.ReadCommitEntryInto(e, buf)
+			if ok != wantOK || !bytes.Equal(got, want) {
+				t.Errorf("commit %s read into a buffer: %v, %q; want %v, %q", e.Hash, ok, got, wantOK, want)
+			}
+			buf = got[:0]
 			if typ := e.pack.data[e.off] >> 4 & 7; typ == 6 || typ == 7 {
 				deltas++
 			}
@@ -161,5 +173,63 @@ func TestCommitEntriesWithAndWithoutRev(t *testing.T) {
 	withoutRev, _ := list()
 	if withRev != withoutRev {
 		t.Fatalf("pack order differs:\nwith .rev    %s\nwithout .rev %s", withRev, withoutRev)
+	}
+}
+
+// FindOffset reading the ids from the file finds what a search of the mapping finds, present or
+// absent, in an index whose fanout ranges are larger than a window (200,000 ids: 780 a range).
+func TestFindOffsetByReading(t *testing.T) {
+	const n = 200000
+	ids := make([]plumbing.Hash, n)
+	for i := range ids {
+		ids[i] = plumbing.Hash(sha1.Sum([]byte(fmt.Sprint(i))))
+	}
+	slices.SortFunc(ids, func(a, b plumbing.Hash) int { return bytes.Compare(a[:], b[:]) })
+	var b bytes.Buffer
+	b.Write([]byte{0xff, 't', 'O', 'c', 0, 0, 0, 2})
+	for k := range 256 {
+		at, _ := slices.BinarySearchFunc(ids, byte(k), func(h plumbing.Hash, k byte) int {
+			return cmp.Compare(h[0], k+1)
+		})
+		if k == 255 {
+			at = n
+		}
+		b.Write(binary.BigEndian.AppendUint32(nil, uint32(at)))
+	}
+	for _, h := range ids {
+		b.Write(h[:])
+	}
+	b.Write(make([]byte, 4*n)) // CRCs
+	for i := range n {
+		b.Write(binary.BigEndian.AppendUint32(nil, uint32(12+i)))
+	}
+	b.Write(make([]byte, 40)) // checksums
+	path := filepath.Join(t.TempDir(), "pack-x.idx")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := openIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reading := idx.(*IndexV2)
+	defer reading.Close()
+	if reading.file == nil {
+		t.Skip("ids are read through the mapping here")
+	}
+	mapped := *reading
+	mapped.file = nil
+	for i := 0; i < n; i += 7 {
+		absent := plumbing.Hash(sha1.Sum([]byte(fmt.Sprint("absent", i))))
+		for _, h := range []plumbing.Hash{ids[i], absent} {
+			want, wantErr := mapped.FindOffset(h)
+			got, err := reading.FindOffset(h)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Fatalf("%s: %d, %v by reading; %d, %v through the mapping", h, got, err, want, wantErr)
+			}
+		}
+		if got, err := reading.FindOffset(ids[i]); err != nil || got != int64(12+i) {
+			t.Fatalf("id %d: offset %d, %v", i, got, err)
+		}
 	}
 }
