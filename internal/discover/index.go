@@ -279,11 +279,13 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 				list.Write(tmp[:binary.PutUvarint(tmp[:], uint64(r)-prev)])
 				prev = uint64(r)
 			}
-			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(p.word)))])
-			out.WriteString(p.word)
-			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(ranks)))])
-			out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(list.Len()))])
-			out.Write(list.Bytes())
+			// Neither can fail here: a bytes.Buffer does not, and the bufio.Writer keeps its first error for
+			// the Flush below.
+			_, _ = out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(p.word)))])
+			_, _ = out.WriteString(p.word)
+			_, _ = out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(ranks)))])
+			_, _ = out.Write(tmp[:binary.PutUvarint(tmp[:], uint64(list.Len()))])
+			_, _ = out.Write(list.Bytes())
 		}
 	})
 	b.Write(second.Bytes())
