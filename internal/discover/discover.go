@@ -62,6 +62,9 @@ type Options struct {
 	// TrackerDefaulted says the tracker is github only because none was chosen (bernstein.tracker unset, no
 	// tracker argument): a ticket id shaped like a Jira or Linear key then gets a warning, first.
 	TrackerDefaulted bool
+	// Index, when not nil, is the ticket index as Preload read it, taken instead of reading it again (when
+	// UseIndex says to use one at all).
+	Index *Preloaded
 	// FullWalk, when not nil, is called before a walk of all history (no usable ticket index): from then on a
 	// node per commit lives until the caller exits, which the caller may tell the runtime (commits does).
 	FullWalk func()
@@ -219,7 +222,7 @@ func history(r *gitext.Repo, opts Options, tips []gitext.Tip, visit func(*gitext
 		}
 		return g, nil, nil
 	}
-	ix, err := loadIndex(r)
+	ix, err := opts.Index.load(r)
 	if err != nil {
 		return nil, nil, err
 	}

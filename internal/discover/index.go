@@ -562,6 +562,27 @@ func (d *decoder) take(n int) []byte {
 	return out
 }
 
+// Preloaded is the ticket index read ahead of a listing (Preload), for Options.Index: a caller that waits for
+// something else first (the front waits for git config) reads it meanwhile.
+type Preloaded struct {
+	ix  *ticketIndex
+	err error
+}
+
+// Preload reads r's ticket index as a listing would (loadIndex), to give it in Options.Index.
+func Preload(r *gitext.Repo) *Preloaded {
+	ix, err := loadIndex(r)
+	return &Preloaded{ix, err}
+}
+
+// load is the index p preloaded, or, with none, the index read now.
+func (p *Preloaded) load(r *gitext.Repo) (*ticketIndex, error) {
+	if p == nil {
+		return loadIndex(r)
+	}
+	return p.ix, p.err
+}
+
 // loadIndex reads the index; (nil, nil) when there is none or it must be rebuilt.
 func loadIndex(r *gitext.Repo) (*ticketIndex, error) {
 	data, err := readIndexFile(IndexPath(r))

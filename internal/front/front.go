@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
 	"github.com/git-bernstein/git-bernstein/internal/ticketcommits"
@@ -133,14 +134,15 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		return err
 	}
 	// git config runs as a child (gitext.Repo.Config) for about a millisecond of a warm run's four or five:
-	// the refs are listed meanwhile, which needs no configuration, and handed to the listing (Options.Tips is
-	// what Find would read itself).
+	// the refs are listed and the ticket index read meanwhile, which need no configuration, and handed to the
+	// listing (Options.Tips and Options.Index are what it would read itself).
 	config := make(chan error, 1)
 	go func() {
 		_, err := repo.Configuration()
 		config <- err
 	}()
 	tips, tipsErr := repo.HistoryTips()
+	index := discover.Preload(repo)
 	if err := <-config; err != nil {
 		return err
 	}
@@ -164,6 +166,7 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	if tipsErr == nil {
 		opts.Tips = tips
 	}
+	opts.Index = index
 	meter = progress.New(stderr, "Reading history", "commits")
 	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
 		if meter != nil {
