@@ -122,6 +122,9 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	if err != nil {
 		return err
 	}
+	// The pace for a run the index answers, before the refs and the index are read: their allocations would
+	// otherwise meet Go's first collection at 4 MB.
+	call(env.SmallHeap)
 	var meter *progress.Meter
 	repo, err := gitext.Discover(wd, env.Getenv,
 		gitext.WithNotice(func(msg string) { fmt.Fprintf(stderr, "notice: %s\n", msg) }),
@@ -150,7 +153,6 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	if err != nil {
 		return err
 	}
-	call(env.SmallHeap)
 	root := repo.WorkTree
 	if root == "" {
 		root = repo.GitDir
