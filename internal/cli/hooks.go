@@ -8,6 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/hooks"
+	"github.com/git-bernstein/git-bernstein/internal/front"
 )
 
 // managedHook is the one hook git-bernstein installs.
@@ -78,6 +79,12 @@ func runHooks(c *ucli.Command, action string) error {
 	fmt.Fprintln(w, ch.Status.Describe())
 	if p, err := exec.LookPath("git-bernstein"); err == nil {
 		fmt.Fprintf(w, "git-bernstein on PATH: %s\n", p)
+		// The hook runs git-bernstein, which hands it to git-bernstein-full: without that, every merge says so.
+		if full, err := front.FindFull(p); err == nil {
+			fmt.Fprintf(w, "git-bernstein-full: %s\n", full)
+		} else {
+			fmt.Fprintf(w, "git-bernstein-full: no (%v)\n", err)
+		}
 	} else {
 		fmt.Fprintln(w, "git-bernstein on PATH: no (the hook will skip recording until it is)")
 	}

@@ -54,19 +54,28 @@ func Handover(args []string, stderr io.Writer) int {
 	return code
 }
 
-// findFull is git-bernstein-full beside this program's executable (links resolved: an installed link finds
-// the folder of the real file), else the first on PATH.
+// findFull is git-bernstein-full for this program (FindFull of its own executable).
 func findFull() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		self = ""
+	}
+	return FindFull(self)
+}
+
+// FindFull is the git-bernstein-full that the git-bernstein at front (a path; "" when unknown) hands over to:
+// the one beside it (links resolved: an installed link finds the folder of the real file), else the first on
+// PATH. The error says where it looked and how to install both.
+func FindFull(front string) (string, error) {
 	name := Full
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	self, err := os.Executable()
-	if err == nil {
-		if real, err := filepath.EvalSymlinks(self); err == nil {
-			self = real
+	if front != "" {
+		if real, err := filepath.EvalSymlinks(front); err == nil {
+			front = real
 		}
-		beside := filepath.Join(filepath.Dir(self), name)
+		beside := filepath.Join(filepath.Dir(front), name)
 		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
 			return beside, nil
 		}
@@ -76,8 +85,8 @@ func findFull() (string, error) {
 		return path, nil
 	}
 	where := "beside this program"
-	if self != "" {
-		where = "beside " + self
+	if front != "" {
+		where = "beside " + front
 	}
 	return "", fmt.Errorf("%s, which runs every command but `commits`, is neither %s nor on PATH: install "+
 		"both programs from one build (make install, or go install ./cmd/git-bernstein ./cmd/%s)",
