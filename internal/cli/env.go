@@ -23,7 +23,7 @@ type Env struct {
 	PRTimeout time.Duration       // all GitHub requests of one bundle together; 0 means github.DefaultTimeout
 	// SmallHeap is called by a command whose run is usually short and small (commits, answered from the ticket
 	// index), and LongHeap once it holds a node per commit of history until it exits (commits, walking all
-	// history): main sets the garbage collector's pace for each (see cmd/git-bernstein). nil: nothing changes.
+	// history): main sets the garbage collector's pace for each (package gcpace). nil: nothing changes.
 	SmallHeap, LongHeap func()
 
 	stderr io.Writer // the run's standard error (RunEnv sets it), for what packages report while they work
