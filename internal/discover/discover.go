@@ -184,6 +184,10 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 	sort.Slice(tied, func(a, b int) bool { return graph.Rank(tied[a]) < graph.Rank(tied[b]) })
 	hashes := make([]gitext.Hash, len(tied))
 	merge := make([]bool, len(tied)) // or at a shallow boundary: no diff to make
+	// Where the tied commits landed needs only the graph: it is worked out on the other core while they are
+	// read (a warm run on go-git's history: 0.2 ms of the 0.55 both take one after the other).
+	landedDone := make(chan []LandedOn, 1)
+	go func() { landedDone <- landedOn(graph, tips, tied) }()
 	for k, i := range tied {
 		h := graph.Node(i).Hash
 		c, err := r.ReadCommit(h, "tied commit")
@@ -196,7 +200,7 @@ func Find(r *gitext.Repo, opts Options) (*Commits, error) {
 		d.CherryPickedFrom = cherryPickedFrom(c.Message)
 		out.Details = append(out.Details, d)
 	}
-	landed := landedOn(graph, tips, tied)
+	landed := <-landedDone
 	ids, warnings := patchIDs(r, hashes, merge, opts.CoreAbbrev, patchIDCacheModeOf(opts), opts.Diffs, opts.PatchIDsToGroup)
 	out.Warnings = append(out.Warnings, warnings...)
 	for k := range out.Details {
