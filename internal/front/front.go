@@ -137,8 +137,8 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		return err
 	}
 	// git config runs as a child (gitext.Repo.Config) for about a millisecond of a warm run's four or five:
-	// the refs are listed and the ticket index read meanwhile, which need no configuration, and handed to the
-	// listing (Options.Tips and Options.Index are what it would read itself).
+	// the refs are listed, the ticket index read and the default base branch resolved meanwhile, which need no
+	// configuration, and handed to the listing (Options.Tips, Index and Base are what it would read itself).
 	config := make(chan error, 1)
 	go func() {
 		_, err := repo.Configuration()
@@ -146,6 +146,9 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	}()
 	tips, tipsErr := repo.HistoryTips()
 	index := discover.Preload(repo)
+	// The default base branch (origin/HEAD's target, else main, else master) needs no configuration either;
+	// it is taken when bernstein.baseBranch turns out unset, as Find would resolve it then.
+	baseName, baseCommit, baseOK := repo.BaseBranch("")
 	if err := <-config; err != nil {
 		return err
 	}
@@ -169,6 +172,12 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		opts.Tips = tips
 	}
 	opts.Index = index
+	if opts.BaseBranch == "" {
+		opts.Base = &gitext.Tip{}
+		if baseOK {
+			opts.Base = &gitext.Tip{Name: baseName, Commit: baseCommit}
+		}
+	}
 	meter = progress.New(stderr, "Reading history", "commits")
 	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
 		if meter != nil {

@@ -88,6 +88,19 @@ func TestFrontAnswersAsTheFullCLI(t *testing.T) {
 			}
 		}
 	}
+	// A configured base branch is the configuration's, not the default the front resolves while git config runs.
+	r.Git("config", "bernstein.baseBranch", "release/1.0")
+	for _, args := range [][]string{{"commits", "--json", "ENG-42"}, {"commits", "ENG-42"}} {
+		fo, fe, fc, handled := runFront(t, r, r.Dir, args)
+		co, ce, cc := runFull(t, r, r.Dir, args)
+		if !handled || fo != co || fe != ce || fc != cc {
+			t.Errorf("%q with bernstein.baseBranch: the front printed\n%s\n%s(exit %d, handled %v)\n"+
+				"git-bernstein-full\n%s\n%s(exit %d)", args, fo, fe, fc, handled, co, ce, cc)
+		}
+		if args[1] == "--json" && !strings.Contains(fo, `"ref": "refs/heads/release/1.0"`) {
+			t.Errorf("--json with bernstein.baseBranch release/1.0 records another base:\n%s", fo)
+		}
+	}
 	for _, args := range handedOver {
 		if out, errOut, _, handled := runFront(t, r, r.Dir, args); handled || out != "" || errOut != "" {
 			t.Errorf("%q: handled %v, wrote %q %q; want it handed over with nothing written", args, handled, out,
