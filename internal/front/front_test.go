@@ -88,6 +88,19 @@ func TestFrontAnswersAsTheFullCLI(t *testing.T) {
 			}
 		}
 	}
+	// A configured tracker: the front reads the index's commits for the id as the default tracker reads it,
+	// and the listing uses them only where the configured tracker gives the same index words.
+	r.Git("config", "bernstein.tracker", "jira")
+	for _, args := range [][]string{{"commits", "eng-42"}, {"commits", "--json", "ENG-42"}, {"commits", "7"}} {
+		fo, fe, fc, handled := runFront(t, r, r.Dir, args)
+		co, ce, cc := runFull(t, r, r.Dir, args)
+		if !handled || fo != co || fe != ce || fc != cc {
+			t.Errorf("%q with bernstein.tracker jira: the front printed\n%s\n%s(exit %d, handled %v)\n"+
+				"git-bernstein-full\n%s\n%s(exit %d)", args, fo, fe, fc, handled, co, ce, cc)
+		}
+	}
+	r.Git("config", "--unset", "bernstein.tracker")
+
 	// A configured base branch is the configuration's, not the default the front resolves while git config runs.
 	r.Git("config", "bernstein.baseBranch", "release/1.0")
 	for _, args := range [][]string{{"commits", "--json", "ENG-42"}, {"commits", "ENG-42"}} {
