@@ -104,13 +104,13 @@ func (s *session) githubSettings(c *ucli.Command) (github.Settings, error) {
 	if err != nil {
 		return github.Settings{}, err
 	}
-	url, _ := s.cfg.Get("remote." + set.Remote + ".url")
 	token := s.env.getenv("GITHUB_TOKEN")
 	if token == "" {
 		token = s.env.getenv("GH_TOKEN")
 	}
-	return github.Settings{Source: set.GithubSource(url), APIURL: set.GithubAPIURL, APIURLFrom: set.GithubAPIURLFrom, Token: token,
-		UserAgent: "git-bernstein/" + buildinfo.Version(), CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")}, nil
+	return github.Settings{Source: set.GithubSource(), APIURL: set.GithubAPIURL, APIURLFrom: set.GithubAPIURLFrom,
+		Token: token, UserAgent: "git-bernstein/" + buildinfo.Version(),
+		CacheDir: filepath.Join(s.repo.CommonDir, "bernstein", "github-cache")}, nil
 }
 
 // githubUsage makes a GitHub flag's bad value (github.FlagError) a usage error: exit 2.

@@ -91,6 +91,8 @@ type Settings struct {
 	LegalHold        bool     // bernstein.legalHold
 	LineageV2        bool     // BERNSTEIN_LINEAGE_V2, else bernstein.yaml's lineage.version is 2
 
+	remoteURL string // git config remote.<Remote>.url, "" when there is no such remote (GithubSource)
+
 	invalid map[string]error
 }
 
@@ -158,6 +160,7 @@ func Load(src Sources, f Flags) *Settings {
 	if s.Remote == "" {
 		s.Remote = DefaultRemote
 	}
+	s.remoteURL = get("remote." + s.Remote + ".url")
 	switch {
 	case f.GithubAPIURL != nil && *f.GithubAPIURL != "":
 		s.GithubAPIURL, s.GithubAPIURLFrom = *f.GithubAPIURL, "--github-api-url"
@@ -295,8 +298,8 @@ func lineageV2(projectRoot string, getenv func(string) string) (bool, error) {
 }
 
 // GithubSource is what names the GitHub repository (githubrepo.Source): --github-repo or bernstein.githubRepo,
-// else the remote's URL, remoteURL (git config remote.<Remote>.url; "" when there is no such remote).
-func (s *Settings) GithubSource(remoteURL string) githubrepo.Source {
+// else the URL of the remote (git config remote.<Remote>.url; none when there is no such remote).
+func (s *Settings) GithubSource() githubrepo.Source {
 	return githubrepo.Source{Repo: s.GithubRepo, RepoFrom: s.GithubRepoFrom, Remote: s.Remote,
-		RemoteChosen: s.RemoteChosen, RemoteURL: remoteURL}
+		RemoteChosen: s.RemoteChosen, RemoteURL: s.remoteURL}
 }

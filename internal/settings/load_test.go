@@ -193,3 +193,27 @@ func TestDocListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// GithubSource names the repository by flag, else bernstein.githubRepo, else by the URL of the remote the
+// settings chose (bernstein.remote, else origin); a remote that does not exist has no URL.
+func TestGithubSource(t *testing.T) {
+	t.Parallel()
+	cfg := config{"remote.origin.url": {"git@github.com:acme/app.git"}, "remote.up.url": {"https://github.com/acme/up"}}
+	for _, tc := range []struct {
+		name string
+		cfg  config
+		f    Flags
+		want string // Repo + " " + RepoFrom + " " + Remote + " " + RemoteURL
+	}{
+		{"origin", cfg, Flags{}, "  origin git@github.com:acme/app.git"},
+		{"chosen remote", config{"bernstein.remote": {"up"}, "remote.up.url": cfg["remote.up.url"]}, Flags{},
+			"  up https://github.com/acme/up"},
+		{"no such remote", config{"bernstein.remote": {"gone"}}, Flags{}, "  gone "},
+		{"flag", cfg, Flags{GithubRepo: ptr("acme/lib")}, "acme/lib --github-repo origin git@github.com:acme/app.git"},
+	} {
+		s := Load(Sources{Config: tc.cfg}, tc.f).GithubSource()
+		if got := s.Repo + " " + s.RepoFrom + " " + s.Remote + " " + s.RemoteURL; got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

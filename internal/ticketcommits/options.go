@@ -28,8 +28,7 @@ func Options(set *settings.Settings, cfg *gitext.Config, tracker, id string) (di
 	}
 	if tk.Numeric() {
 		// owner/repo#N counts only for this repository, when it is known (remote or bernstein.githubRepo).
-		url, _ := cfg.Get("remote." + set.Remote + ".url")
-		if choice, err := set.GithubSource(url).Choose(); err == nil && choice.Unavailable == nil {
+		if choice, err := set.GithubSource().Choose(); err == nil && choice.Unavailable == nil {
 			tk = tk.InRepo(choice.Repo.String())
 		}
 	}
