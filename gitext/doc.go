@@ -20,7 +20,8 @@
 // # What a Repo offers
 //
 // Discover opens the repository around a folder as git finds it (GIT_DIR, GIT_WORK_TREE, .git files, bare
-// repositories); options (WithProgress, WithNotice) are given there, not set afterwards.
+// repositories); options (WithProgress, WithNotice) are given there, not set afterwards. Top is where a
+// project's own files are looked for: the working tree's top, or a bare repository's git folder.
 //
 //   - revisions and objects: Commit and ReadCommit, MergeBase (as `git merge-base
 //     --all`, walked on gitext's own reader and the commit-graph), TreeEntries, TreeEntryAt, TreeFiles, CheckTree

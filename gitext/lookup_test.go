@@ -239,3 +239,25 @@ func TestShallowCommitsLikeTheShallowFile(t *testing.T) {
 		t.Error("IsShallow of a commit the clone lacks")
 	}
 }
+
+// Top is the working tree's top, from any folder in it, and a bare repository's git folder.
+func TestTop(t *testing.T) {
+	t.Parallel()
+	r, repo := lookupRepo(t)
+	sub, err := gitext.Discover(filepath.Join(r.Dir, "dir"), r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.Top() != repo.WorkTree || sub.Top() != repo.WorkTree || repo.WorkTree == "" {
+		t.Errorf("Top %q and from dir/ %q, want the worktree %q", repo.Top(), sub.Top(), repo.WorkTree)
+	}
+	bareDir := filepath.Join(t.TempDir(), "bare.git")
+	r.Git("clone", "-q", "--bare", r.Dir, bareDir)
+	bare, err := gitext.Discover(bareDir, r.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare.WorkTree != "" || bare.Top() != bare.GitDir {
+		t.Errorf("bare: Top %q, want its git folder %q", bare.Top(), bare.GitDir)
+	}
+}

@@ -149,6 +149,15 @@ func open(gitDir, workTree string) (*Repo, error) {
 	return repo, nil
 }
 
+// Top is the top of the working tree, or the git folder of a bare repository: where a project's own files
+// (bernstein.yaml, .sdd) are looked for.
+func (r *Repo) Top() string {
+	if r.WorkTree != "" {
+		return r.WorkTree
+	}
+	return r.GitDir
+}
+
 // IsShallow says whether commit h is at a shallow clone's boundary: listed in the shallow file, its parents
 // not in the clone. History walks stop there.
 func (r *Repo) IsShallow(h Hash) bool { return r.shallow[h] }

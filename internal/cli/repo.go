@@ -142,11 +142,8 @@ func (s *session) sddFolder(flag string, workdir bool) (string, error) {
 // folder), else the top of the worktree, else the git folder of a bare repository. --sdd never moves it: a .sdd
 // given elsewhere does not bring another project's bernstein.yaml with it.
 func (s *session) projectRoot(workdir bool) (string, error) {
-	switch {
-	case workdir:
+	if workdir {
 		return s.env.getwd()
-	case s.repo.WorkTree != "":
-		return s.repo.WorkTree, nil
 	}
-	return s.repo.GitDir, nil
+	return s.repo.Top(), nil
 }

@@ -156,12 +156,8 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	if err != nil {
 		return err
 	}
-	root := repo.WorkTree
-	if root == "" {
-		root = repo.GitDir
-	}
-	set := settings.Load(settings.Sources{Config: cfg, Getenv: env.Getenv, ProjectRoot: root, WorkTree: root,
-		CommonDir: repo.CommonDir}, settings.Flags{Tracker: req.tracker, Match: req.match,
+	set := settings.Load(settings.Sources{Config: cfg, Getenv: env.Getenv, ProjectRoot: repo.Top(),
+		WorkTree: repo.Top(), CommonDir: repo.CommonDir}, settings.Flags{Tracker: req.tracker, Match: req.match,
 		Trailers: req.trailers, Wd: wd})
 	opts, err := ticketcommits.Options(set, cfg, "", req.ticket)
 	if err != nil {
