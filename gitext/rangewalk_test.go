@@ -87,7 +87,7 @@ func TestRangeCommitsAgreesWithRevList(t *testing.T) {
 		rng := rand.New(rand.NewPCG(c.seed, 2))
 		for range 40 {
 			a, b := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
-			rg, err := repo.ResolveRange(a + ".." + b)
+			rg, err := repo.RangeOf(a+".."+b, func(rev string) (Hash, error) { return NewHash(rev), nil })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,12 @@
-package gitext
+package revparse_test
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -19,7 +21,7 @@ func TestResolveRange(t *testing.T) {
 	m1 := r.Commit("main 1", nil)
 	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'side'", "side")
 	merge := r.Rev("HEAD")
-	repo, err := Discover(r.Dir, r.Getenv)
+	repo, err := gitext.Discover(r.Dir, r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestResolveRange(t *testing.T) {
 		{"ORIG_HEAD..HEAD", []string{s1, s2, merge}},
 	}
 	for _, c := range cases {
-		rg, err := repo.ResolveRange(c.spec)
+		rg, err := revparse.ResolveRange(repo, c.spec)
 		if err != nil {
 			t.Fatalf("%s: %v", c.spec, err)
 		}
@@ -48,7 +50,7 @@ func TestResolveRange(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"nope..HEAD", "a...b"} {
-		if _, err := repo.ResolveRange(bad); err == nil {
+		if _, err := revparse.ResolveRange(repo, bad); err == nil {
 			t.Errorf("%s resolved", bad)
 		}
 	}
