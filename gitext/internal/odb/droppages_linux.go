@@ -11,3 +11,8 @@ func dropPages(b []byte) {
 		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
 	}
 }
+
+// readIndexIDs says FindOffset reads a mapped index's ids with read calls (IndexV2.findByReading): here pack
+// and index pages are dropped (dropPages), and looking ids up through the mapping would fault the index back
+// into the resident set.
+const readIndexIDs = true

@@ -29,7 +29,3 @@ func unmapFile(b []byte) {
 		_ = syscall.Munmap(b) // at close: nothing is left to do with a failure
 	}
 }
-
-// readIndexIDs says FindOffset reads a mapped index's ids with read calls (IndexV2.findByReading):
-// where the index is mapped, reading through the mapping keeps what it faults in resident.
-const readIndexIDs = true
