@@ -200,7 +200,9 @@ func encodeIndex(g *gitext.Graph, tips []gitext.Hash, postings *postingLists) []
 
 // writeIndex writes g (renumbered by rank), the tips and the postings (node numbers of g) to out, and the
 // checksum of it all. It streams: on a million commits the file is 57 MB, and building it in one buffer (grown
-// by doubling) held up to twice that on the heap at the end of a first run, beside the history's graph.
+// by doubling) held up to twice that on the heap at the end of a first run, beside the history's graph. It
+// empties postings' word map on the way (its words are moved into a sorted array), so postings can be written
+// once and not added to afterwards.
 func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *postingLists) error {
 	n := g.Len()
 	order := make([]int, n) // rank → old node
@@ -252,12 +254,10 @@ func writeIndex(out io.Writer, g *gitext.Graph, tips []gitext.Hash, postings *po
 	postings.at = nil // the words' numbers are all that is used from here: the map can go
 	mid := splitSorted(words, func(p posting) string { return p.word })
 	parts := [2][]posting{words[:mid], words[mid:]}
-	parallel.Each(2, 2, func(_, h int) {
-		slices.SortFunc(parts[h], func(a, c posting) int { return strings.Compare(a.word, c.word) })
-	})
 	uv(uint64(len(words)))
 	var second bytes.Buffer
 	parallel.Each(2, 2, func(_, h int) {
+		slices.SortFunc(parts[h], func(a, c posting) int { return strings.Compare(a.word, c.word) })
 		var out interface {
 			io.Writer
 			io.StringWriter
