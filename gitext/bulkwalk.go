@@ -51,7 +51,7 @@ func (r *Repo) bulkWalk(pr *odb.Packs, tips []Tip, prep func(*WalkCommit) any, v
 	var total uint64
 	// sized is how many commits the walk makes room for at once. The per-node slices are all history long, so
 	// outgrowing them copies them all (append grows a slice that size by a quarter), and the old copies are
-	// garbage that the collector lets the heap grow by twice over (commits sets GOGC=200): a walk reads
+	// garbage that the collector lets the heap grow by twice over (a long walk runs at GOGC=200): a walk reads
 	// commits no entry lists (Kafka 34 beyond its 20,833 entries; commons-lang's clone 622 deltified commits
 	// beyond its 9,593 without a commit-graph), so room is made for them.
 	var sized int

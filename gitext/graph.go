@@ -184,9 +184,9 @@ func (r *Repo) WalkFrom(base *Graph, tips []Tip, visit func(*WalkCommit) error) 
 // WalkWith is WalkFrom with prep, which is called for every commit visit will see, before it, concurrently on
 // every core: work that needs one commit alone (finding the words of its message) belongs there, and visit,
 // which runs on one goroutine, finds its result in WalkCommit.Prepared. prep must be safe for concurrent use.
-// prep may set the commit's Message to "" when visit will not need it, and a walk then keeps no copy of it: a
-// walk of all history reads every message but visit looks at few. The message prep sees may be bytes that the
-// next commit's overwrite, so what prep returns must not share memory with it.
+// prep may set the commit's Message to "" when visit will not need it, and the bulk walk then keeps no copy of
+// it: a walk of all history reads every message but visit looks at few. The message prep sees may be bytes
+// that the next commit's bytes overwrite, so what prep returns must not share memory with it.
 // The graph comes back ready for every question (its topological ranks and generation numbers computed).
 func (r *Repo) WalkWith(base *Graph, tips []Tip, prep func(*WalkCommit) any, visit func(*WalkCommit) error) (*Graph, error) {
 	g, err := r.walkWith(base, tips, prep, visit)

@@ -25,8 +25,8 @@ type postingLink struct {
 
 func newPostingLists() *postingLists { return &postingLists{at: map[string]int32{}} }
 
-// add records that node's message has w. w may be a slice of a message: a new word is copied, so that the
-// message is not kept alive by the index.
+// add records that node's message has w. w may be a slice of a message (as when the index is extended from
+// commits useIndex read): a new word is copied, so that the message is not kept alive by the index.
 func (p *postingLists) add(w string, node uint32) {
 	i, ok := p.at[w]
 	if !ok {
