@@ -330,15 +330,26 @@ func commitAt(p *mappedPack, ix *IndexV2, i int) (packedAt, uint64, bool) {
 	return packedAt{off, uint32(i)}, entrySize(p.data[off:]), true
 }
 
-// entrySize is the inflated size in a pack entry's header.
+// entrySize is the inflated size in a pack entry's header (as far as it can be read: an estimate for sizing).
 func entrySize(b []byte) uint64 {
-	size := uint64(b[0] & 15)
-	shift := uint(4)
-	for i := 1; b[i-1]&0x80 != 0 && i < len(b) && shift < 60; i++ {
-		size |= uint64(b[i]&0x7f) << shift
-		shift += 7
-	}
+	_, size, _, _ := entryHeader(b)
 	return size
+}
+
+// entryHeader reads a pack entry's header at the start of b (not empty): its type, the size it inflates to,
+// and the header's length; ok is false for a header that runs past b or past 64 bits (size is then what was
+// read of it).
+func entryHeader(b []byte) (typ byte, size uint64, n int, ok bool) {
+	typ, size = (b[0]>>4)&7, uint64(b[0]&15)
+	n = 1
+	for shift := uint(4); b[n-1]&0x80 != 0; shift += 7 {
+		if n >= len(b) || shift > 60 {
+			return typ, size, n, false
+		}
+		size |= uint64(b[n]&0x7f) << shift
+		n++
+	}
+	return typ, size, n, true
 }
 
 // ReadCommitEntry inflates the commit at e; ok is false when the entry is unreadable (the caller then reads the
@@ -356,22 +367,13 @@ func (pr *Packs) ReadCommitEntryInto(e CommitEntry, buf []byte) ([]byte, bool) {
 	if len(b) == 0 || (b[0]>>4)&7 != 1 {
 		return pr.ReadCommitEntry(e)
 	}
-	size, i := uint64(b[0]&15), 1
-	for shift := uint(4); b[i-1]&0x80 != 0; shift += 7 {
-		if i >= len(b) || shift > 60 {
-			return nil, false
-		}
-		size |= uint64(b[i]&0x7f) << shift
-		i++
-	}
-	if size > maxEntrySize {
+	_, size, n, ok := entryHeader(b)
+	if !ok || size > maxEntrySize {
 		return nil, false
 	}
-	pr.res.touch(e.pack.seen, int(e.off), int(min(e.off+int64(i)+int64(size)/3+16, int64(len(e.pack.data)))))
+	pr.touchEntry(e.pack, e.off, n, size)
 	buf = slices.Grow(buf[:0], int(size))[:size]
-	inf := pr.inflater()
-	defer pr.pool.Put(inf)
-	return buf, inf.inflate(buf, b[i:])
+	return buf, pr.inflateInto(buf, b[n:])
 }
 
 // Contains says whether some pack's index lists h.

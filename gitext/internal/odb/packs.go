@@ -377,23 +377,11 @@ func (pr *Packs) entryAt(p *mappedPack, off int64, all bool, depth int) (plumbin
 		return 0, nil, false
 	}
 	b := p.data[off:]
-	typ := (b[0] >> 4) & 7
-	size := uint64(b[0] & 15)
-	shift, i := uint(4), 1
-	for b[i-1]&0x80 != 0 {
-		if i >= len(b) || shift > 60 {
-			return 0, nil, false
-		}
-		size |= uint64(b[i]&0x7f) << shift
-		shift += 7
-		i++
-	}
-	if size > maxEntrySize {
+	typ, size, i, ok := entryHeader(b)
+	if !ok || size > maxEntrySize {
 		return 0, nil, false
 	}
-	// Where the entry's zlib stream ends is not known before it is inflated: a third of the size it inflates
-	// to is about what git's objects compress to.
-	pr.res.touch(p.seen, int(off), int(min(off+int64(i)+int64(size)/3+16, int64(len(p.data)))))
+	pr.touchEntry(p, off, i, size)
 	var objType plumbing.ObjectType
 	switch typ {
 	case 1:
@@ -501,10 +489,22 @@ type cachedBase struct {
 
 // inflate decompresses exactly size bytes of the zlib stream at the start of src, with a pooled decoder.
 func (pr *Packs) inflate(src []byte, size uint64) ([]byte, bool) {
+	out := make([]byte, size)
+	return out, pr.inflateInto(out, src)
+}
+
+// inflateInto fills out from the zlib stream at the start of src with a pooled decoder (inflater.inflate).
+func (pr *Packs) inflateInto(out, src []byte) bool {
 	inf := pr.inflater()
 	defer pr.pool.Put(inf)
-	out := make([]byte, size)
-	return out, inf.inflate(out, src)
+	return inf.inflate(out, src)
+}
+
+// touchEntry counts the pages of the entry at off in p (its header n bytes long, inflating to size) as
+// faulted in, for dropping them later. Where the entry's zlib stream ends is not known before it is
+// inflated: a third of the size it inflates to is about what git's objects compress to.
+func (pr *Packs) touchEntry(p *mappedPack, off int64, n int, size uint64) {
+	pr.res.touch(p.seen, int(off), int(min(off+int64(n)+int64(size)/3+16, int64(len(p.data)))))
 }
 
 // inflate fills out from the zlib stream at the start of src. The whole-stream decoder (package inflate) reads
