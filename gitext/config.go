@@ -21,6 +21,10 @@ import (
 // the environment.
 type Config struct {
 	values map[string][]string // normalised key → values in file order, later files last
+	// keep, when not nil, says which keys values holds: a configuration from the cache (WithConfigCache),
+	// which records in outside the first other key it is asked for.
+	keep    func(key string) bool
+	outside *outsideKeys
 }
 
 // maxConfigList bounds what `git config --list` may print: configuration is small, and a runaway include is
@@ -46,7 +50,13 @@ func (r *Repo) Config(getenv func(string) string) (*Config, error) {
 // was given, read once: the session's settings and the patch writer's diff settings (gitext/patch) come from the
 // same read, so an [include]d diff.renames counts for a patch as an [include]d bernstein.tracker does.
 func (r *Repo) Configuration() (*Config, error) {
-	r.configOnce.Do(func() { r.config, r.configErr = r.Config(r.getenv) })
+	r.configOnce.Do(func() {
+		if r.configKeep != nil {
+			r.config, r.configErr = r.cachedConfig()
+			return
+		}
+		r.config, r.configErr = r.Config(r.getenv)
+	})
 	return r.config, r.configErr
 }
 
@@ -59,28 +69,10 @@ func (r *Repo) Getenv(key string) string { return r.getenv(key) }
 var gitConfigEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",
 	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "PATH"}
 
-// gitConfig runs `git config --null --list` for this repository: each entry is "key\nvalue\0", or "key\0"
-// for a key given without "=" (true).
-func (r *Repo) gitConfig(getenv func(string) string) (*Config, error) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(git, "config", "--null", "--list")
-	cmd.Dir = r.GitDir
-	env := []string{"GIT_DIR=" + r.GitDir}
-	if r.WorkTree != "" {
-		cmd.Dir = r.WorkTree
-		env = append(env, "GIT_WORK_TREE="+r.WorkTree)
-	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(gitConfigEnv, k) || strings.HasPrefix(k, "GIT_CONFIG_KEY_") ||
-			strings.HasPrefix(k, "GIT_CONFIG_VALUE_") || strings.HasPrefix(k, "GIT_") {
-			continue
-		}
-		env = append(env, kv)
-	}
+// configEnv is what git config reads from the environment, as getenv gives it: "K=V" for each of
+// gitConfigEnv that is set, then the GIT_CONFIG_COUNT pairs.
+func configEnv(getenv func(string) string) []string {
+	var env []string
 	for _, k := range gitConfigEnv {
 		if v := getenv(k); v != "" {
 			env = append(env, k+"="+v)
@@ -93,7 +85,45 @@ func (r *Repo) gitConfig(getenv func(string) string) (*Config, error) {
 			}
 		}
 	}
-	cmd.Env = env
+	return env
+}
+
+// configDir is the folder git config runs in for r, against which relative paths in its environment resolve.
+func (r *Repo) configDir() string {
+	if r.WorkTree != "" {
+		return r.WorkTree
+	}
+	return r.GitDir
+}
+
+// configCommand is git with args for this repository, with the process's environment but for every GIT_*
+// variable and those of configEnv, whose values come from env instead.
+func (r *Repo) configCommand(git string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(git, args...)
+	cmd.Dir = r.configDir()
+	cmd.Env = []string{"GIT_DIR=" + r.GitDir}
+	if r.WorkTree != "" {
+		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+r.WorkTree)
+	}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(gitConfigEnv, k) || strings.HasPrefix(k, "GIT_") {
+			continue
+		}
+		cmd.Env = append(cmd.Env, kv)
+	}
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
+// gitConfig runs `git config --null --list` for this repository: each entry is "key\nvalue\0", or "key\0"
+// for a key given without "=" (true).
+func (r *Repo) gitConfig(getenv func(string) string) (*Config, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, err
+	}
+	cmd := r.configCommand(git, configEnv(getenv), "config", "--null", "--list")
 	var stderr strings.Builder
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
 	out, err := cmd.StdoutPipe()
@@ -174,15 +204,20 @@ func userConfigFiles(getenv func(string) string) []string {
 			files = append(files, "/etc/gitconfig")
 		}
 	}
+	return append(files, globalConfigFiles(getenv)...)
+}
+
+// globalConfigFiles are the global configuration files, in the order git reads them.
+func globalConfigFiles(getenv func(string) string) []string {
 	if p := getenv("GIT_CONFIG_GLOBAL"); p != "" {
+		return []string{p}
+	}
+	var files []string
+	if p := XDGGitFile("config", getenv); p != "" {
 		files = append(files, p)
-	} else {
-		if p := XDGGitFile("config", getenv); p != "" {
-			files = append(files, p)
-		}
-		if home := getenv("HOME"); home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
+	}
+	if home := getenv("HOME"); home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
 	return files
 }
@@ -309,8 +344,9 @@ func normKey(key string) string {
 
 // Get returns the last value of key, as `git config key` does.
 func (c *Config) Get(key string) (string, bool) {
-	vs := c.values[normKey(key)]
-	if len(vs) == 0 {
+	k := normKey(key)
+	vs := c.values[k]
+	if !c.holds(k) || len(vs) == 0 {
 		return "", false
 	}
 	return vs[len(vs)-1], true
@@ -318,7 +354,11 @@ func (c *Config) Get(key string) (string, bool) {
 
 // GetAll returns every value of key in order, as `git config --get-all key` does.
 func (c *Config) GetAll(key string) []string {
-	return append([]string(nil), c.values[normKey(key)]...)
+	k := normKey(key)
+	if !c.holds(k) {
+		return nil
+	}
+	return append([]string(nil), c.values[k]...)
 }
 
 // Bool reads a boolean with git's spellings; a missing key gives def.
@@ -348,6 +388,9 @@ func (c *Config) boolOr(key string, def bool) bool {
 func (c *Config) Subsections(section, variable string) []string {
 	var out []string
 	prefix, suffix := strings.ToLower(section)+".", "."+strings.ToLower(variable)
+	if !c.holds(prefix + "*" + suffix) {
+		return nil
+	}
 	for k := range c.values {
 		if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, suffix) && len(k) > len(prefix)+len(suffix) {
 			out = append(out, k[len(prefix):len(k)-len(suffix)])

@@ -20,7 +20,7 @@
 // # What a Repo offers
 //
 // Discover opens the repository around a folder as git finds it (GIT_DIR, GIT_WORK_TREE, .git files, bare
-// repositories); options (WithProgress, WithNotice) are given there, not set afterwards. Top is where a
+// repositories); options (WithProgress, WithNotice, WithConfigCache) are given there, not set afterwards. Top is where a
 // project's own files are looked for: the working tree's top, or a bare repository's git folder.
 //
 //   - revisions and objects: Commit and ReadCommit, MergeBase (as `git merge-base
@@ -40,6 +40,37 @@
 //   - writing: WriteBlob, AddFiles and MergeRef (a commit on a ref by compare-and-swap), UnionTrees.
 //
 // ParseTrailers reads a message's trailers as `git interpret-trailers --parse` does.
+//
+// # The configuration cache
+//
+// WithConfigCache keeps `git config`'s answer for the keys its caller reads in <git dir>/bernstein/config-cache
+// (this worktree's git folder), so that a run whose configuration has not changed starts no git. The file,
+// mode 0600, written atomically:
+//
+//	bernstein config cache 1
+//	file <absolute path>          one line for each file git reads or would read if it existed
+//	…
+//	sum <64 hex digits>
+//	<empty line>
+//	<key>\n<value>\0 …            the kept keys (normalised), in git's order, as `git config --null --list`
+//	end <64 hex digits>           SHA-256 of every byte before this line
+//
+// The files are the system file (where `git config --system --edit` says it is, asked with echo as the
+// editor), the global ones (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config and ~/.gitconfig), the
+// repository's config and this worktree's config.worktree, missing or not. sum is the SHA-256 of the git
+// executable's path and stat, the repository's folders, what git config reads from the environment (HOME,
+// XDG_CONFIG_HOME, PATH, GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL, GIT_CONFIG_PARAMETERS and the
+// GIT_CONFIG_COUNT pairs) and each file's stat: device, inode, mode, owner, size, modification and change
+// time, or "absent". A run reads the file without following a symlink, as a regular file of at most 1 MiB,
+// checks end, stats the files and recomputes sum; on any difference it asks git and writes the cache anew.
+//
+// What a stat cannot see is never cached: an [include] or [includeIf] (the word include anywhere in a file, or
+// in GIT_CONFIG_PARAMETERS or a GIT_CONFIG_KEY_n), since the included file and its condition (the branch, the
+// folder, a remote) go unwatched; a file changed within the last two seconds, which could change again in the
+// same timestamp tick with the same size (the change time, which no one can set back, is in the stat); a kept
+// remote URL with a user or password in it (a copy of a credential). Only Linux and macOS cache (the change
+// time and inode are read there). The cache is as trustworthy as .git/config: whoever can write one can write
+// the other.
 //
 // # Sub-packages
 //

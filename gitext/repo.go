@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -51,6 +52,8 @@ type Repo struct {
 	configOnce sync.Once
 	config     *Config
 	configErr  error
+	configKeep func(key string) bool // WithConfigCache
+	configRacy time.Duration         // configRacyWindow; tests shorten it
 
 	packOnce sync.Once
 	pack     *odb.Packs
@@ -130,7 +133,7 @@ func open(gitDir, workTree string) (*Repo, error) {
 		wt = osfs.New(workTree)
 	}
 	repo := &Repo{st: st, wt: wt, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
-		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw)}
+		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw), configRacy: configRacyWindow}
 	st.promisor = newPromisor(repo, format)
 	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
 		pr, err := repo.packs()

@@ -132,26 +132,30 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 			if meter != nil {
 				meter.Set(commits)
 			}
-		}))
+		}),
+		gitext.WithConfigCache(cachedKey))
 	if err != nil {
 		return err
 	}
-	// git config runs as a child (gitext.Repo.Config) for about a millisecond of a warm run's four or five:
-	// the refs are listed, the ticket index read and the default base branch resolved meanwhile, which need no
-	// configuration, and handed to the listing (Options.Tips, Index and Base are what it would read itself).
+	// The configuration comes from its cache (cachedKey), else from a git config child (gitext.Repo.Config) for
+	// about a millisecond and a half: the refs are listed, the ticket index read and the default base branch
+	// resolved meanwhile, which need no configuration, and handed to the listing (Options.Tips, Index and Base
+	// are what it would read itself).
 	config := make(chan error, 1)
+	preloaded := make(chan *discover.Preloaded, 1)
 	go func() {
 		_, err := repo.Configuration()
 		config <- err
+		preloaded <- discover.Preload(repo)
 	}()
 	tips, tipsErr := repo.HistoryTips()
-	index := discover.Preload(repo)
 	// The default base branch (origin/HEAD's target, else main, else master) needs no configuration either;
 	// it is taken when bernstein.baseBranch turns out unset, as Find would resolve it then.
 	baseName, baseCommit, baseOK := repo.BaseBranch("")
 	if err := <-config; err != nil {
 		return err
 	}
+	index := <-preloaded
 	cfg, err := repo.Configuration()
 	if err != nil {
 		return err
@@ -175,12 +179,34 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		}
 	}
 	meter = progress.New(stderr, "Reading history", "commits")
-	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
+	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() error {
 		if meter != nil {
 			meter.Done()
 		}
+		if k := cfg.Unanswered(); k != "" {
+			// Made with a configuration that lacked k: nothing is written, and git-bernstein-full, which asks
+			// git for all of it, answers instead.
+			return fmt.Errorf("the configuration cache does not hold %s", k)
+		}
 		listed()
+		return nil
 	})
+}
+
+// cachedKey says which configuration keys a run reads, all that the configuration cache keeps for it: the
+// settings' (bernstein.*, the remote's URL), discovery's (trailer.*, core.abbrev) and the patch ids' (diff.*,
+// core.attributesFile). A run asked for another hands over (run).
+func cachedKey(key string) bool {
+	section, rest, _ := strings.Cut(key, ".")
+	switch section {
+	case "bernstein", "trailer", "diff":
+		return true
+	case "core":
+		return rest == "abbrev" || rest == "attributesfile"
+	case "remote":
+		return strings.HasSuffix(rest, ".url")
+	}
+	return false
 }
 
 // call calls f when it is not nil.

@@ -140,3 +140,50 @@ func runFull(t *testing.T, r *gittest.Repo, dir string, args []string) (out, err
 	code = cli.RunEnv(env, append([]string{"git-bernstein"}, args...), strings.NewReader(""), &o, &e)
 	return o.String(), e.String(), code
 }
+
+// With its configuration cached (gitext.WithConfigCache) the front still answers as git-bernstein-full, and a
+// change to the configuration is seen by the next run. The files must be older than the cache's racy window
+// for it to be written, so the test waits that long once.
+func TestFrontConfigCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the cache's two-second racy window: make test runs it")
+	}
+	t.Parallel()
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a": "1\n"})
+	r.Commit("Fix login\n\nRefs: ENG-42", map[string]string{"b": "1\n"})
+	r.Git("checkout", "-q", "-b", "ENG-42-cleanup")
+	r.Commit("Tidy up", map[string]string{"c": "1\n"})
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "Merge branch 'ENG-42-cleanup'", "ENG-42-cleanup")
+	r.Git("remote", "add", "origin", "https://github.com/acme/app.git")
+	r.Git("config", "bernstein.match", "trailer,branch,merge")
+	time.Sleep(2100 * time.Millisecond)
+	cache := filepath.Join(r.Dir, ".git", "bernstein", "config-cache")
+	same := func(args ...string) string {
+		t.Helper()
+		fo, fe, fc, handled := runFront(t, r, r.Dir, args)
+		co, ce, cc := runFull(t, r, r.Dir, args)
+		if !handled || fo != co || fe != ce || fc != cc {
+			t.Errorf("%q: the front printed\n%s\n%s(exit %d, handled %v)\ngit-bernstein-full\n%s\n%s(exit %d)",
+				args, fo, fe, fc, handled, co, ce, cc)
+		}
+		return fo
+	}
+	before := same("commits", "ENG-42")
+	written, err := os.Stat(cache)
+	if err != nil {
+		t.Fatalf("the first run wrote no configuration cache: %v", err)
+	}
+	if again := same("commits", "ENG-42"); again != before {
+		t.Errorf("the cached run printed\n%s\nthe first\n%s", again, before)
+	}
+	if st, err := os.Stat(cache); err != nil || !os.SameFile(st, written) {
+		t.Errorf("the cache was written again: the second run did not read it")
+	}
+	r.Git("config", "bernstein.match", "trailer")
+	if after := same("commits", "ENG-42"); after == before {
+		t.Errorf("bernstein.match changed to trailer, and the front still lists the branch's commits:\n%s", after)
+	}
+	same("commits", "--json", "ENG-42")
+}

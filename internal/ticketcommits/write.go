@@ -16,13 +16,15 @@ import (
 // Run lists opts.Ticket's commits in repo (discover.List) and writes them (Write): the commits.json document
 // when asJSON, else the listing, whose lines group a change's copies by patch id but show no id, so only the
 // ids that can group are made (discover.Options.PatchIDsToGroup). listed, when not nil, is called once the
-// listing is made and before anything is written (it clears a progress meter); an error after it is one of
-// writing.
-func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.Writer, listed func()) error {
+// listing is made and before anything is written (it clears a progress meter); an error it returns is
+// returned and nothing is written. An error after it is one of writing.
+func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.Writer, listed func() error) error {
 	opts.PatchIDsToGroup = !asJSON
 	res, err := discover.List(repo, opts, !asJSON)
 	if listed != nil {
-		listed()
+		if lerr := listed(); err == nil {
+			err = lerr
+		}
 	}
 	if err != nil {
 		return err
