@@ -51,6 +51,7 @@ func (c *cacheRepo) open(t *testing.T, window time.Duration) (cfg *Config, fromC
 	}
 	repo.configRacy = window
 	cfg, err = repo.Configuration()
+	repo.WaitConfigCache()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,9 @@ type Repo struct {
 	configErr  error
 	configKeep func(key string) bool // WithConfigCache
 	configRacy time.Duration         // configRacyWindow; tests shorten it
+	// configSaved is closed when the cache write Configuration started is over; nil when it started none.
+	// Only Configuration's once sets it, and WaitConfigCache reads it after Configuration returned.
+	configSaved chan struct{}
 
 	packOnce sync.Once
 	pack     *odb.Packs

@@ -152,7 +152,9 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 	// The default base branch (origin/HEAD's target, else main, else master) needs no configuration either;
 	// it is taken when bernstein.baseBranch turns out unset, as Find would resolve it then.
 	baseName, baseCommit, baseOK := repo.BaseBranch("")
-	if err := <-config; err != nil {
+	err = <-config
+	defer repo.WaitConfigCache() // before the process exits or hands over
+	if err != nil {
 		return err
 	}
 	index := <-preloaded
