@@ -195,6 +195,9 @@ func (c *Config) readFile(path string) error {
 	}
 	defer f.Close()
 	err = readConfigFile(f, func(section, sub, name, value string) {
+		if name == "" {
+			return // a section header
+		}
 		if sub != "" {
 			section += "." + sub
 		}

@@ -10,7 +10,7 @@ import (
 
 // readConfigFile reads one git config file (git-config(1), "CONFIGURATION FILE") and calls add with each
 // variable's section, subsection ("" for none), name and value, in file order; a name without "=" has the
-// value "". It is go-git's config decoder (plumbing/format/config, which calls gcfg.ReadWithCallback) on
+// value "". Each section header is given too, with the name "" (a section may hold no variable). It is go-git's config decoder (plumbing/format/config, which calls gcfg.ReadWithCallback) on
 // gcfg's own scanner: the same tokens, the same checks and the same error messages. It does not import the
 // gcfg package itself, whose struct-filling half links encoding/gob and reflect, a tenth of a millisecond of
 // start-up on every run of the front for a file of a few lines.
@@ -54,7 +54,7 @@ func readConfigFile(r io.Reader, add func(section, subsection, name, value strin
 				if sectsub = unquoteConfig(lit); sectsub == "" {
 					return errAt("empty subsection name")
 				}
-				pos, tok, lit = s.Scan()
+				pos, tok, _ = s.Scan()
 				if errs.Len() > 0 {
 					return errs.Err()
 				}
@@ -69,6 +69,7 @@ func readConfigFile(r io.Reader, add func(section, subsection, name, value strin
 			if tok != token.EOL && tok != token.EOF && tok != token.COMMENT {
 				return errAt("expected EOL, EOF, or comment")
 			}
+			add(sect, sectsub, "", "")
 		case token.IDENT:
 			if sect == "" {
 				return errAt("expected section header")

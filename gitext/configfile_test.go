@@ -20,7 +20,11 @@ func TestReadConfigFileAsGoGit(t *testing.T) {
 		"[a]\nk-1 = v\n", "[a]\n1k = v\n", "[a]\nk =\n", "[a \"x\"\n", "#only\n;comment\n",
 	} {
 		var got strings.Builder
-		err := readConfigFile(strings.NewReader(src), func(s, ss, k, v string) { fmt.Fprintf(&got, "%s|%s|%s=%q\n", s, ss, k, v) })
+		err := readConfigFile(strings.NewReader(src), func(s, ss, k, v string) {
+			if k != "" {
+				fmt.Fprintf(&got, "%s|%s|%s=%q\n", s, ss, k, v)
+			}
+		})
 		var cfg format.Config
 		werr := format.NewDecoder(strings.NewReader(src)).Decode(&cfg)
 		var want strings.Builder
