@@ -82,14 +82,16 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 }
 
 // errRefsLeft is goGitRefs' error when no go-git storage is attached to read what listRefs leaves.
-var errRefsLeft = errors.New("the refs folder holds what gitext does not read itself (a symbolic link or an odd " +
-	"file): open the repository with gitext/store's WithGoGit to read it through go-git")
+var errRefsLeft = errors.New("the refs folder holds what gitext does not read itself (a link or an odd file): " +
+	"open the repository with gitext/objstore's WithGoGit to read it through go-git")
 
 // goGitRefs lists the history refs through go-git's storage (attached by gitext/store), for repositories listRefs
 // leaves to it.
 func (r *Repo) goGitRefs() ([]listedRef, error) {
 	if r.be.Refs == nil {
-		return nil, fmt.Errorf("list refs: %w", errRefsLeft)
+		err := fmt.Errorf("list refs: %w", errRefsLeft)
+		r.leftUnread(err)
+		return nil, err
 	}
 	all, err := r.be.Refs()
 	if err != nil {

@@ -36,6 +36,9 @@ type Repo struct {
 	// front) their start-up.
 	be       backend.Repo
 	promisor *promisor // nil unless the repository is a partial clone
+
+	unreadMu sync.Mutex
+	unread   error // Unreadable's: the first thing left to go-git that no go-git storage was attached to read
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
