@@ -10,10 +10,11 @@ import (
 
 // readConfigFile reads one git config file (git-config(1), "CONFIGURATION FILE") and calls add with each
 // variable's section, subsection ("" for none), name and value, in file order; a name without "=" has the
-// value "". Each section header is given too, with the name "" (a section may hold no variable). It is go-git's config decoder (plumbing/format/config, which calls gcfg.ReadWithCallback) on
-// gcfg's own scanner: the same tokens, the same checks and the same error messages. It does not import the
-// gcfg package itself, whose struct-filling half links encoding/gob and reflect, a tenth of a millisecond of
-// start-up on every run of the front for a file of a few lines.
+// value "". Each section header is given too, with the name "" (a section may hold no variable). It is
+// go-git's config decoder (plumbing/format/config, which calls gcfg.ReadWithCallback) on gcfg's own scanner:
+// the same tokens, the same checks and the same error messages. It does not import the gcfg package itself,
+// whose struct-filling half links encoding/gob and reflect, a tenth of a millisecond of start-up on every run
+// of the front for a file of a few lines.
 func readConfigFile(r io.Reader, add func(section, subsection, name, value string)) error {
 	src, err := io.ReadAll(r)
 	if err != nil {

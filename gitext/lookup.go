@@ -116,7 +116,7 @@ func validRefSpec(spec string) bool {
 	return ws == wd && ws < 2
 }
 
-// Backend hands gitext's own sub-packages (store, patch, revparse) the folders, gitext's readers and what
-// gitext/store attaches. Its key is of a type only packages under gitext/ can name (gitext/internal/backend), so
+// Backend hands gitext's own sub-packages (objstore, patch, revparse) the folders, gitext's readers and what
+// gitext/objstore attaches. Its key is of a type only packages under gitext/ can name (gitext/internal/backend), so
 // no other package can call it.
 func (r *Repo) Backend(backend.Key) *backend.Repo { return &r.be }

@@ -85,7 +85,7 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 var errRefsLeft = errors.New("the refs folder holds what gitext does not read itself (a link or an odd file): " +
 	"open the repository with gitext/objstore's WithGoGit to read it through go-git")
 
-// goGitRefs lists the history refs through go-git's storage (attached by gitext/store), for repositories listRefs
+// goGitRefs lists the history refs through go-git's storage (attached by gitext/objstore), for repositories listRefs
 // leaves to it.
 func (r *Repo) goGitRefs() ([]listedRef, error) {
 	if r.be.Refs == nil {

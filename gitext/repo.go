@@ -30,7 +30,7 @@ type Repo struct {
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
 
-	// be is what gitext's sub-packages read through (Backend); gitext/store attaches go-git's storage to it.
+	// be is what gitext's sub-packages read through (Backend); gitext/objstore attaches go-git's storage to it.
 	// gitext itself reads refs and objects on its own (refread.go, odb.go) and makes no go-git storage: its
 	// packages (and go-git's object and config packages with it) would cost every run of the front (package
 	// front) their start-up.

@@ -1,10 +1,10 @@
-// Package backend lets gitext hand what lies under a gitext.Repo to gitext's own sub-packages (store, patch,
+// Package backend lets gitext hand what lies under a gitext.Repo to gitext's own sub-packages (objstore, patch,
 // revparse), and to no one else: Go lets only packages under gitext/ import this package, so only they can make
 // the Key that gitext.Repo.Backend asks for. Every other package reads git through gitext.Repo's methods and
-// gitext/store's.
+// gitext/objstore's.
 //
 // It links no go-git storage: gitext reads refs and objects itself, and the front (package front) links gitext
-// but not gitext/store, whose go-git storage, object and config packages cost it start-up on every run.
+// but not gitext/objstore, whose go-git storage, object and config packages cost it start-up on every run.
 package backend
 
 import (
@@ -17,7 +17,7 @@ import (
 // outside this package.
 type Key struct{ _ struct{} }
 
-// Repo is what a sub-package reads git through: the folders, gitext's readers, and what gitext/store attaches.
+// Repo is what a sub-package reads git through: the folders, gitext's readers, and what gitext/objstore attaches.
 type Repo struct {
 	GitDir    string // this worktree's git folder
 	CommonDir string // the folder all worktrees share: objects, refs, config
@@ -32,9 +32,9 @@ type Repo struct {
 
 	// Objects and Refs read what gitext's own readers leave, through go-git's storage: an object they do not
 	// read (in an alternate's folder, past their size bound, in an entry they refuse) and the history refs when
-	// gitext's listing declines (a symbolic link or odd file under refs/). gitext/store sets both when the
-	// repository is discovered with store.WithGoGit, before anything is read; without them gitext says it
-	// cannot read such a repository, and the front hands it to git-bernstein-full.
+	// gitext's listing declines (a link or odd file under refs/). gitext/objstore sets both when the repository
+	// is discovered with objstore.WithGoGit, before anything is read; without them such a read fails, gitext.Repo's
+	// Unreadable says so, and the front hands the run to git-bernstein-full.
 	Objects func(plumbing.Hash) (plumbing.EncodedObject, error)
 	Refs    func() ([]*plumbing.Reference, error)
 
@@ -42,8 +42,8 @@ type Repo struct {
 	store     any
 }
 
-// Store returns what open returns on the first call for this repository, the same value every time: gitext/store
-// keeps its go-git storage here, so that one repository opens its packs once.
+// Store returns what open returns on the first call for this repository, the same value every time:
+// gitext/objstore keeps its go-git storage here, so that one repository opens its packs once.
 func (r *Repo) Store(open func() any) any {
 	r.storeOnce.Do(func() { r.store = open() })
 	return r.store
