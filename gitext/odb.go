@@ -32,7 +32,8 @@ func (r *Repo) fallback(h Hash) (plumbing.EncodedObject, error) {
 			return obj, err
 		}
 	} else if why := r.elsewhere(h); why != "" {
-		r.leftUnread(fmt.Errorf("object %s: %s, which gitext reads only through go-git's storage (gitext/objstore's WithGoGit)", h, why))
+		r.leftUnread(fmt.Errorf("object %s: %s, which gitext reads only through go-git's storage "+
+			"(gitext/objstore's WithGoGit)", h, why))
 	}
 	if r.promisor == nil {
 		return nil, plumbing.ErrObjectNotFound

@@ -85,8 +85,8 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 var errRefsLeft = errors.New("the refs folder holds what gitext does not read itself (a link or an odd file): " +
 	"open the repository with gitext/objstore's WithGoGit to read it through go-git")
 
-// goGitRefs lists the history refs through go-git's storage (attached by gitext/objstore), for repositories listRefs
-// leaves to it.
+// goGitRefs lists the history refs through go-git's storage (attached by gitext/objstore), for repositories
+// listRefs leaves to it; without that storage it fails, and Unreadable says why.
 func (r *Repo) goGitRefs() ([]listedRef, error) {
 	if r.be.Refs == nil {
 		err := fmt.Errorf("list refs: %w", errRefsLeft)
