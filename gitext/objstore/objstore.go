@@ -6,7 +6,8 @@
 //
 // Of gives a repository's Store, made once and kept with the repository. WithGoGit, given to gitext.Discover,
 // also lets gitext read through that storage what its own readers leave (objects in an alternate's folder or past
-// their bounds, refs behind a symbolic link): git-bernstein-full opens every repository with it.
+// their bounds, refs behind a symbolic link): git-bernstein-full opens with it every repository whose history
+// it reads.
 package objstore
 
 import (
@@ -40,8 +41,8 @@ func Of(repo *gitext.Repo) *Store {
 }
 
 // WithGoGit is a gitext.Discover option: gitext then reads through the repository's Store what its own readers
-// leave, as it did when it read everything through go-git. git-bernstein-full gives it for every repository it
-// opens; the front does not, and hands such a repository over to it.
+// leave, as it did when it read everything through go-git. git-bernstein-full gives it for every repository
+// whose history it reads; the front does not, and hands such a repository over to it (gitext.Repo.Unreadable).
 func WithGoGit() gitext.Option {
 	return func(repo *gitext.Repo) {
 		s := Of(repo)
