@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // Config is git's configuration as `git config` sees it: system, global, repository and worktree files with
@@ -231,19 +229,17 @@ func (c *Config) readFile(path string) error {
 		return fmt.Errorf("read git config %s: %w", path, err)
 	}
 	defer f.Close()
-	var cfg format.Config
-	if err := format.NewDecoder(f).Decode(&cfg); err != nil {
+	err = readConfigFile(f, func(section, sub, name, value string) {
+		if name == "" {
+			return // a section header
+		}
+		if sub != "" {
+			section += "." + sub
+		}
+		c.add(section+"."+name, value)
+	})
+	if err != nil {
 		return fmt.Errorf("parse git config %s: %w (fix it with `git config --file %s --edit`)", path, err, path)
-	}
-	for _, s := range cfg.Sections {
-		for _, o := range s.Options {
-			c.add(s.Name+"."+o.Key, o.Value)
-		}
-		for _, sub := range s.Subsections {
-			for _, o := range sub.Options {
-				c.add(s.Name+"."+sub.Name+"."+o.Key, o.Value)
-			}
-		}
 	}
 	return nil
 }

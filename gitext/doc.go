@@ -1,5 +1,5 @@
 // Package gitext holds everything that reads or writes git: finding the repository the way git does, reading
-// configuration, walking history, refs, trailers, notes and write-once trees.
+// configuration, walking history, refs and trailers; with gitext/objstore, notes and write-once trees.
 //
 // # Public API
 //
@@ -12,7 +12,7 @@
 //
 // # Types at the door
 //
-// Commit, Signature, TreeEntry, FileMode, TreeChange and the rest are gitext's own, copied out of go-git's
+// Commit, Signature, TreeEntry, FileMode and the rest are gitext's own, copied out of go-git's
 // values where they are read. Hash (an object id, [20]byte), RefName (a full ref name, a string) and ObjectType
 // are aliases of go-git's value types, declared and justified in ids.go: every object read inside gitext keys
 // by them, and callers spell them gitext.Hash, gitext.RefName, gitext.ParseHash, gitext.BranchRef.
@@ -24,10 +24,9 @@
 // project's own files are looked for: the working tree's top, or a bare repository's git folder.
 //
 //   - revisions and objects: Commit and ReadCommit, MergeBase (as `git merge-base
-//     --all`, walked on gitext's own reader and the commit-graph), TreeEntries, TreeEntryAt, TreeFiles, CheckTree
-//     (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax, ReadObject, NewAbbrev (ids shortened
-//     as git prints them);
-//   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, RefCommit, Reflog, Remotes, RangeOf (a
+//     --all`, walked on gitext's own reader and the commit-graph), ReadObject, NewAbbrev (ids shortened as git
+//     prints them);
+//   - refs: HistoryTips, CurrentBranch, ResolveBranch, BaseBranch, Reflog, Remotes, RangeOf (a
 //     REV-RANGE, its revisions read by the caller's resolver: gitext/revparse);
 //     a shallow clone's boundary: IsShallow, ShallowCommits;
 //   - configuration: Configuration and Config (as `git config` sees it, includes and `git -c` too), UserConfig,
@@ -35,9 +34,13 @@
 //   - history: Walk, WalkFrom and WalkWith read every commit reachable from some tips once, on every core, into
 //     a Graph that then answers ancestry without reading objects again: Index, Reachable, Exclusive,
 //     ContainedBy, TopoOrder, and Len, Node, Rank and Gen to read it; NewGraph rebuilds one kept elsewhere.
-//     ReadWalkCommit(s) read messages for nodes of a graph;
-//   - notes: Notes, Note, ReadNote, EditNote, NotesMerge;
-//   - writing: WriteBlob, AddFiles and MergeRef (a commit on a ref by compare-and-swap), UnionTrees.
+//     ReadWalkCommit(s) read messages for nodes of a graph.
+//
+// gitext reads refs (loose files, packed-refs, symbolic refs), objects (packs and loose objects, package odb) and
+// commits itself, and makes no go-git storage: the front (package front), which answers `git bernstein commits`
+// on every run, links gitext, and go-git's storage, object and config packages would cost it their start-up
+// (OpenPGP, a diff library, regular expressions, encoding/gob). Trees, blobs, notes and everything that writes
+// are gitext/objstore's, on go-git's storage.
 //
 // ParseTrailers reads a message's trailers as `git interpret-trailers --parse` does.
 //
@@ -79,6 +82,12 @@
 // our parts with git's. gitext/revparse reads revisions as `git rev-parse` does (Resolve, ResolveRange) through
 // go-git's revision parser, which comes only with go-git's Repository: gitext itself makes none, since that
 // package links every transport and OpenPGP, whose start-up every run of the `commits` front would pay.
-// gitext/internal/odb reads packs and the commit-graph; gitext/internal/backend hands the go-git storage under
-// a Repo to gitext's own sub-packages (Repo.Backend) and, Go's internal/ rule seeing to it, to no one else.
+// gitext/objstore reads and writes through go-git's storage of a Repo: TreeEntries, TreeEntryAt, TreeFiles,
+// CheckTree (bounded, for trees from elsewhere), DiffTree, BlobSize, ReadBlobMax, RefCommit; notes (Notes, Note,
+// ReadNote, EditNote, NotesMerge); writing (WriteBlob, AddFiles and MergeRef, a commit on a ref by
+// compare-and-swap, UnionTrees). Its WithGoGit, given to Discover, lets gitext read through that storage what its
+// own readers leave (an alternate's objects, refs behind a symbolic link); git-bernstein-full gives it.
+// gitext/internal/odb reads packs, loose objects and the commit-graph; gitext/internal/backend hands a Repo's
+// folders and readers to gitext's own sub-packages (Repo.Backend) and, Go's internal/ rule seeing to it, to no
+// one else.
 package gitext

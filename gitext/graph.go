@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
@@ -620,12 +619,9 @@ func (r *Repo) ReadCommit(h Hash, from string) (*Commit, error) {
 			return nil, err
 		}
 	}
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(plumbing.CommitObject)
-	obj.Write(raw)
-	c, err := object.DecodeCommit(r.st, obj)
+	c, err := decodeCommit(h, raw)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s (%s) is corrupt: %w; run `git fsck`", h, from, err)
 	}
-	return commitOf(c), nil
+	return c, nil
 }

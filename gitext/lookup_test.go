@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/gitext/revparse"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
@@ -78,7 +79,7 @@ func TestTreesLikeGit(t *testing.T) {
 	t.Parallel()
 	r, repo := lookupRepo(t)
 	tree := gitext.NewHash(r.Rev("HEAD^{tree}"))
-	entries, err := repo.TreeEntries(tree)
+	entries, err := objstore.Of(repo).TreeEntries(tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestTreesLikeGit(t *testing.T) {
 		} else {
 			args = []string{"ls-tree", "-r", tc.to}
 		}
-		changes, err := repo.DiffTree(from, gitext.NewHash(r.Rev(tc.to+"^{tree}")))
+		changes, err := objstore.Of(repo).DiffTree(from, gitext.NewHash(r.Rev(tc.to+"^{tree}")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestTreesLikeGit(t *testing.T) {
 			t.Errorf("DiffTree(%s, %s):\n%s\ngit:\n%s", tc.from, tc.to, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
-	blob, mode, ok, err := repo.TreeEntryAt(tree, "run.sh")
+	blob, mode, ok, err := objstore.Of(repo).TreeEntryAt(tree, "run.sh")
 	if err != nil || !ok || mode != gitext.ModeExecutable || blob.String() != r.Rev("HEAD:run.sh") ||
 		!strings.HasPrefix(r.Git("ls-tree", "HEAD", "run.sh"), "100755 ") {
 		t.Errorf("TreeEntryAt(run.sh) = %s %s %v %v", blob, mode, ok, err)

@@ -1,6 +1,9 @@
 package gitext
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -8,16 +11,89 @@ import (
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
 
-// packs returns the repository's fast object reader (package odb), opened once: its pack files stay mapped for
-// the life of the process, which is one command. What the packs do not give it reads through go-git's object
-// storage, which fetches a partial clone's missing objects from its promisor remote (objectStore).
+// packs returns the repository's object reader (package odb: the packs and the loose objects), opened once: its
+// pack files stay mapped for the life of the process, which is one command. What it does not read goes to
+// fallback.
 func (r *Repo) packs() (*odb.Packs, error) {
 	r.packOnce.Do(func() {
-		r.pack, r.packErr = odb.OpenPacks(filepath.Join(r.CommonDir, "objects", "pack"), func(h plumbing.Hash) (plumbing.EncodedObject, error) {
-			return r.st.EncodedObject(plumbing.AnyObject, h)
-		})
+		r.pack, r.packErr = odb.OpenPacks(filepath.Join(r.CommonDir, "objects", "pack"), r.fallback)
 	})
 	return r.pack, r.packErr
+}
+
+// fallback reads an object the packs and loose objects did not give: through go-git's storage when
+// gitext/objstore attached it (alternates, entries odb refuses), then, in a partial clone, from the promisor
+// remote. Without either the object is not found (plumbing.ErrObjectNotFound, as go-git's storage says it), and
+// if go-git's storage might have read it, Unreadable says so.
+func (r *Repo) fallback(h Hash) (plumbing.EncodedObject, error) {
+	if r.be.Objects != nil {
+		obj, err := r.be.Objects(h)
+		if r.promisor == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
+			return obj, err
+		}
+	} else if why := r.elsewhere(h); why != "" {
+		r.leftUnread(fmt.Errorf("object %s: %s, which gitext reads only through go-git's storage "+
+			"(gitext/objstore's WithGoGit)", h, why))
+	}
+	if r.promisor == nil {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	typ, data, err := r.promisor.fetch(h)
+	if err != nil {
+		return nil, err
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(typ)
+	mo.Write(data)
+	return mo, nil
+}
+
+// elsewhere says why go-git's storage might read h where odb did not: the repository borrows objects from
+// alternates, or h is in a pack's index or has a loose file, whose entry odb refused (past its size bound, or
+// odd); "" when go-git would not find it either.
+func (r *Repo) elsewhere(h Hash) string {
+	objects := filepath.Join(r.CommonDir, "objects")
+	if _, err := os.Stat(filepath.Join(objects, "info", "alternates")); err == nil {
+		return "the repository has alternates"
+	}
+	if r.pack != nil && r.pack.Contains(h) { // packs() has returned: fallback is only called by its reads
+		return "its pack entry did not read"
+	}
+	hexID := h.String()
+	if _, err := os.Lstat(filepath.Join(objects, hexID[:2], hexID[2:])); err == nil {
+		return "its loose file did not read"
+	}
+	return ""
+}
+
+// leftUnread keeps why (the first one) for Unreadable.
+func (r *Repo) leftUnread(why error) {
+	r.unreadMu.Lock()
+	defer r.unreadMu.Unlock()
+	if r.unread == nil {
+		r.unread = why
+	}
+}
+
+// Unreadable says what gitext's own readers left unread in this repository and would have read through go-git's
+// storage, had the repository been discovered with gitext/objstore's WithGoGit: objects in an alternate's
+// folder, a pack entry or loose object they refuse, refs behind a symbolic link. Such a read fails, and some
+// callers go on without it (a commit without a patch id is a warning), so a program that can hand the run to one
+// that opens the repository with go-git (the front, package front) asks this before it writes anything. nil
+// when nothing was left, and always with WithGoGit.
+func (r *Repo) Unreadable() error {
+	r.unreadMu.Lock()
+	defer r.unreadMu.Unlock()
+	return r.unread
+}
+
+// packed reads h from the mapped packs alone (backend.Repo.Packed).
+func (r *Repo) packed(h Hash) (ObjectType, []byte, bool) {
+	pr, err := r.packs()
+	if err != nil {
+		return 0, nil, false
+	}
+	return pr.Packed(h)
 }
 
 // graphFile returns the repository's commit-graph, opened once and kept mapped for the process; nil if none.
@@ -33,7 +109,7 @@ func (r *Repo) openGraph() *odb.CommitGraph {
 }
 
 // ReadObject returns the type and whole content of any object, from the mapped packs where it can (deltas
-// resolved), else through go-git. Other packages use it where go-git's object decoding is the bottleneck.
+// resolved), else from its loose file, else as fallback reads it.
 func (r *Repo) ReadObject(h Hash) (ObjectType, []byte, error) {
 	pr, err := r.packs()
 	if err != nil {

@@ -38,7 +38,7 @@ var historyPrefixes = [...]string{"heads", "remotes", "tags"}
 //
 // ok is false when anything is not the plain case git writes — a symlink or hard link anywhere in the walk, a
 // file that is not a ref, an over-large file, a line of packed-refs it does not know — and the caller lists the
-// refs through go-git as before, so nothing that read before reads differently.
+// refs through go-git as before (goGitRefs), so nothing that read before reads differently.
 func (r *Repo) listRefs() (refs []listedRef, ok bool) {
 	root, err := nofollow.OpenDir(path.Join(r.CommonDir, "refs"))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -34,7 +35,7 @@ func TestListRefsAgreesWithGoGitAndGit(t *testing.T) {
 	r.Git("notes", "add", "-m", "a note", "HEAD")
 	check := func(stage string, wantOwn bool) {
 		t.Helper()
-		repo, err := gitext.Discover(r.Dir, r.Getenv)
+		repo, err := gitext.Discover(r.Dir, r.Getenv, objstore.WithGoGit())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/internal/parallel"
 )
@@ -29,7 +27,7 @@ type Tip struct {
 // learn that they are commits. Those that must be read are read on every core.
 func (r *Repo) HistoryTips() ([]Tip, error) {
 	var tips, refs []Tip
-	if head, err := storer.ResolveReference(r.st, plumbing.HEAD); err == nil {
+	if head, err := r.resolveRef(plumbing.HEAD); err == nil {
 		tips = append(tips, Tip{Name: plumbing.HEAD, Commit: head.Hash()})
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, fmt.Errorf("read HEAD: %w", err)
@@ -83,21 +81,30 @@ func (r *Repo) HistoryTips() ([]Tip, error) {
 	return tips, nil
 }
 
-// goGitRefs lists the history refs through go-git, for repositories listRefs leaves to it.
+// errRefsLeft is goGitRefs' error when no go-git storage is attached to read what listRefs leaves.
+var errRefsLeft = errors.New("the refs folder holds what gitext does not read itself (a link or an odd file): " +
+	"open the repository with gitext/objstore's WithGoGit to read it through go-git")
+
+// goGitRefs lists the history refs through go-git's storage (attached by gitext/objstore), for repositories
+// listRefs leaves to it; without that storage it fails, and Unreadable says why.
 func (r *Repo) goGitRefs() ([]listedRef, error) {
-	iter, err := r.st.IterReferences()
+	if r.be.Refs == nil {
+		err := fmt.Errorf("list refs: %w", errRefsLeft)
+		r.leftUnread(err)
+		return nil, err
+	}
+	all, err := r.be.Refs()
 	if err != nil {
 		return nil, fmt.Errorf("list refs: %w", err)
 	}
 	var refs []listedRef
-	err = iter.ForEach(func(ref *plumbing.Reference) error {
+	for _, ref := range all {
 		if isHistoryRef(ref.Name()) {
 			refs = append(refs, listedRef{name: ref.Name(), id: ref.Hash(),
 				symbolic: ref.Type() == plumbing.SymbolicReference})
 		}
-		return nil
-	})
-	return refs, err
+	}
+	return refs, nil
 }
 
 // peelToCommit follows annotated tags to the commit they name; ok is false for tags of trees or blobs.
@@ -123,14 +130,11 @@ func (r *Repo) peelToCommit(h Hash) (Hash, bool, error) {
 					continue
 				}
 			}
-			obj := &plumbing.MemoryObject{}
-			obj.SetType(plumbing.TagObject)
-			obj.Write(data)
-			tag, err := object.DecodeTag(r.st, obj)
+			target, err := tagTarget(data)
 			if err != nil {
 				return h, false, fmt.Errorf("tag object %s is corrupt: %w", h, err)
 			}
-			h = tag.Target
+			h = target
 		default:
 			return h, false, nil
 		}
@@ -148,7 +152,7 @@ func (r *Repo) ResolveBranch(name string) (RefName, Hash, bool) {
 		if !strings.HasPrefix(full.String(), "refs/") {
 			continue
 		}
-		ref, err := storer.ResolveReference(r.st, full)
+		ref, err := r.resolveRef(full)
 		if err != nil {
 			continue
 		}
@@ -165,7 +169,7 @@ func (r *Repo) BaseBranch(configured string) (RefName, Hash, bool) {
 	if configured != "" {
 		return r.ResolveBranch(configured)
 	}
-	if ref, err := r.st.Reference("refs/remotes/origin/HEAD"); err == nil && ref.Type() == plumbing.SymbolicReference {
+	if ref, err := r.reference("refs/remotes/origin/HEAD"); err == nil && ref.Type() == plumbing.SymbolicReference {
 		if name, h, ok := r.ResolveBranch(ref.Target().String()); ok {
 			return name, h, true
 		}
@@ -190,7 +194,7 @@ func parseHexID(b []byte) (Hash, bool) {
 
 // CurrentBranch is the local branch HEAD points to; ok is false when HEAD is detached or unreadable.
 func (r *Repo) CurrentBranch() (branch RefName, ok bool) {
-	head, err := r.st.Reference(plumbing.HEAD)
+	head, err := r.reference(plumbing.HEAD)
 	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
 		return "", false
 	}

@@ -1,6 +1,7 @@
 package gitext
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,13 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/handoff"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/odb"
 )
@@ -34,11 +31,15 @@ type Repo struct {
 	// WorkTree is the top of the working tree; empty for a bare repository.
 	WorkTree string
 
-	// st is go-git's storage of the repository: only gitext reads git through it (and its sub-packages,
-	// through Backend). No go-git Repository is made: its package links every transport and OpenPGP, whose
-	// start-up every run of the front (package front) would pay.
-	st *objectStore
-	wt billy.Filesystem // the working tree's top; nil for a bare repository
+	// be is what gitext's sub-packages read through (Backend); gitext/objstore attaches go-git's storage to it.
+	// gitext itself reads refs and objects on its own (refread.go, odb.go) and makes no go-git storage: its
+	// packages (and go-git's object and config packages with it) would cost every run of the front (package
+	// front) their start-up.
+	be       backend.Repo
+	promisor *promisor // nil unless the repository is a partial clone
+
+	unreadMu sync.Mutex
+	unread   error // Unreadable's: the first thing left to go-git that no go-git storage was attached to read
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress
@@ -128,31 +129,36 @@ func open(gitDir, workTree string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
-	// Keep pack files open: without it go-git reopens the pack (and stats the path) for every object read.
-	st := &objectStore{Storage: filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})}
-	var wt billy.Filesystem
-	if workTree != "" {
-		wt = osfs.New(workTree)
+	repo := &Repo{GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
+		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw),
+		configRacy: configRacyWindow}
+	repo.be = backend.Repo{GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, Packed: repo.packed}
+	if repo.promisor = newPromisor(repo, format); repo.promisor != nil {
+		repo.be.Promised = repo.promisor.fetch
 	}
-	repo := &Repo{st: st, wt: wt, GitDir: gitDir, CommonDir: commonDir, WorkTree: workTree, shallow: map[plumbing.Hash]bool{},
-		format: format, getenv: os.Getenv, kept: handoff.New(maxKeptRaw), configRacy: configRacyWindow}
-	st.promisor = newPromisor(repo, format)
-	st.packed = func(h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
-		pr, err := repo.packs()
-		if err != nil {
-			return 0, nil, false
-		}
-		return pr.Packed(h)
-	}
-	shallow, err := st.Shallow()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(commonDir, "shallow"), err)
-	}
-	for _, h := range shallow {
-		repo.shallow[h] = true
+	shallowPath := filepath.Join(commonDir, "shallow")
+	if err := readShallow(shallowPath, repo.shallow); err != nil {
+		return nil, fmt.Errorf("read %s: %w", shallowPath, err)
 	}
 	return repo, nil
+}
+
+// readShallow adds the commits the shallow file lists (one id a line; none when there is no file) to into,
+// reading each line as go-git's storage did.
+func readShallow(path string, into map[Hash]bool) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		into[plumbing.NewHash(sc.Text())] = true
+	}
+	return sc.Err()
 }
 
 // Top is the top of the working tree, or the git folder of a bare repository: where a project's own files

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Range is a resolved REV-RANGE: its tip and its commits, parents before children.
@@ -40,7 +39,7 @@ func (repo *Repo) RangeOf(spec string, resolve func(rev string) (Hash, error)) (
 	}
 	var stop []plumbing.Hash
 	if from == "" || strings.Trim(from, "0") == "" && len(from) >= 40 {
-		c, err := object.GetCommit(repo.st, tip)
+		c, err := repo.Commit(tip)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read %s: %w", spec, to, err)
 		}
@@ -65,11 +64,11 @@ func (repo *Repo) RangeOf(spec string, resolve func(rev string) (Hash, error)) (
 		r.Exact = stop[0].String() + ".." + tip.String()
 	}
 	for _, h := range hashes {
-		c, err := object.GetCommit(repo.st, h)
+		c, err := repo.Commit(h)
 		if err != nil {
 			return nil, fmt.Errorf("range %q: read commit %s: %w", spec, h, err)
 		}
-		r.Commits = append(r.Commits, commitOf(c))
+		r.Commits = append(r.Commits, c)
 	}
 	return r, nil
 }

@@ -1,9 +1,6 @@
 package gitext
 
-import (
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-)
+import "github.com/go-git/go-git/v5/plumbing/filemode"
 
 // FileMode is a tree entry's mode, as git writes it in a tree (octal 100644 and so on).
 type FileMode uint32
@@ -23,10 +20,6 @@ type TreeEntry struct {
 	Name string
 	Mode FileMode
 	Hash Hash
-}
-
-func treeEntryOf(e object.TreeEntry) TreeEntry {
-	return TreeEntry{Name: e.Name, Mode: FileMode(e.Mode), Hash: e.Hash}
 }
 
 // String is the mode as git writes it in a tree listing, seven octal digits (0100644), as go-git prints it.

@@ -7,11 +7,8 @@ import (
 	"io"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 )
 
 // Differ writes the diffs of single commits, reading the repository's diff settings once.
@@ -23,12 +20,11 @@ type Differ struct {
 // NewDiffer reads repo's diff settings (as WriteSeries does) for the diffs that follow. Trees and blobs are
 // read through repo's mapped packs (gitext.Repo.ReadObject).
 func NewDiffer(repo *gitext.Repo, opts ...Option) *Differ {
-	b := repo.Backend(backend.Key{})
-	return differWith(b.Storer, settingsOf(repo, b), append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+	return differWith(repoObjects(repo), settingsOf(repo), append([]Option{withRecent()}, opts...)...)
 }
 
-func differWith(objects storer.EncodedObjectStorer, cfg *settings, opts ...Option) *Differ {
-	src := objectSource{s: objects, cfg: cfg}
+func differWith(objs objects, cfg *settings, opts ...Option) *Differ {
+	src := objectSource{objects: objs, cfg: cfg}
 	for _, o := range opts {
 		o(&src)
 	}
@@ -99,18 +95,18 @@ func (d *Differ) WriteTreeDiff(w io.Writer, from, to plumbing.Hash) error {
 // commitTrees reads commit h and the trees a diff of it compares: its own and its first parent's (nil for a root
 // commit, diffed against the empty tree). same is true when the commit changes nothing (its parent's tree, or a
 // root commit's empty tree): WriteSeries writes no part for it. A merge is an error, ending in what.
-func (d *Differ) commitTrees(h plumbing.Hash, what string) (c *object.Commit, parent, tree *treeList, same bool, err error) {
+func (d *Differ) commitTrees(h plumbing.Hash, what string) (c *gitext.Commit, parent, tree *treeList, same bool, err error) {
 	src := d.src
 	if c, err = src.commit(h); err != nil {
 		return nil, nil, nil, false, fmt.Errorf("read commit %s: %w", h, err)
 	}
-	if c.NumParents() > 1 {
-		return nil, nil, nil, false, fmt.Errorf("commit %s is a merge (%d parents): %s", h, c.NumParents(), what)
+	if len(c.ParentHashes) > 1 {
+		return nil, nil, nil, false, fmt.Errorf("commit %s is a merge (%d parents): %s", h, len(c.ParentHashes), what)
 	}
 	if tree, err = getTree(src, c.TreeHash); err != nil {
 		return nil, nil, nil, false, fmt.Errorf("read tree of commit %s: %w", h, err)
 	}
-	if c.NumParents() == 0 {
+	if len(c.ParentHashes) == 0 {
 		return c, nil, tree, len(tree.data) == 0, nil
 	}
 	p, err := src.commit(c.ParentHashes[0])

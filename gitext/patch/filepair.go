@@ -221,7 +221,7 @@ func isBinary(src objectSource, s side) (bool, error) {
 
 func readSide(src objectSource, s side) (string, error) {
 	if s.exists() && s.mode != filemode.Submodule {
-		if data, ok := src.blobBytes(s.hash); ok {
+		if data, err := src.blobBytes(s.hash); err == nil {
 			// The reader's bytes were made for this object and nothing writes to them: the text is a view of
 			// them, not a copy (the copies were an eighth of what a first run of commits allocated on Kafka).
 			return unsafe.String(unsafe.SliceData(data), len(data)), nil

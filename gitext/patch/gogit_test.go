@@ -4,30 +4,52 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
-// writeSeries is WriteSeries on a go-git repository (some tests make theirs with go-git), reading through
-// go-git unless an option says otherwise.
+// writeSeries is WriteSeries on a go-git repository (some tests make theirs with go-git), reading its objects
+// through go-git.
 func writeSeries(w io.Writer, repo *git.Repository, commits []plumbing.Hash, opts ...Option) error {
-	return seriesWith(w, repo.Storer, repoSettings(backendOf(repo), goGitConfig(repo), nil), commits, opts...)
+	workTree := ""
+	if wt, err := repo.Worktree(); err == nil {
+		workTree = wt.Filesystem.Root()
+	}
+	return seriesWith(w, goGitObjects(repo), repoSettings(workTree, workTree+"/.git", goGitConfig(repo), nil), commits, opts...)
 }
 
-// backendOf is what gitext.Repo.Backend gives for a go-git repository.
-func backendOf(repo *git.Repository) backend.Repo {
-	b := backend.Repo{Storer: repo.Storer}
-	if w, err := repo.Worktree(); err == nil {
-		b.WorkTree = w.Filesystem
+// goGitObjects reads repo's objects through go-git's storage.
+func goGitObjects(repo *git.Repository) objects {
+	return objects{
+		raw: func(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+			obj, err := repo.Storer.EncodedObject(plumbing.AnyObject, h)
+			if err != nil {
+				return 0, nil, err
+			}
+			rd, err := obj.Reader()
+			if err != nil {
+				return 0, nil, err
+			}
+			defer rd.Close()
+			data, err := io.ReadAll(rd)
+			return obj.Type(), data, err
+		},
+		commit: func(h plumbing.Hash) (*gitext.Commit, error) {
+			c, err := object.GetCommit(repo.Storer, h)
+			if err != nil {
+				return nil, err
+			}
+			sig := func(s object.Signature) gitext.Signature {
+				return gitext.Signature{Name: s.Name, Email: s.Email, When: s.When}
+			}
+			return &gitext.Commit{Hash: c.Hash, Author: sig(c.Author), Committer: sig(c.Committer), Message: c.Message,
+				TreeHash: c.TreeHash, ParentHashes: c.ParentHashes}, nil
+		},
 	}
-	if st, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
-		b.GitDir = st.Filesystem()
-	}
-	return b
 }
 
 // goGitConfig reads repo's configuration through go-git (the repository's and the global file, no includes),

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // splitMessage is how pretty.c prints a commit for email: the subject is the first paragraph joined with
@@ -48,7 +48,7 @@ func hasNonASCII(s string) bool {
 
 // writeMailHeader writes the mbox "From " line, From:, Date:, Subject: and, when the message is not ASCII, the
 // MIME headers that tell `git mailinfo` it is UTF-8 — the same bytes `git format-patch` writes.
-func writeMailHeader(w *bufio.Writer, c *object.Commit, nr, total int) {
+func writeMailHeader(w *bufio.Writer, c *gitext.Commit, nr, total int) {
 	fmt.Fprintf(w, "From %s Mon Sep 17 00:00:00 2001\n", c.Hash)
 
 	var b strings.Builder

@@ -8,11 +8,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 	"github.com/git-bernstein/git-bernstein/internal/buildinfo"
 )
 
@@ -24,18 +21,16 @@ import (
 // against the first parent, or the empty tree for a root commit, and hold only one file pair's contents in
 // memory at a time. Trees and blobs are read through repo's mapped packs (gitext.Repo.ReadObject).
 func WriteSeries(w io.Writer, repo *gitext.Repo, commits []plumbing.Hash, opts ...Option) error {
-	b := repo.Backend(backend.Key{})
-	return seriesWith(w, b.Storer, settingsOf(repo, b), commits,
-		append([]Option{withObjectReader(repo.ReadObject)}, opts...)...)
+	return seriesWith(w, repoObjects(repo), settingsOf(repo), commits, append([]Option{withRecent()}, opts...)...)
 }
 
-func seriesWith(w io.Writer, objects storer.EncodedObjectStorer, cfg *settings, commits []plumbing.Hash, opts ...Option) error {
-	src := objectSource{s: objects, cfg: cfg}
+func seriesWith(w io.Writer, objs objects, cfg *settings, commits []plumbing.Hash, opts ...Option) error {
+	src := objectSource{objects: objs, cfg: cfg}
 	for _, o := range opts {
 		o(&src)
 	}
 	type part struct {
-		commit       *object.Commit
+		commit       *gitext.Commit
 		parent, tree *treeList
 	}
 	var parts []part
@@ -47,15 +42,15 @@ func seriesWith(w io.Writer, objects storer.EncodedObjectStorer, cfg *settings, 
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
 		treeOf[h] = c.TreeHash
-		if c.NumParents() > 1 {
-			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, c.NumParents())
+		if len(c.ParentHashes) > 1 {
+			return fmt.Errorf("commit %s is a merge (%d parents): pass only non-merge commits to the patch series", h, len(c.ParentHashes))
 		}
 		tree, err := getTree(src, c.TreeHash)
 		if err != nil {
 			return fmt.Errorf("read tree of commit %s: %w", h, err)
 		}
 		var parentTree *treeList
-		if c.NumParents() == 1 {
+		if len(c.ParentHashes) == 1 {
 			ph := c.ParentHashes[0]
 			pt, ok := treeOf[ph]
 			if !ok {
@@ -101,7 +96,7 @@ type partBody struct {
 	w   *bufio.Writer
 }
 
-func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList, nr, total int, sig string) error {
+func writePart(w *bufio.Writer, body *partBody, src objectSource, c *gitext.Commit, parent, tree *treeList, nr, total int, sig string) error {
 	writeMailHeader(w, c, nr, total)
 	w.WriteString("---\n")
 	if kept, ok := src.diffs.take(c.Hash); ok {
@@ -115,7 +110,7 @@ func writePart(w *bufio.Writer, body *partBody, src objectSource, c *object.Comm
 
 // writePartDiff writes what follows a part's "---" line up to its signature: the diffstat, the summary, an
 // empty line and the file sections.
-func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *object.Commit, parent, tree *treeList) error {
+func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *gitext.Commit, parent, tree *treeList) error {
 	changes, err := diffTrees(src, parent, tree)
 	if err != nil {
 		return fmt.Errorf("diff commit %s against its first parent: %w", c.Hash, err)
@@ -150,10 +145,9 @@ func writePartDiff(w *bufio.Writer, body *partBody, src objectSource, c *object.
 // Option tunes WriteSeries.
 type Option func(*objectSource)
 
-// withObjectReader reads trees through read (for example gitext's mapped pack reader) instead of go-git's
-// object store; objects it cannot read still go through go-git.
-func withObjectReader(read func(plumbing.Hash) (plumbing.ObjectType, []byte, error)) Option {
-	return func(s *objectSource) { s.raw, s.recent = read, &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
+// withRecent keeps the last blobs and trees read, for a series or a Differ that reads them again.
+func withRecent() Option {
+	return func(s *objectSource) { s.recent = &recentBlobs{trees: map[plumbing.Hash]*treeList{}} }
 }
 
 // WithRenames replaces the repository's diff.renames ("true", "false" or "copies", as git reads the setting) for

@@ -1,15 +1,12 @@
 package patch
 
 import (
-	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
-
 	"github.com/git-bernstein/git-bernstein/gitext"
-	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
 )
 
 // renameMode is diff.renames: off, renames (-M, git's default since 2.9), or copies too (-C).
@@ -45,7 +42,9 @@ type configGet func(section, sub, key string) (string, bool)
 // $GIT_DIR/info/attributes and core.attributesFile (~/ and its default under $XDG_CONFIG_HOME or $HOME from
 // getenv). get reads the configuration: gitext.Repo.Configuration's, as the user's git reads it (includes,
 // `git -c`), for the repositories callers give; go-git's own reading for the tests' go-git repositories.
-func repoSettings(repo backend.Repo, get configGet, getenv func(string) string) *settings {
+// workTree is the top of the working tree ("" for a bare repository); info/attributes is read from commonDir,
+// the git folder all worktrees share.
+func repoSettings(workTree, commonDir string, get configGet, getenv func(string) string) *settings {
 	s := &settings{renames: renamesOn, renameLimit: 1000, drivers: &drivers{}, attrs: &attributes{}}
 	if getenv == nil {
 		getenv = os.Getenv
@@ -65,21 +64,15 @@ func repoSettings(repo backend.Repo, get configGet, getenv func(string) string) 
 	}
 	s.drivers.config = func(name, key string) (string, bool) { return get("diff", name, key) }
 
-	wt := repo.WorkTree
-	readBilly := func(fs billy.Filesystem, name string) ([]byte, bool) {
-		if fs == nil {
+	readIn := func(dir, name string) ([]byte, bool) {
+		if dir == "" {
 			return nil, false
 		}
-		f, err := fs.Open(name)
-		if err != nil {
-			return nil, false
-		}
-		defer f.Close()
-		data, err := io.ReadAll(f)
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		return data, err == nil
 	}
-	s.attrs.read = func(name string) ([]byte, bool) { return readBilly(wt, name) }
-	if data, found := readBilly(repo.GitDir, "info/attributes"); found {
+	s.attrs.read = func(name string) ([]byte, bool) { return readIn(workTree, name) }
+	if data, found := readIn(commonDir, "info/attributes"); found {
 		s.attrs.info = parseAttrFile("", string(data))
 	}
 	global, ok := get("core", "", "attributesFile")
@@ -101,12 +94,12 @@ func repoSettings(repo backend.Repo, get configGet, getenv func(string) string) 
 // settingsOf reads r's diff settings from its configuration as the user's git reads it (r.Configuration), with
 // the run's environment. When git's reading failed (the CLI stops on that error before it diffs anything) the
 // defaults stand, which is also what the patch-id cache key then records.
-func settingsOf(r *gitext.Repo, b backend.Repo) *settings {
+func settingsOf(r *gitext.Repo) *settings {
 	cfg, err := r.Configuration()
 	if err != nil {
-		return repoSettings(b, func(string, string, string) (string, bool) { return "", false }, r.Getenv)
+		return repoSettings(r.WorkTree, r.CommonDir, func(string, string, string) (string, bool) { return "", false }, r.Getenv)
 	}
-	return repoSettings(b, gitextConfig(cfg), r.Getenv)
+	return repoSettings(r.WorkTree, r.CommonDir, gitextConfig(cfg), r.Getenv)
 }
 
 // gitextConfig reads a gitext.Config: the configuration as the user's git reads it.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // diffTrees lists the file pairs between two trees (nil is the empty tree) as git prints them: it descends only
@@ -209,10 +209,21 @@ func (d *treeDiff) change(prefix string, ea, eb *treeEntry) error {
 	return nil
 }
 
-// objectSource reads objects through go-git, or through a faster reader of raw contents when the caller has one.
-type objectSource struct {
-	s      storer.EncodedObjectStorer
+// objects reads a repository's objects: raw any object's type and whole content (gitext.Repo.ReadObject), commit
+// a decoded commit (gitext.Repo.Commit).
+type objects struct {
 	raw    func(plumbing.Hash) (plumbing.ObjectType, []byte, error)
+	commit func(plumbing.Hash) (*gitext.Commit, error)
+}
+
+// repoObjects are repo's objects, read through its mapped packs.
+func repoObjects(repo *gitext.Repo) objects {
+	return objects{raw: repo.ReadObject, commit: repo.Commit}
+}
+
+// objectSource reads the objects a diff needs, keeping the last few blobs and trees when recent is set.
+type objectSource struct {
+	objects
 	recent *recentBlobs
 	cfg    *settings
 	diffs  *Diffs // part diffs made already (WithDiffs); nil: none
@@ -230,73 +241,49 @@ type recentBlob struct {
 	data []byte
 }
 
-// commit reads and decodes a commit.
-func (o objectSource) commit(h plumbing.Hash) (*object.Commit, error) {
-	if o.raw != nil {
-		if typ, data, err := o.raw(h); err == nil && typ == plumbing.CommitObject {
-			obj := &plumbing.MemoryObject{}
-			obj.SetType(plumbing.CommitObject)
-			obj.Write(data)
-			return object.DecodeCommit(o.s, obj)
-		}
-	}
-	return object.GetCommit(o.s, h)
-}
-
 // blob opens a blob's content. A file pair reads each side twice (the binary sniff, then the diff): the last
 // few blobs read whole are kept, so that costs one inflate, not two.
 func (o objectSource) blob(h plumbing.Hash) (io.ReadCloser, int64, error) {
-	if data, ok := o.blobBytes(h); ok {
-		return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
-	}
-	b, err := object.GetBlob(o.s, h)
+	data, err := o.blobBytes(h)
 	if err != nil {
 		return nil, 0, err
 	}
-	r, err := b.Reader()
-	return r, b.Size, err
+	return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
 }
 
-// blobBytes is a blob's whole content through the raw reader (the recent blobs first); ok is false when there is
-// no raw reader or it does not give the blob (blob then asks go-git). The bytes are shared: never written to.
-func (o objectSource) blobBytes(h plumbing.Hash) ([]byte, bool) {
-	if o.raw == nil {
-		return nil, false
-	}
+// blobBytes is a blob's whole content through the raw reader, the recent blobs first. An object of another type
+// is not found, as go-git's storage answers. The bytes are shared: never written to.
+func (o objectSource) blobBytes(h plumbing.Hash) ([]byte, error) {
 	if o.recent != nil {
 		for _, e := range o.recent.blobs {
 			if e.hash == h {
-				return e.data, true
+				return e.data, nil
 			}
 		}
 	}
 	typ, data, err := o.raw(h)
-	if err != nil || typ != plumbing.BlobObject {
-		return nil, false
+	if err != nil {
+		return nil, err
+	}
+	if typ != plumbing.BlobObject {
+		return nil, plumbing.ErrObjectNotFound
 	}
 	if o.recent != nil && len(data) <= 1<<20 {
 		o.recent.blobs[o.recent.next] = recentBlob{h, data}
 		o.recent.next = (o.recent.next + 1) % len(o.recent.blobs)
 	}
-	return data, true
+	return data, nil
 }
 
 func (o objectSource) treeBytes(h plumbing.Hash) ([]byte, error) {
-	if o.raw != nil {
-		if typ, data, err := o.raw(h); err == nil && typ == plumbing.TreeObject {
-			return data, nil
-		}
-	}
-	obj, err := o.s.EncodedObject(plumbing.TreeObject, h)
+	typ, data, err := o.raw(h)
 	if err != nil {
 		return nil, err
 	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, err
+	if typ != plumbing.TreeObject {
+		return nil, plumbing.ErrObjectNotFound
 	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+	return data, nil
 }
 
 // treeList is a tree object's raw content, "<octal mode> <name>\x00<20-byte id>" repeated, read entry by

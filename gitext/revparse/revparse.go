@@ -8,21 +8,23 @@ package revparse
 import (
 	"fmt"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/gitext/internal/backend"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 )
 
 // Resolve returns the commit rev names in r.
 func Resolve(r *gitext.Repo, rev string) (gitext.Hash, error) {
 	b := r.Backend(backend.Key{})
 	wt := b.WorkTree
-	if wt == nil {
+	if wt == "" {
 		wt = b.GitDir // go-git wants a worktree; a bare repository's is never read or written
 	}
-	g, err := git.Open(b.Storer, wt)
+	g, err := git.Open(objstore.Of(r).Storer(backend.Key{}), osfs.New(wt))
 	if err != nil {
 		return gitext.Hash{}, fmt.Errorf("open repository %s: %w", r.GitDir, err)
 	}

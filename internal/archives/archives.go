@@ -47,6 +47,7 @@ import (
 	"sync"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
@@ -124,7 +125,7 @@ type Bundle struct {
 // Store adds bundles to the ref in one commit. Each archive is read again and must still have its noted digest
 // (a file changed since it was noted is refused, not kept). added counts the new files.
 func Store(r *gitext.Repo, sig gitext.Signature, bundles []Bundle) (added int, err error) {
-	var files []gitext.TreeFile
+	var files []objstore.TreeFile
 	for _, b := range bundles {
 		data, err := regularfile.ReadFile(b.Archive, "bundle", MaxArchive)
 		if err != nil {
@@ -133,11 +134,11 @@ func Store(r *gitext.Repo, sig gitext.Signature, bundles []Bundle) (added int, e
 		if got := sum(data); got != b.SHA256 {
 			return 0, fmt.Errorf("%s has sha256 %s, not the noted %s: not kept in %s", b.Archive, got, b.SHA256, Ref)
 		}
-		blob, err := r.WriteBlob(data)
+		blob, err := objstore.Of(r).WriteBlob(data)
 		if err != nil {
 			return 0, err
 		}
-		files = append(files, gitext.TreeFile{Path: ArchivePath(b.Tracker, b.Ticket, b.SHA256), Blob: blob})
+		files = append(files, objstore.TreeFile{Path: ArchivePath(b.Tracker, b.Ticket, b.SHA256), Blob: blob})
 		for _, kind := range Kinds {
 			p, ok := b.Sidecars[kind]
 			if !ok || p == "" {
@@ -147,14 +148,14 @@ func Store(r *gitext.Repo, sig gitext.Signature, bundles []Bundle) (added int, e
 			if err != nil {
 				return 0, err
 			}
-			blob, err := r.WriteBlob(side)
+			blob, err := objstore.Of(r).WriteBlob(side)
 			if err != nil {
 				return 0, err
 			}
-			files = append(files, gitext.TreeFile{Path: SidecarPath(b.Tracker, b.Ticket, b.SHA256, sum(side), kind), Blob: blob})
+			files = append(files, objstore.TreeFile{Path: SidecarPath(b.Tracker, b.Ticket, b.SHA256, sum(side), kind), Blob: blob})
 		}
 	}
-	return r.AddFiles(Ref, sig, "Archives added by 'git bernstein'\n", files)
+	return objstore.Of(r).AddFiles(Ref, sig, "Archives added by 'git bernstein'\n", files)
 }
 
 func sum(data []byte) string {
@@ -167,7 +168,7 @@ func sum(data []byte) string {
 // the same hash (already checked when they came in, or written here) are not read again, so a fetch that brings
 // little costs little.
 func Check(r *gitext.Repo, tree gitext.Hash) error {
-	_, local, err := r.RefCommit(Ref)
+	_, local, err := objstore.Of(r).RefCommit(Ref)
 	if err != nil {
 		return err
 	}
@@ -178,22 +179,22 @@ func Check(r *gitext.Repo, tree gitext.Hash) error {
 	}
 	known := map[level]bool{}
 	if !local.IsZero() {
-		if err := r.CheckTree(local, gitext.TreeLimits{}, func(p string, e gitext.TreeEntry) error {
+		if err := objstore.Of(r).CheckTree(local, objstore.TreeLimits{}, func(p string, e gitext.TreeEntry) error {
 			if e.Mode != gitext.ModeDir {
 				return nil
 			}
 			depth := strings.Count(p, "/")
 			known[level{depth, e.Hash}] = true
 			if depth >= 1 {
-				return gitext.SkipTree
+				return objstore.SkipTree
 			}
 			return nil
 		}); err != nil {
 			return err
 		}
 	}
-	lim := gitext.TreeLimits{MaxEntries: maxEntries, MaxDepth: 3}
-	return r.CheckTree(tree, lim, func(p string, e gitext.TreeEntry) error {
+	lim := objstore.TreeLimits{MaxEntries: maxEntries, MaxDepth: 3}
+	return objstore.Of(r).CheckTree(tree, lim, func(p string, e gitext.TreeEntry) error {
 		parts := strings.Split(p, "/")
 		if len(parts) < 3 {
 			if e.Mode != gitext.ModeDir {
@@ -203,7 +204,7 @@ func Check(r *gitext.Repo, tree gitext.Hash) error {
 				return fmt.Errorf("%s: folder name %q is not one git-bernstein writes", Ref, e.Name)
 			}
 			if known[level{len(parts) - 1, e.Hash}] {
-				return gitext.SkipTree
+				return objstore.SkipTree
 			}
 			return nil
 		}
@@ -214,7 +215,7 @@ func Check(r *gitext.Repo, tree gitext.Hash) error {
 		if !ok {
 			return fmt.Errorf("%s: file name %q is not <sha256>.tar.gz or <sha256>.<sha256>{.jws,.sig,.intoto.jsonl,.store.json}", Ref, p)
 		}
-		n, err := r.BlobSize(e.Hash)
+		n, err := objstore.Of(r).BlobSize(e.Hash)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", Ref, p, err)
 		}
@@ -256,11 +257,11 @@ type Held struct {
 
 // Has says whether the ref keeps the archive with that digest of the ticket, without reading it.
 func Has(r *gitext.Repo, tracker, ticket, digest string) (bool, error) {
-	_, tree, err := r.RefCommit(Ref)
+	_, tree, err := objstore.Of(r).RefCommit(Ref)
 	if err != nil {
 		return false, err
 	}
-	_, _, ok, err := r.TreeEntryAt(tree, ArchivePath(tracker, ticket, digest))
+	_, _, ok, err := objstore.Of(r).TreeEntryAt(tree, ArchivePath(tracker, ticket, digest))
 	return ok, err
 }
 
@@ -268,18 +269,18 @@ func Has(r *gitext.Repo, tracker, ticket, digest string) (bool, error) {
 // does not keep it. Every file is checked against the digest its name gives (the archive against digest, the note's
 // bundle_sha256): a file that does not match is an error, never returned.
 func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err error) {
-	_, tree, err := r.RefCommit(Ref)
+	_, tree, err := objstore.Of(r).RefCommit(Ref)
 	if err != nil || tree.IsZero() {
 		return nil, false, err
 	}
 	if !archiveName().MatchString(digest + ".tar.gz") {
 		return nil, false, fmt.Errorf("noted digest %q is not a sha256", digest)
 	}
-	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
+	dirHash, mode, ok, err := objstore.Of(r).TreeEntryAt(tree, Dir(tracker, ticket))
 	if err != nil || !ok || mode != gitext.ModeDir {
 		return nil, false, err
 	}
-	entries, err := r.TreeEntries(dirHash)
+	entries, err := objstore.Of(r).TreeEntries(dirHash)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", Ref, err)
 	}
@@ -292,7 +293,7 @@ func Find(r *gitext.Repo, tracker, ticket, digest string) (h *Held, ok bool, err
 		if !known || kind == StoreKind { // store records: Records reads them
 			continue
 		}
-		data, err := r.ReadBlobMax(e.Hash, MaxFor(kind))
+		data, err := objstore.Of(r).ReadBlobMax(e.Hash, MaxFor(kind))
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %s/%s: %w", Ref, Dir(tracker, ticket), e.Name, err)
 		}

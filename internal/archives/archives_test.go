@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -173,7 +174,7 @@ func TestCheckRefusesHostileTrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := gitext.NewHash(strings.TrimSpace(string(out)))
-	if _, err := r.MergeRef(archives.Ref, h, sig, "m\n", r.UnionTrees); err != nil {
+	if _, err := objstore.Of(r).MergeRef(archives.Ref, h, sig, "m\n", objstore.Of(r).UnionTrees); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := archives.Find(r, "github", "ENG-1", other); err == nil || !strings.Contains(err.Error(), "refused") {

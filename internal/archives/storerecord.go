@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
@@ -73,7 +74,7 @@ type Recorded struct {
 
 // AddStoreRecords keeps the records beside their archives, in one commit; added counts those the ref did not hold.
 func AddStoreRecords(r *gitext.Repo, sig gitext.Signature, recs []Recorded) (added int, err error) {
-	var files []gitext.TreeFile
+	var files []objstore.TreeFile
 	seen := map[string]bool{}
 	for _, rc := range recs {
 		data := rc.Record.Bytes()
@@ -82,27 +83,27 @@ func AddStoreRecords(r *gitext.Repo, sig gitext.Signature, recs []Recorded) (add
 			continue
 		}
 		seen[path] = true
-		blob, err := r.WriteBlob(data)
+		blob, err := objstore.Of(r).WriteBlob(data)
 		if err != nil {
 			return 0, err
 		}
-		files = append(files, gitext.TreeFile{Path: path, Blob: blob})
+		files = append(files, objstore.TreeFile{Path: path, Blob: blob})
 	}
-	return r.AddFiles(Ref, sig, "Store records added by 'git bernstein'\n", files)
+	return objstore.Of(r).AddFiles(Ref, sig, "Store records added by 'git bernstein'\n", files)
 }
 
 // Records reads the store records the ref keeps for the archive with that digest of the ticket (whether or not it
 // keeps the archive itself); a record that does not match its name or does not parse is left out.
 func Records(r *gitext.Repo, tracker, ticket, digest string) ([]StoreRecord, error) {
-	_, tree, err := r.RefCommit(Ref)
+	_, tree, err := objstore.Of(r).RefCommit(Ref)
 	if err != nil || tree.IsZero() {
 		return nil, err
 	}
-	dirHash, mode, ok, err := r.TreeEntryAt(tree, Dir(tracker, ticket))
+	dirHash, mode, ok, err := objstore.Of(r).TreeEntryAt(tree, Dir(tracker, ticket))
 	if err != nil || !ok || mode != gitext.ModeDir {
 		return nil, err
 	}
-	dir, err := r.TreeEntries(dirHash)
+	dir, err := objstore.Of(r).TreeEntries(dirHash)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Ref, err)
 	}
@@ -112,7 +113,7 @@ func Records(r *gitext.Repo, tracker, ticket, digest string) ([]StoreRecord, err
 		if m == nil || m[1] != digest || m[3] != StoreKind || e.Mode != gitext.ModeRegular {
 			continue
 		}
-		data, err := r.ReadBlobMax(e.Hash, MaxStoreRecord)
+		data, err := objstore.Of(r).ReadBlobMax(e.Hash, MaxStoreRecord)
 		if err != nil || sum(data) != m[2] {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
@@ -43,7 +44,7 @@ func TestStoreRecords(t *testing.T) {
 	if err != nil || !ok || len(h.Sidecars) != 1 || h.Sidecars[0].Kind != archives.JWS {
 		t.Fatalf("find: %v %v %+v", ok, err, h)
 	}
-	_, tree, err := r.RefCommit(archives.Ref)
+	_, tree, err := objstore.Of(r).RefCommit(archives.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}

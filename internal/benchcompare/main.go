@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 )
 
@@ -294,7 +295,7 @@ func measureFirstRuns(cache, src, what, bin, gitLog string, rows *[]row,
 // measurePatch times diff.patch for the 1,000 commits of PERF-1 in-process against git format-patch.
 func measurePatch(repo string, runs int, rows *[]row) error {
 	step("diff.patch of 1,000 commits")
-	r, err := gitext.Discover(repo, nil)
+	r, err := gitext.Discover(repo, nil, objstore.WithGoGit())
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/gitext/patch"
 	"github.com/git-bernstein/git-bernstein/gitext/patch/patchcmp"
 )
@@ -75,7 +76,7 @@ func parity(dir string, revs ...string) (patchcmp.Result, error) {
 		return patchcmp.Result{}, fmt.Errorf("git format-patch: %w", err)
 	}
 	ids, theirs := patchcmp.Split(string(out))
-	r, err := gitext.Discover(dir, nil)
+	r, err := gitext.Discover(dir, nil, objstore.WithGoGit())
 	if err != nil {
 		return patchcmp.Result{}, err
 	}

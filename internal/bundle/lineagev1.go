@@ -9,6 +9,7 @@ import (
 	"io/fs"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/lineage/logv1"
 	"github.com/git-bernstein/git-bernstein/internal/manifest"
 	"github.com/git-bernstein/git-bernstein/internal/nofollow"
@@ -130,7 +131,7 @@ func commitFiles(repo *gitext.Repo, commits []gitext.Hash) (*logv1.CommitFiles, 
 			}
 			parent = p.TreeHash
 		}
-		changes, err := repo.DiffTree(parent, c.TreeHash)
+		changes, err := objstore.Of(repo).DiffTree(parent, c.TreeHash)
 		if err != nil {
 			return nil, fmt.Errorf("lineage v1: diff %s: %w", h, err)
 		}

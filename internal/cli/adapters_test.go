@@ -21,12 +21,12 @@ var renderPackages = map[string]bool{
 }
 
 // settingReaders read a setting outside package settings, each by the package that uses it (settings' doc:
-// bernstein.notesRef, bernstein.remote, the lineage v2 key file, read as sign_flags.go reads signing keys; and
-// record.Identity, git's user.name, user.email and GIT_COMMITTER_*), or parse or check a flag's value (a usage
-// error): a command resolves them into its request like any other setting.
+// bernstein.notesRef, bernstein.remote, the lineage v2 key file and switch, read as sign_flags.go reads signing
+// keys; and record.Identity, git's user.name, user.email and GIT_COMMITTER_*), or parse or check a flag's value
+// (a usage error): a command resolves them into its request like any other setting.
 var settingReaders = map[string]bool{
-	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true, "share.DefaultRemote": true,
-	"verify.ParseSize": true, "sign.CheckKid": true, "ticketcommits.TrailerKeys": true,
+	"notes.RefFrom": true, "record.Identity": true, "lineage.ResolveKey": true, "lineage.Enabled": true,
+	"share.DefaultRemote": true, "verify.ParseSize": true, "sign.CheckKid": true, "ticketcommits.TrailerKeys": true,
 }
 
 // sharedAdapters are the files whose functions read flags, settings and the session for every command (the

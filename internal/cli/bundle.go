@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
+	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
@@ -133,10 +134,10 @@ func buildBundle(ctx context.Context, c *ucli.Command, id, tracker, workdir stri
 	if err != nil {
 		return err
 	}
-	if err := set.Err("lineage.version"); err != nil {
+	lineageV2, err := lineage.Enabled(set.ProjectRoot, s.env.getenv)
+	if err != nil {
 		return err
 	}
-	lineageV2 := set.LineageV2
 	done := s.showProgress(c)
 	defer done()
 	files := progress.New(c.Root().ErrWriter, "Packing", "files")

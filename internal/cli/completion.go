@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/record"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
@@ -206,7 +207,7 @@ func indexedTickets(env *Env, cur string) []string {
 	if err != nil {
 		return nil
 	}
-	repo, err := gitext.Discover(wd, env.getenv)
+	repo, err := gitext.Discover(wd, env.getenv, objstore.WithGoGit())
 	if err != nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
+	"github.com/git-bernstein/git-bernstein/internal/lineage"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 	"github.com/git-bernstein/git-bernstein/internal/plural"
 	"github.com/git-bernstein/git-bernstein/internal/record"
@@ -226,10 +227,9 @@ func (s *session) recordRequest(c *ucli.Command, spec string, deadline time.Time
 	if opts.SDD, err = s.sddFolder(c.String("sdd"), false); err != nil {
 		return nil, nil, err
 	}
-	if err := set.Err("lineage.version"); err != nil {
+	if opts.LineageV2, err = lineage.Enabled(set.ProjectRoot, s.env.getenv); err != nil {
 		return nil, nil, err
 	}
-	opts.LineageV2 = set.LineageV2
 	opts.BundleDir = set.BundleDir
 	opts.Repo, opts.Range = s.repo, spec
 	opts.Discovery = func(id string) (discover.Options, error) { return s.findOptions(c, tracker, id) }

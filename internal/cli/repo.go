@@ -8,6 +8,7 @@ import (
 	ucli "github.com/urfave/cli/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/discover"
 	"github.com/git-bernstein/git-bernstein/internal/progress"
 	"github.com/git-bernstein/git-bernstein/internal/settings"
@@ -33,7 +34,7 @@ func openSession(env *Env) (*session, error) {
 	s := &session{env: env}
 	// gitext says when it runs git (fetching the objects a partial clone lacks): one line on stderr. Walks
 	// report to the meter showProgress sets, if any.
-	repo, err := gitext.Discover(wd, env.getenv, gitext.WithNotice(env.notice),
+	repo, err := gitext.Discover(wd, env.getenv, objstore.WithGoGit(), gitext.WithNotice(env.notice),
 		gitext.WithProgress(func(commits int) {
 			if s.progress != nil {
 				s.progress(commits)

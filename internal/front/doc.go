@@ -8,11 +8,13 @@
 // took 4.7 ms and 15 MiB to print its version, more than a warm `commits` on a small repository may cost (issue
 // 26: a tenth of git log --grep, 4.2 ms on go-git's history). The front links the history walk and the listing
 // only (packages ticketcommits and discover; gitext without go-git's Repository, whose revision parser lives in
-// gitext/revparse): 5.8 MB against 24 MB, and a warm run on go-git went from 8.5 ms and 18 MiB to about 5 ms and
-// 7.5 MiB. The front reads its configuration through the configuration cache (gitext.WithConfigCache), which
-// answers without starting git while no file git read it from has changed (a git config child is a millisecond
-// and a half of CPU); meanwhile, or while the child runs after a change, it lists the refs and reads the ticket
-// index, which need no configuration.
+// gitext/revparse, and without go-git's storage, object and config packages, which gitext/objstore has): 4.2 MB
+// against 24 MB, and a warm run on go-git went from 8.5 ms and 18 MiB to about 4 ms and 6 MiB. A repository
+// that gitext reads only through go-git's storage (alternates, refs behind a symbolic link) is an error before
+// the output (gitext.Repo.Unreadable), so git-bernstein-full answers it. The front reads its configuration
+// through the configuration cache (gitext.WithConfigCache), which answers without starting git while no file
+// git read it from has changed (a git config child is a millisecond and a half of CPU); meanwhile, or while
+// the child runs after a change, it lists the refs and reads the ticket index, which need no configuration.
 //
 // # The configuration it reads
 //

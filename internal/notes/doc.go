@@ -1,6 +1,7 @@
 // Package notes is git-bernstein's record in git notes: which bundles were made for which commit, with their
 // digests, so that reviewers can check a bundle against the repository (`verify --rev`, `show`, `log`). Reading
-// and writing the notes tree itself is plain git and lives in gitext (Repo.Note, Repo.Notes, Repo.EditNote).
+// and writing the notes tree itself is plain git and lives in gitext/objstore (Store.Note, Store.Notes,
+// Store.EditNote).
 //
 // # Ref
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -22,13 +23,13 @@ type Noted struct {
 // only those with an entry for that ticket (ticket.Same). Notes on objects that are not commits of this clone are
 // left out: they are not part of this history.
 func Log(r *gitext.Repo, ref gitext.RefName, want string) ([]Noted, error) {
-	refs, err := r.Notes(ref)
+	refs, err := objstore.Of(r).Notes(ref)
 	if err != nil {
 		return nil, err
 	}
 	var out []Noted
 	for _, n := range refs {
-		text, err := r.ReadNote(n)
+		text, err := objstore.Of(r).ReadNote(n)
 		if err != nil {
 			return nil, err
 		}

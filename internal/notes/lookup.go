@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/ticket"
 )
 
@@ -15,7 +16,7 @@ const MaxNote = 1 << 20
 // false when target has no note there.
 func On(r *gitext.Repo, ref gitext.RefName, target gitext.Hash) (
 	entries []Entry, other []string, ok bool, err error) {
-	text, ok, err := r.Note(ref, target)
+	text, ok, err := objstore.Of(r).Note(ref, target)
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}
@@ -27,13 +28,13 @@ func On(r *gitext.Repo, ref gitext.RefName, target gitext.Hash) (
 // by MaxNote. Every note counts, not only notes on commits of this clone (Log's): a note on a commit not
 // fetched still names an archive.
 func Entries(r *gitext.Repo, ref gitext.RefName) ([]Entry, error) {
-	all, err := r.Notes(ref)
+	all, err := objstore.Of(r).Notes(ref)
 	if err != nil {
 		return nil, err
 	}
 	var entries []Entry
 	for _, n := range all {
-		text, err := r.ReadBlobMax(n.Blob, MaxNote)
+		text, err := objstore.Of(r).ReadBlobMax(n.Blob, MaxNote)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +90,7 @@ type OnCommit struct {
 // every note, where a test per note walked the history once a note. Notes on objects that are not commits of
 // that history, and notes that cannot be read, are left out.
 func OnHistory(r *gitext.Repo, ref gitext.RefName, tip gitext.Hash) ([]OnCommit, error) {
-	all, err := r.Notes(ref)
+	all, err := objstore.Of(r).Notes(ref)
 	if err != nil || len(all) == 0 {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func OnHistory(r *gitext.Repo, ref gitext.RefName, tip gitext.Hash) ([]OnCommit,
 		if !ok {
 			continue
 		}
-		text, err := r.ReadNote(n)
+		text, err := objstore.Of(r).ReadNote(n)
 		if err != nil {
 			continue
 		}

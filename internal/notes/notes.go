@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/strictjson"
 )
 
@@ -139,7 +140,7 @@ func Add(r *gitext.Repo, ref gitext.RefName, target gitext.Hash, sig gitext.Sign
 		es, _ := Parse([]byte(line))
 		return len(es) == 1 && replaced[key{es[0].Tracker, es[0].Ticket, es[0].Bundle}]
 	}
-	return r.EditNote(ref, target, sig, "Notes added by 'git bernstein'\n", func(old []byte, _ bool) ([]byte, error) {
+	return objstore.Of(r).EditNote(ref, target, sig, "Notes added by 'git bernstein'\n", func(old []byte, _ bool) ([]byte, error) {
 		return MergeLines(old, add, replace), nil
 	})
 }

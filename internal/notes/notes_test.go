@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -120,11 +121,11 @@ func TestNotesReadByGit(t *testing.T) {
 		t.Fatal("fsck complained")
 	}
 	// Reading back with our own reader.
-	text, ok, err := repo.Note(DefaultRef, gitext.NewHash(c2))
+	text, ok, err := objstore.Of(repo).Note(DefaultRef, gitext.NewHash(c2))
 	if err != nil || !ok || string(text) != strings.Join(want, "\n")+"\n" {
 		t.Fatalf("Note: %q %v %v", text, ok, err)
 	}
-	if _, ok, _ := repo.Note(DefaultRef, gitext.NewHash(strings.Repeat("0", 39)+"1")); ok {
+	if _, ok, _ := objstore.Of(repo).Note(DefaultRef, gitext.NewHash(strings.Repeat("0", 39)+"1")); ok {
 		t.Fatal("note for an object without one")
 	}
 	// After `git pack-refs` the ref lives only in packed-refs: the swap still checks and moves it.
@@ -168,12 +169,12 @@ func TestNotesFanOut(t *testing.T) {
 		t.Fatal("git did not fan the notes out; the test proves nothing")
 	}
 	repo := openRepo(t, r)
-	notes, err := repo.Notes(DefaultRef)
+	notes, err := objstore.Of(repo).Notes(DefaultRef)
 	if err != nil || len(notes) != n {
 		t.Fatalf("Notes: %d notes, %v", len(notes), err)
 	}
 	target := r.Rev("main~7")
-	if text, ok, err := repo.Note(DefaultRef, gitext.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
+	if text, ok, err := objstore.Of(repo).Note(DefaultRef, gitext.NewHash(target)); err != nil || !ok || string(text) != "note293\n" {
 		t.Fatalf("fanned-out note: %q %v %v", text, ok, err)
 	}
 	if _, err := Add(repo, DefaultRef, gitext.NewHash(target), testSig, entry("ENG-1", "b.tar.gz")); err != nil {
@@ -352,7 +353,7 @@ func TestNotesMergeCatSortUniq(t *testing.T) {
 	t.Parallel()
 	common, onlyA, onlyB := entry("ENG-1", "s.tar.gz"), entry("ENG-2", "a.tar.gz"), entry("ENG-3", "b.tar.gz")
 	b, c, _ := mergeByGit(t, []Entry{common, onlyA}, []Entry{onlyB, common})
-	text, ok, err := openRepo(t, b).Note(DefaultRef, gitext.NewHash(c))
+	text, ok, err := objstore.Of(openRepo(t, b)).Note(DefaultRef, gitext.NewHash(c))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/bundle"
 	"github.com/git-bernstein/git-bernstein/internal/controls"
 	"github.com/git-bernstein/git-bernstein/internal/github"
@@ -46,23 +47,23 @@ func codeOwnersAt(repo *gitext.Repo, sha string) (*controls.CodeOwnersDoc, error
 	if err != nil {
 		return nil, fmt.Errorf("the commit is not in this clone (git fetch it): %v", err)
 	}
-	if _, err := repo.TreeEntries(c.TreeHash); err != nil {
+	if _, err := objstore.Of(repo).TreeEntries(c.TreeHash); err != nil {
 		return nil, err
 	}
 	doc := &controls.CodeOwnersDoc{V: 1, Commit: sha}
 	for _, path := range controls.CodeOwnersPaths {
-		blob, mode, ok, err := repo.TreeEntryAt(c.TreeHash, path)
+		blob, mode, ok, err := objstore.Of(repo).TreeEntryAt(c.TreeHash, path)
 		if err != nil || !ok || mode != gitext.ModeRegular && mode != gitext.ModeExecutable {
 			continue
 		}
-		size, err := repo.BlobSize(blob)
+		size, err := objstore.Of(repo).BlobSize(blob)
 		if err != nil {
 			continue // as a path with no file: the blob is not in this clone
 		}
 		if size > maxCodeOwners {
 			return nil, fmt.Errorf("%s is larger than GitHub reads (%d bytes)", path, size)
 		}
-		b, err := repo.ReadBlobMax(blob, maxCodeOwners)
+		b, err := objstore.Of(repo).ReadBlobMax(blob, maxCodeOwners)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/verify"
 )
 
@@ -34,7 +35,7 @@ func Open(f *Flag) *verify.RepoCheck {
 	if f.Notice != nil {
 		opts = append(opts, gitext.WithNotice(f.Notice))
 	}
-	repo, err := gitext.Discover(start, f.Getenv, opts...)
+	repo, err := gitext.Discover(start, f.Getenv, append(opts, objstore.WithGoGit())...)
 	if err != nil {
 		rc.Dir = start
 		if f.Dir != "" {

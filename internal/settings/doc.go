@@ -1,13 +1,13 @@
 // Package settings is the one list of git-bernstein's configuration and the one place it is read: every
 // `git config bernstein.*` key (and the keys of git's own that it reads), what each means and its default, in
 // Keys; and Load, which reads git's configuration (as package gitext reads it, `git config --null --list`:
-// system, global, repository and worktree files with their includes, then `git -c`), the run's environment and
-// <project root>/bernstein.yaml once, and applies the command's flags over them, into one typed Settings.
+// system, global, repository and worktree files with their includes, then `git -c`) and the run's environment
+// once, and applies the command's flags over them, into one typed Settings.
 // README's configuration table is checked against Keys by a test, and so is every bernstein.* name the code
 // reads, so a key is listed once and documented where it is read.
 //
-// Precedence: a flag, else the environment variable, else git's configuration, else bernstein.yaml, else the
-// default. Each setting (its Settings field), its sources in that order and its default:
+// Precedence: a flag, else the environment variable, else git's configuration, else the default. Each setting
+// (its Settings field), its sources in that order and its default:
 //
 //	Tracker       --tracker (1), bernstein.tracker                    github
 //	Match         --match, bernstein.match                            trailer,branch,merge,message
@@ -29,7 +29,6 @@
 //	Retention     bernstein.retention (8)                             the bucket's default retention
 //	RetentionMode bernstein.retentionMode (8)                         COMPLIANCE
 //	LegalHold     bernstein.legalHold                                 false
-//	LineageV2     BERNSTEIN_LINEAGE_V2, bernstein.yaml lineage.version  off (on: 1 or true; version 2)
 //
 // (1) bundle's Bernstein form (`bundle TRACKER ID`) names the tracker as an argument, which wins over all.
 // (2) after the default trailer keys (package discover, DefaultTrailerKeys).
@@ -43,10 +42,12 @@
 //
 // Read elsewhere, each by the package that uses it: bernstein.notesRef (package notes, RefFrom),
 // bernstein.signingKey, bernstein.signingKid, bernstein.sign, gpg.format, user.signingKey (package signing,
-// after --sign-key and --sign-kid), gpg.ssh.allowedSignersFile (after --allowed-signers), and the lineage v2
-// key file (--key-file, else BERNSTEIN_LINEAGE_V2_KEY_FILE: package lineage, ResolveKey).
+// after --sign-key and --sign-kid), gpg.ssh.allowedSignersFile (after --allowed-signers), the lineage v2 key
+// file (--key-file, else BERNSTEIN_LINEAGE_V2_KEY_FILE: package lineage, ResolveKey), and whether lineage v2 is
+// on (BERNSTEIN_LINEAGE_V2, else lineage.version in <project root>/bernstein.yaml, Settings.ProjectRoot:
+// package lineage, Enabled), whose YAML reader the front (package front) does not link.
 //
-// A value that cannot be read (bernstein.maxTickets "many", a bernstein.yaml that does not parse) does not stop
-// Load: the default stands and Settings.Err gives the error for that key, which the commands that use the
-// setting report; the others run as before.
+// A value that cannot be read (bernstein.maxTickets "many") does not stop Load: the default stands and
+// Settings.Err gives the error for that key, which the commands that use the setting report; the others run as
+// before.
 package settings

@@ -1,19 +1,13 @@
 package settings
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
 	"github.com/git-bernstein/git-bernstein/internal/githubrepo"
-	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // Config is git's configuration as package gitext reads it (gitext.Config): the last value of a key, all of
@@ -28,7 +22,7 @@ type Config interface {
 type Sources struct {
 	Config      Config              // git's configuration; nil outside a repository (nothing is configured)
 	Getenv      func(string) string // the run's environment; nil reads none
-	ProjectRoot string              // the folder of bernstein.yaml (the worktree top, or bundle --workdir); "": none
+	ProjectRoot string              // the project's folder, of bernstein.yaml (the worktree top, or bundle --workdir); "": none
 	WorkTree    string              // what a relative bernstein.bundleDir is relative to: the worktree top
 	CommonDir   string              // the git common dir, which holds the default bundle folder
 }
@@ -89,15 +83,16 @@ type Settings struct {
 	Retention        string   // bernstein.retention as given (package store parses it); "": the bucket's default
 	RetentionMode    string   // bernstein.retentionMode as given; "": COMPLIANCE
 	LegalHold        bool     // bernstein.legalHold
-	LineageV2        bool     // BERNSTEIN_LINEAGE_V2, else bernstein.yaml's lineage.version is 2
+	// ProjectRoot is Sources.ProjectRoot: where bernstein.yaml is, whose lineage.version package lineage reads
+	// (lineage.Enabled) for the commands that write lineage v2.
+	ProjectRoot string
 
 	remoteURL string // git config remote.<Remote>.url, "" when there is no such remote (GithubSource)
 
 	invalid map[string]error
 }
 
-// Err is the error reading key's value, nil when it was read (or defaulted). Keys are the names in Keys, and
-// "lineage.version" for bernstein.yaml's.
+// Err is the error reading key's value, nil when it was read (or defaulted). Keys are the names in Keys.
 func (s *Settings) Err(key string) error { return s.invalid[key] }
 
 // Load reads every setting from src with f over it: the one place a setting's precedence is decided.
@@ -177,10 +172,7 @@ func Load(src Sources, f Flags) *Settings {
 	}
 	s.Retention, s.RetentionMode = get("bernstein.retention"), get("bernstein.retentionMode")
 	s.LegalHold = boolean("bernstein.legalHold", false, nil)
-	var err error
-	if s.LineageV2, err = lineageV2(src.ProjectRoot, getenv); err != nil {
-		s.invalid["lineage.version"] = err
-	}
+	s.ProjectRoot = src.ProjectRoot
 	return s
 }
 
@@ -260,41 +252,6 @@ func (s *Settings) hookBudget(configured string) time.Duration {
 	s.invalid["bernstein.hookBudget"] = fmt.Errorf("git config bernstein.hookBudget %q is not a duration such as "+
 		"5s or 1m: using %s", configured, DefaultHookBudget)
 	return DefaultHookBudget
-}
-
-// LineageV2Env turns lineage v2 on (1 or true) or off (anything else) whatever bernstein.yaml says.
-const LineageV2Env = "BERNSTEIN_LINEAGE_V2"
-
-// ProjectFile is the project's own configuration file, in the project root.
-const ProjectFile = "bernstein.yaml"
-
-// lineageV2 says whether the project writes lineage v2, as the Bernstein docs enable it: BERNSTEIN_LINEAGE_V2
-// when set, else `lineage: {version: 2}` in <project root>/bernstein.yaml.
-func lineageV2(projectRoot string, getenv func(string) string) (bool, error) {
-	if v := getenv(LineageV2Env); v != "" {
-		return v == "1" || strings.EqualFold(v, "true"), nil
-	}
-	if projectRoot == "" {
-		return false, nil
-	}
-	path := filepath.Join(projectRoot, ProjectFile)
-	// Read without blocking and bounded: a FIFO or /dev/zero here would otherwise hang or exhaust the hook.
-	data, err := regularfile.ReadFile(path, "Bernstein configuration", 1<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	var cfg struct {
-		Lineage struct {
-			Version any `yaml:"version"`
-		} `yaml:"lineage"`
-	}
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
-		return false, fmt.Errorf("parse %s: %w (fix the YAML, or set %s=0 to ignore it)", path, err, LineageV2Env)
-	}
-	return fmt.Sprint(cfg.Lineage.Version) == "2", nil
 }
 
 // GithubSource is what names the GitHub repository (githubrepo.Source): --github-repo or bernstein.githubRepo,

@@ -127,41 +127,6 @@ func TestLoadInvalid(t *testing.T) {
 	}
 }
 
-// TestLoadLineageV2: BERNSTEIN_LINEAGE_V2 when set decides, else bernstein.yaml's lineage.version in the project
-// root; a bernstein.yaml that does not parse is an error naming it.
-func TestLoadLineageV2(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	env := map[string]string{}
-	check := func(want bool) {
-		t.Helper()
-		s := Load(Sources{ProjectRoot: dir, Getenv: func(k string) string { return env[k] }}, Flags{})
-		if err := s.Err("lineage.version"); err != nil || s.LineageV2 != want {
-			t.Errorf("got %v %v, want %v", s.LineageV2, err, want)
-		}
-	}
-	write := func(text string) {
-		if err := os.WriteFile(filepath.Join(dir, ProjectFile), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	check(false)
-	write("lineage:\n  version: 2\n")
-	check(true)
-	env[LineageV2Env] = "0"
-	check(false)
-	env[LineageV2Env] = "1"
-	write("lineage:\n  version: 1\n")
-	check(true)
-	delete(env, LineageV2Env)
-	check(false)
-	write("lineage: [\n")
-	s := Load(Sources{ProjectRoot: dir, Getenv: func(string) string { return "" }}, Flags{})
-	if err := s.Err("lineage.version"); err == nil || !strings.Contains(err.Error(), ProjectFile) {
-		t.Errorf("bad YAML: %v", err)
-	}
-}
-
 // TestDocListsEveryKey: the package doc's precedence table, or its list of keys read elsewhere, names every
 // key of Keys, and Load's defaults are the ones README's table (Keys) gives.
 func TestDocListsEveryKey(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
 )
@@ -184,7 +185,7 @@ func Fetch(o Options) (*Fetched, error) {
 }
 
 func fetchedCommit(o Options, track gitext.RefName) (gitext.Hash, gitext.Hash, error) {
-	c, tree, err := o.Repo.RefCommit(track)
+	c, tree, err := objstore.Of(o.Repo).RefCommit(track)
 	if err != nil {
 		return c, tree, err
 	}
@@ -202,8 +203,8 @@ func mergeArchives(o Options, track gitext.RefName) (bool, error) {
 	if err := archives.Check(o.Repo, tree); err != nil {
 		return false, fmt.Errorf("%s's %s refused, nothing of it merged: %w", o.Remote, archives.Ref, err)
 	}
-	moved, err := o.Repo.MergeRef(archives.Ref, c, o.Author, "Merge "+archives.Ref.String()+" of "+o.Remote+"\n", o.Repo.UnionTrees)
-	if errors.Is(err, gitext.ErrTreeConflict) {
+	moved, err := objstore.Of(o.Repo).MergeRef(archives.Ref, c, o.Author, "Merge "+archives.Ref.String()+" of "+o.Remote+"\n", objstore.Of(o.Repo).UnionTrees)
+	if errors.Is(err, objstore.ErrTreeConflict) {
 		return false, fmt.Errorf("%s's %s cannot be merged: %w; one of the two copies was changed after it was written "+
 			"(compare them with 'git diff %s %s'), and neither was changed here", o.Remote, archives.Ref, err, archives.Ref, track)
 	}
@@ -218,8 +219,8 @@ func mergeNotes(o Options, track gitext.RefName) (bool, error) {
 	combine := func(local, other []byte) []byte {
 		return notes.MergeLines(local, strings.Split(string(other), "\n"), nil)
 	}
-	return o.Repo.MergeRef(o.NotesRef, c, o.Author, "Notes merged by 'git bernstein fetch' from "+o.Remote+" (cat_sort_uniq)\n",
-		o.Repo.NotesMerge(combine, MaxNote, MaxNotes))
+	return objstore.Of(o.Repo).MergeRef(o.NotesRef, c, o.Author, "Notes merged by 'git bernstein fetch' from "+o.Remote+" (cat_sort_uniq)\n",
+		objstore.Of(o.Repo).NotesMerge(combine, MaxNote, MaxNotes))
 }
 
 // Pushed is what Push did.
@@ -249,7 +250,7 @@ func Push(o Options) (*Pushed, error) {
 		args := []string{"push", "--porcelain"}
 		var specs []string
 		for _, ref := range []gitext.RefName{o.NotesRef, archives.Ref} {
-			local, _, err := o.Repo.RefCommit(ref)
+			local, _, err := objstore.Of(o.Repo).RefCommit(ref)
 			if err != nil {
 				return nil, err
 			}

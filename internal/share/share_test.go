@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/archives"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 	"github.com/git-bernstein/git-bernstein/internal/notes"
@@ -43,13 +44,13 @@ func open(t *testing.T, g *gittest.Repo) *gitext.Repo {
 
 // keep adds one archive file and one note line for it, as record does.
 func keep(t *testing.T, g *gittest.Repo, r *gitext.Repo, id string) {
-	blob, err := r.WriteBlob([]byte("archive " + id))
+	blob, err := objstore.Of(r).WriteBlob([]byte("archive " + id))
 	if err != nil {
 		t.Fatal(err)
 	}
 	digest := sha256.Sum256([]byte(id))
 	sum := hex.EncodeToString(digest[:])
-	if _, err := r.AddFiles(archives.Ref, sig, "add\n", []gitext.TreeFile{{Path: "github/" + id + "/" + sum + ".tar.gz", Blob: blob}}); err != nil {
+	if _, err := objstore.Of(r).AddFiles(archives.Ref, sig, "add\n", []objstore.TreeFile{{Path: "github/" + id + "/" + sum + ".tar.gz", Blob: blob}}); err != nil {
 		t.Fatal(err)
 	}
 	head := gitext.NewHash(g.Rev("HEAD"))

@@ -17,10 +17,16 @@ import (
 // when asJSON, else the listing, whose lines group a change's copies by patch id but show no id, so only the
 // ids that can group are made (discover.Options.PatchIDsToGroup). listed, when not nil, is called once the
 // listing is made and before anything is written (it clears a progress meter); an error it returns is
-// returned and nothing is written. An error after it is one of writing.
+// returned and nothing is written. An error after it is one of writing. A listing that repo could not read
+// whole without go-git's storage (gitext.Repo.Unreadable) is an error before listed.
 func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.Writer, listed func() error) error {
 	opts.PatchIDsToGroup = !asJSON
 	res, err := discover.List(repo, opts, !asJSON)
+	if unread := repo.Unreadable(); unread != nil {
+		// The listing may lack what go-git's storage would have read (the front opens repositories without it):
+		// an error before listed, so that the front hands the run to git-bernstein-full, which reads it all.
+		return unread
+	}
 	if listed != nil {
 		if lerr := listed(); err == nil {
 			err = lerr

@@ -61,8 +61,8 @@ type inflater struct {
 }
 
 // OpenPacks maps every pack of dir (a repository's objects/pack folder; a missing folder holds no pack).
-// fallback reads what the packs do not give: the caller's object storage (gitext passes go-git's, which also
-// fetches a partial clone's missing objects from its promisor remote); OpenPacks calls it one object at a
+// fallback reads what the packs and loose objects do not give: the caller's (gitext passes go-git's storage when
+// gitext/objstore attached it, then a partial clone's promisor remote); OpenPacks calls it one object at a
 // time, since go-git's storage shares its open pack files between callers. The packs stay mapped until Close.
 func OpenPacks(dir string, fallback func(plumbing.Hash) (plumbing.EncodedObject, error)) (*Packs, error) {
 	pr := &Packs{fallback: fallback, objects: filepath.Dir(dir)}

@@ -1,4 +1,4 @@
-package gitext
+package objstore
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // NoteCombine makes one note of a note both sides have: what `git notes merge -s cat_sort_uniq` does, when the
@@ -17,7 +19,7 @@ type NoteCombine func(local, other []byte) []byte
 // with local's when both have one). A note of other larger than maxNote bytes is refused, and so is a notes tree
 // with more than maxNotes notes: the other tree came from a remote. Entries of other that are not notes (git
 // allows other files in a notes tree) are not taken.
-func (r *Repo) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) TreeMerge {
+func (r *Store) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) TreeMerge {
 	return func(local, other plumbing.Hash) (plumbing.Hash, error) {
 		theirs, err := r.notesIn(other, "the fetched notes")
 		if err != nil {
@@ -70,7 +72,7 @@ func (r *Repo) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) Tree
 
 // putNotes is putNote for many notes at once: one rewrite of each tree touched, at the fan-out each subtree
 // already uses.
-func (r *Repo) putNotes(tree Hash, put map[string]Hash) (Hash, error) {
+func (r *Store) putNotes(tree gitext.Hash, put map[string]gitext.Hash) (gitext.Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
 		t, err := object.GetTree(r.st, tree)

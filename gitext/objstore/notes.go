@@ -1,4 +1,4 @@
-package gitext
+package objstore
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // This file reads and writes git notes (`git help notes`) with go-git plumbing, which has no notes API. A notes ref names a commit whose tree maps annotated objects to note blobs; the path of a
@@ -25,12 +27,12 @@ import (
 
 // NoteRef is one note of a notes tree: the annotated object and the blob holding the note's text.
 type NoteRef struct {
-	Target Hash
-	Blob   Hash
+	Target gitext.Hash
+	Blob   gitext.Hash
 }
 
 // notesTree returns the tree of the notes commit ref points to; zero when the ref does not exist yet.
-func (r *Repo) notesTree(ref RefName) (commit, tree Hash, err error) {
+func (r *Store) notesTree(ref gitext.RefName) (commit, tree gitext.Hash, err error) {
 	cur, err := r.st.Reference(ref)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, plumbing.ZeroHash, nil
@@ -49,7 +51,7 @@ func (r *Repo) notesTree(ref RefName) (commit, tree Hash, err error) {
 }
 
 // Note returns the text of target's note on ref; ok is false when it has none.
-func (r *Repo) Note(ref RefName, target Hash) (text []byte, ok bool, err error) {
+func (r *Store) Note(ref gitext.RefName, target gitext.Hash) (text []byte, ok bool, err error) {
 	_, tree, err := r.notesTree(ref)
 	if err != nil || tree.IsZero() {
 		return nil, false, err
@@ -64,7 +66,7 @@ func (r *Repo) Note(ref RefName, target Hash) (text []byte, ok bool, err error) 
 
 // Notes lists every note on ref, whatever its fan-out, sorted by target. Tree entries that are not notes
 // (git allows other files in a notes tree) are skipped.
-func (r *Repo) Notes(ref RefName) ([]NoteRef, error) {
+func (r *Store) Notes(ref gitext.RefName) ([]NoteRef, error) {
 	_, tree, err := r.notesTree(ref)
 	if err != nil || tree.IsZero() {
 		return nil, err
@@ -73,7 +75,7 @@ func (r *Repo) Notes(ref RefName) ([]NoteRef, error) {
 }
 
 // notesIn lists the notes of a notes tree, whatever its fan-out, sorted by target; where names it in errors.
-func (r *Repo) notesIn(tree Hash, where string) ([]NoteRef, error) {
+func (r *Store) notesIn(tree gitext.Hash, where string) ([]NoteRef, error) {
 	var out []NoteRef
 	var walk func(tree plumbing.Hash, prefix string) error
 	walk = func(tree plumbing.Hash, prefix string) error {
@@ -105,10 +107,10 @@ func (r *Repo) notesIn(tree Hash, where string) ([]NoteRef, error) {
 }
 
 // ReadNote reads a note blob listed by Notes.
-func (r *Repo) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
+func (r *Store) ReadNote(n NoteRef) ([]byte, error) { return r.readBlob(n.Blob) }
 
 // findNote looks hex up in a notes tree: a file named with the rest of the id, or a two-digit fan-out folder.
-func (r *Repo) findNote(tree Hash, hex string) (Hash, bool, error) {
+func (r *Store) findNote(tree gitext.Hash, hex string) (gitext.Hash, bool, error) {
 	t, err := object.GetTree(r.st, tree)
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("notes tree %s: %w", tree, err)
@@ -145,7 +147,7 @@ const maxNoteAttempts = 200
 // EditNote changes target's note on ref and commits the new notes tree with sig as author and committer,
 // whose parent is the ref's old commit; then it moves the ref only if nobody else moved it meanwhile, and redoes
 // the edit on the new state when somebody did. changed is false when edit left the note as it was.
-func (r *Repo) EditNote(ref RefName, target Hash, sig Signature, message string, edit NoteEdit) (changed bool, err error) {
+func (r *Store) EditNote(ref gitext.RefName, target gitext.Hash, sig gitext.Signature, message string, edit NoteEdit) (changed bool, err error) {
 	return r.updateRef(ref, func(oldCommit, oldTree plumbing.Hash) (plumbing.Hash, error) {
 		var cur []byte
 		var exists bool
@@ -176,7 +178,7 @@ func (r *Repo) EditNote(ref RefName, target Hash, sig Signature, message string,
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree}
+		commit := &object.Commit{Author: objectSignature(sig), Committer: objectSignature(sig), Message: message, TreeHash: tree}
 		if !oldCommit.IsZero() {
 			commit.ParentHashes = []plumbing.Hash{oldCommit}
 		}
@@ -206,8 +208,8 @@ func backoff(attempt int) {
 	time.Sleep(time.Duration(1+rand.IntN(limit)) * time.Millisecond)
 }
 
-func (r *Repo) refPath(ref RefName) string {
-	return filepath.Join(r.CommonDir, filepath.FromSlash(ref.String()))
+func (r *Store) refPath(ref gitext.RefName) string {
+	return filepath.Join(r.repo.CommonDir, filepath.FromSlash(ref.String()))
 }
 
 // swapRef moves ref from old (zero: ref must not exist) to new. It holds git's own lock file, <ref>.lock,
@@ -215,7 +217,7 @@ func (r *Repo) refPath(ref RefName) string {
 // each other. Within it the swap itself is go-git's CheckAndSetReference, which also flocks the ref file against
 // other go-git writers that do not know git's lock protocol. A ref that does not exist yet is created by
 // renaming the lock file into place, as git does, since CheckAndSetReference cannot check "absent".
-func (r *Repo) swapRef(ref RefName, old, new Hash) error {
+func (r *Store) swapRef(ref gitext.RefName, old, new gitext.Hash) error {
 	path := r.refPath(ref)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
@@ -266,7 +268,7 @@ func (r *Repo) swapRef(ref RefName, old, new Hash) error {
 // putNote returns a copy of tree (zero: empty) with hex's note set to blob. It descends into a fan-out folder
 // when one exists for the next two digits, as git keeps notes at the fan-out depth their subtree already uses,
 // and drops a flat copy of the same note met on the way so the object never has two notes.
-func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
+func (r *Store) putNote(tree gitext.Hash, hex string, blob gitext.Hash) (gitext.Hash, error) {
 	var entries []object.TreeEntry
 	if !tree.IsZero() {
 		t, err := object.GetTree(r.st, tree)
@@ -310,7 +312,7 @@ func (r *Repo) putNote(tree Hash, hex string, blob Hash) (Hash, error) {
 	return h, nil
 }
 
-func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
+func (r *Store) writeObject(t gitext.ObjectType, data []byte) (gitext.Hash, error) {
 	obj := r.st.NewEncodedObject()
 	obj.SetType(t)
 	obj.SetSize(int64(len(data)))
@@ -331,7 +333,7 @@ func (r *Repo) writeObject(t ObjectType, data []byte) (Hash, error) {
 	return h, nil
 }
 
-func (r *Repo) readBlob(h Hash) ([]byte, error) {
+func (r *Store) readBlob(h gitext.Hash) ([]byte, error) {
 	obj, err := r.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("note blob %s: %w", h, err)

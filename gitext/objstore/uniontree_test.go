@@ -1,4 +1,4 @@
-package gitext_test
+package objstore_test
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-bernstein/git-bernstein/gitext"
+	"github.com/git-bernstein/git-bernstein/gitext/objstore"
 	"github.com/git-bernstein/git-bernstein/internal/gittest"
 )
 
@@ -30,11 +31,11 @@ func openRepo(t *testing.T, g *gittest.Repo) *gitext.Repo {
 
 func addFile(t *testing.T, r *gitext.Repo, path, content string) error {
 	t.Helper()
-	blob, err := r.WriteBlob([]byte(content))
+	blob, err := objstore.Of(r).WriteBlob([]byte(content))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.AddFiles(archivesRef, sig, "add\n", []gitext.TreeFile{{Path: path, Blob: blob}})
+	_, err = objstore.Of(r).AddFiles(archivesRef, sig, "add\n", []objstore.TreeFile{{Path: path, Blob: blob}})
 	return err
 }
 
@@ -54,7 +55,7 @@ func TestAddFilesIsWriteOnce(t *testing.T) {
 		t.Fatalf("adding the same file again moved the ref %s -> %s", before, after)
 	}
 	err := addFile(t, r, "github/ENG-1/a.tar.gz", "two")
-	if !errors.Is(err, gitext.ErrTreeConflict) {
+	if !errors.Is(err, objstore.ErrTreeConflict) {
 		t.Fatalf("another blob under a taken name: %v, want ErrTreeConflict", err)
 	}
 	if after := g.Rev(string(archivesRef)); after != before {
@@ -88,9 +89,9 @@ func TestAddFilesConcurrentWritersAllLand(t *testing.T) {
 				errs <- err
 				return
 			}
-			blob, err := r.WriteBlob([]byte(fmt.Sprint(i)))
+			blob, err := objstore.Of(r).WriteBlob([]byte(fmt.Sprint(i)))
 			if err == nil {
-				_, err = r.AddFiles(archivesRef, sig, "add\n", []gitext.TreeFile{{Path: fmt.Sprintf("t/T-%d/f", i), Blob: blob}})
+				_, err = objstore.Of(r).AddFiles(archivesRef, sig, "add\n", []objstore.TreeFile{{Path: fmt.Sprintf("t/T-%d/f", i), Blob: blob}})
 			}
 			errs <- err
 		}(i)
@@ -125,7 +126,7 @@ func TestMergeRefUnion(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := g.Rev(string(archivesRef))
-	moved, err := r.MergeRef(archivesRef, plumbing.NewHash(theirs), sig, "merge\n", r.UnionTrees)
+	moved, err := objstore.Of(r).MergeRef(archivesRef, plumbing.NewHash(theirs), sig, "merge\n", objstore.Of(r).UnionTrees)
 	if err != nil || !moved {
 		t.Fatalf("merge: moved %v, %v", moved, err)
 	}
@@ -136,12 +137,12 @@ func TestMergeRefUnion(t *testing.T) {
 		t.Fatalf("parents %s", got)
 	}
 	merged := g.Rev(string(archivesRef))
-	if moved, err := r.MergeRef(archivesRef, plumbing.NewHash(theirs), sig, "merge\n", r.UnionTrees); err != nil || moved {
+	if moved, err := objstore.Of(r).MergeRef(archivesRef, plumbing.NewHash(theirs), sig, "merge\n", objstore.Of(r).UnionTrees); err != nil || moved {
 		t.Fatalf("merging what is already in: moved %v, %v", moved, err)
 	}
 	// Behind: a fast-forward, no new commit.
 	g.Git("update-ref", string(archivesRef), base)
-	if moved, err := r.MergeRef(archivesRef, plumbing.NewHash(merged), sig, "merge\n", r.UnionTrees); err != nil || !moved {
+	if moved, err := objstore.Of(r).MergeRef(archivesRef, plumbing.NewHash(merged), sig, "merge\n", objstore.Of(r).UnionTrees); err != nil || !moved {
 		t.Fatalf("fast-forward: moved %v, %v", moved, err)
 	}
 	if got := g.Rev(string(archivesRef)); got != merged {
@@ -153,8 +154,8 @@ func TestMergeRefUnion(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine := g.Rev(string(archivesRef))
-	_, err = r.MergeRef(archivesRef, plumbing.NewHash(merged), sig, "merge\n", r.UnionTrees)
-	if !errors.Is(err, gitext.ErrTreeConflict) || !strings.Contains(err.Error(), "a/A-2/y") {
+	_, err = objstore.Of(r).MergeRef(archivesRef, plumbing.NewHash(merged), sig, "merge\n", objstore.Of(r).UnionTrees)
+	if !errors.Is(err, objstore.ErrTreeConflict) || !strings.Contains(err.Error(), "a/A-2/y") {
 		t.Fatalf("conflict: %v", err)
 	}
 	if g.Rev(string(archivesRef)) != mine {
@@ -191,7 +192,7 @@ func TestNotesMergeAgreesWithGit(t *testing.T) {
 		slices.Sort(out)
 		return []byte(strings.Join(out, "\n") + "\n")
 	}
-	moved, err := r.MergeRef("refs/notes/bernstein", plumbing.NewHash(g.Rev("refs/notes/theirs")), sig, "merge\n", r.NotesMerge(combine, 1<<20, 1000))
+	moved, err := objstore.Of(r).MergeRef("refs/notes/bernstein", plumbing.NewHash(g.Rev("refs/notes/theirs")), sig, "merge\n", objstore.Of(r).NotesMerge(combine, 1<<20, 1000))
 	if err != nil || !moved {
 		t.Fatalf("moved %v, %v", moved, err)
 	}

@@ -1,4 +1,4 @@
-package gitext
+package objstore
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // This file keeps a ref whose commits hold a write-once tree: files are only ever added, and two trees merge as
@@ -20,7 +22,7 @@ import (
 // TreeFile is one file to add to a union tree: its slash-separated path and the blob holding it.
 type TreeFile struct {
 	Path string
-	Blob Hash
+	Blob gitext.Hash
 }
 
 // ErrTreeConflict says one path holds two different blobs (or a file and a folder) in trees being merged.
@@ -34,13 +36,13 @@ type TreeLimits struct {
 }
 
 // WriteBlob stores data as a blob and returns its id.
-func (r *Repo) WriteBlob(data []byte) (Hash, error) {
+func (r *Store) WriteBlob(data []byte) (gitext.Hash, error) {
 	return r.writeObject(plumbing.BlobObject, data)
 }
 
 // BlobSize is the size of blob h, read from its header without inflating it, so a caller can refuse a blob that
 // is too large before reading it.
-func (r *Repo) BlobSize(h Hash) (int64, error) {
+func (r *Store) BlobSize(h gitext.Hash) (int64, error) {
 	obj, err := r.st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return 0, fmt.Errorf("blob %s: %w", h, err)
@@ -49,7 +51,7 @@ func (r *Repo) BlobSize(h Hash) (int64, error) {
 }
 
 // ReadBlobMax reads blob h when it is at most max bytes.
-func (r *Repo) ReadBlobMax(h Hash, max int64) ([]byte, error) {
+func (r *Store) ReadBlobMax(h gitext.Hash, max int64) ([]byte, error) {
 	n, err := r.BlobSize(h)
 	if err != nil {
 		return nil, err
@@ -61,12 +63,12 @@ func (r *Repo) ReadBlobMax(h Hash, max int64) ([]byte, error) {
 }
 
 // RefCommit is the commit ref names and that commit's tree; zeros when the ref does not exist.
-func (r *Repo) RefCommit(ref RefName) (commit, tree Hash, err error) {
+func (r *Store) RefCommit(ref gitext.RefName) (commit, tree gitext.Hash, err error) {
 	return r.notesTree(ref)
 }
 
 // TreeEntryAt finds the file at slash-separated path in tree: its blob and mode; ok is false when there is none.
-func (r *Repo) TreeEntryAt(tree Hash, p string) (blob Hash, mode FileMode, ok bool, err error) {
+func (r *Store) TreeEntryAt(tree gitext.Hash, p string) (blob gitext.Hash, mode gitext.FileMode, ok bool, err error) {
 	if tree.IsZero() {
 		return plumbing.ZeroHash, 0, false, nil
 	}
@@ -87,7 +89,7 @@ func (r *Repo) TreeEntryAt(tree Hash, p string) (blob Hash, mode FileMode, ok bo
 			return plumbing.ZeroHash, 0, false, nil
 		}
 		if i == len(parts)-1 {
-			return found.Hash, FileMode(found.Mode), true, nil
+			return found.Hash, gitext.FileMode(found.Mode), true, nil
 		}
 		if found.Mode != filemode.Dir {
 			return plumbing.ZeroHash, 0, false, nil
@@ -98,14 +100,14 @@ func (r *Repo) TreeEntryAt(tree Hash, p string) (blob Hash, mode FileMode, ok bo
 }
 
 // TreeFiles lists the files of tree by path (zero: none) with their modes. Only for trees already checked.
-func (r *Repo) TreeFiles(tree Hash) (map[string]FileMode, map[string]Hash, error) {
-	modes, blobs := map[string]FileMode{}, map[string]plumbing.Hash{}
+func (r *Store) TreeFiles(tree gitext.Hash) (map[string]gitext.FileMode, map[string]gitext.Hash, error) {
+	modes, blobs := map[string]gitext.FileMode{}, map[string]plumbing.Hash{}
 	if tree.IsZero() {
 		return modes, blobs, nil
 	}
 	err := r.walkTree(tree, "", 0, TreeLimits{}, func(p string, e object.TreeEntry) error {
 		if e.Mode != filemode.Dir {
-			modes[p], blobs[p] = FileMode(e.Mode), e.Hash
+			modes[p], blobs[p] = gitext.FileMode(e.Mode), e.Hash
 		}
 		return nil
 	})
@@ -119,11 +121,11 @@ var SkipTree = errors.New("skip this tree") //nolint:staticcheck // ST1012: a si
 // CheckTree reads every entry of tree, within lim, and calls check with each entry's path (folders too, so a
 // caller can refuse a name before anything under it is read). It is how a tree from a remote is judged before
 // any of it is merged.
-func (r *Repo) CheckTree(tree Hash, lim TreeLimits, check func(path string, e TreeEntry) error) error {
+func (r *Store) CheckTree(tree gitext.Hash, lim TreeLimits, check func(path string, e gitext.TreeEntry) error) error {
 	return r.walkTree(tree, "", 0, lim, func(p string, e object.TreeEntry) error { return check(p, treeEntryOf(e)) })
 }
 
-func (r *Repo) walkTree(tree Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
+func (r *Store) walkTree(tree gitext.Hash, prefix string, depth int, lim TreeLimits, visit func(string, object.TreeEntry) error) error {
 	count := 0
 	var walk func(tree plumbing.Hash, prefix string, depth int) error
 	walk = func(tree plumbing.Hash, prefix string, depth int) error {
@@ -162,7 +164,7 @@ func (r *Repo) walkTree(tree Hash, prefix string, depth int, lim TreeLimits, vis
 // compare-and-swap, redoing the work when another writer moved it meanwhile. A file already there with the same
 // blob is left as it is; with another blob it is ErrTreeConflict and nothing is written. added is how many files
 // were new.
-func (r *Repo) AddFiles(ref RefName, sig Signature, message string, files []TreeFile) (added int, err error) {
+func (r *Store) AddFiles(ref gitext.RefName, sig gitext.Signature, message string, files []TreeFile) (added int, err error) {
 	if len(files) == 0 {
 		return 0, nil
 	}
@@ -201,11 +203,11 @@ func (r *Repo) AddFiles(ref RefName, sig Signature, message string, files []Tree
 
 // TreeMerge makes the tree of a merge from the tree of ref's commit (zero when the ref does not exist) and the
 // tree of the other commit.
-type TreeMerge func(local, other Hash) (Hash, error)
+type TreeMerge func(local, other gitext.Hash) (gitext.Hash, error)
 
 // UnionTrees is the TreeMerge of write-once trees: every file of both; a path with two different blobs is
 // ErrTreeConflict.
-func (r *Repo) UnionTrees(local, other Hash) (Hash, error) {
+func (r *Store) UnionTrees(local, other gitext.Hash) (gitext.Hash, error) {
 	return r.unionTrees(local, other, "")
 }
 
@@ -213,7 +215,7 @@ func (r *Repo) UnionTrees(local, other Hash) (Hash, error) {
 // other is ref's commit or one of its ancestors; a fast-forward to other when ref is absent, or is an ancestor of
 // other and the merged tree is other's; else a merge commit with parents ref's commit and other, whose tree is
 // merge's. The ref moves by compare-and-swap, with retries, as AddFiles. moved says whether it moved.
-func (r *Repo) MergeRef(ref RefName, other Hash, sig Signature, message string, merge TreeMerge) (moved bool, err error) {
+func (r *Store) MergeRef(ref gitext.RefName, other gitext.Hash, sig gitext.Signature, message string, merge TreeMerge) (moved bool, err error) {
 	oc, err := object.GetCommit(r.st, other)
 	if err != nil {
 		return false, fmt.Errorf("commit %s to merge into %s: %w", other, ref, err)
@@ -251,7 +253,7 @@ const maxAncestorWalk = 1 << 20
 
 // hasAncestor says whether want is start or one of its ancestors. Parents that are missing (a shallow fetch)
 // end that line of the walk.
-func (r *Repo) hasAncestor(start, want Hash) (bool, error) {
+func (r *Store) hasAncestor(start, want gitext.Hash) (bool, error) {
 	seen := map[plumbing.Hash]bool{start: true}
 	queue := []plumbing.Hash{start}
 	for len(queue) > 0 {
@@ -280,14 +282,14 @@ func (r *Repo) hasAncestor(start, want Hash) (bool, error) {
 	return false, nil
 }
 
-func (r *Repo) writeCommit(tree Hash, parents []Hash, sig Signature, message string) (Hash, error) {
+func (r *Store) writeCommit(tree gitext.Hash, parents []gitext.Hash, sig gitext.Signature, message string) (gitext.Hash, error) {
 	var ps []plumbing.Hash
 	for _, p := range parents {
 		if !p.IsZero() {
 			ps = append(ps, p)
 		}
 	}
-	commit := &object.Commit{Author: sig.object(), Committer: sig.object(), Message: message, TreeHash: tree, ParentHashes: ps}
+	commit := &object.Commit{Author: objectSignature(sig), Committer: objectSignature(sig), Message: message, TreeHash: tree, ParentHashes: ps}
 	obj := r.st.NewEncodedObject()
 	if err := commit.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
@@ -299,7 +301,7 @@ func (r *Repo) writeCommit(tree Hash, parents []Hash, sig Signature, message str
 	return h, nil
 }
 
-func (r *Repo) writeTree(entries []object.TreeEntry) (Hash, error) {
+func (r *Store) writeTree(entries []object.TreeEntry) (gitext.Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
 	t := &object.Tree{Entries: entries}
 	obj := r.st.NewEncodedObject()
@@ -315,7 +317,7 @@ func (r *Repo) writeTree(entries []object.TreeEntry) (Hash, error) {
 
 // buildTree writes the tree holding exactly files (regular, 0644). Two files under one path are a conflict
 // unless they are the same blob.
-func (r *Repo) buildTree(files []TreeFile) (Hash, error) {
+func (r *Store) buildTree(files []TreeFile) (gitext.Hash, error) {
 	type node struct {
 		blob plumbing.Hash
 		dirs map[string]*node
@@ -369,7 +371,7 @@ func (r *Repo) buildTree(files []TreeFile) (Hash, error) {
 }
 
 // unionTrees merges two trees entry by entry; identical subtrees are taken whole without being read.
-func (r *Repo) unionTrees(a, b Hash, prefix string) (Hash, error) {
+func (r *Store) unionTrees(a, b gitext.Hash, prefix string) (gitext.Hash, error) {
 	switch {
 	case a == b || b.IsZero():
 		return a, nil

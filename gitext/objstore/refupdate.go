@@ -1,8 +1,10 @@
-package gitext
+package objstore
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/git-bernstein/git-bernstein/gitext"
 )
 
 // updateRef moves ref by compare-and-swap, the one way notes and the archives ref are written: step gets ref's
@@ -10,7 +12,7 @@ import (
 // to, or the old commit (or zero) to leave it. When another writer moved the ref between the read and the swap,
 // the step runs again on the new state, after a short random wait, at most maxNoteAttempts times. A read that
 // catches a ref file half-written by a writer is retried the same way. moved says whether the ref moved.
-func (r *Repo) updateRef(ref RefName, step func(oldCommit, oldTree Hash) (Hash, error)) (moved bool, err error) {
+func (r *Store) updateRef(ref gitext.RefName, step func(oldCommit, oldTree gitext.Hash) (gitext.Hash, error)) (moved bool, err error) {
 	for attempt := 0; attempt < maxNoteAttempts; attempt++ {
 		oldCommit, oldTree, err := r.notesTree(ref)
 		if err != nil {
