@@ -177,6 +177,10 @@ func (r *Repo) writeConfigCache(path string, env []string, full *Config) error {
 	if err := scanForIncludes(files); err != nil {
 		return err
 	}
+	racyAfter := time.Now().Add(-r.configRacy)
+	if _, ok := r.configCacheKey(git, env, files, racyAfter); !ok {
+		return errors.New("a configuration file changed too recently to cache, or cannot be read")
+	}
 	// Asked last, as it costs a child: where this git reads its system file, which may not exist yet.
 	system, err := r.systemConfigPath(git)
 	if err != nil {
@@ -186,7 +190,7 @@ func (r *Repo) writeConfigCache(path string, env []string, full *Config) error {
 		return err
 	}
 	files = append([]string{system}, files...)
-	sum, ok := r.configCacheKey(git, env, files, time.Now().Add(-r.configRacy))
+	sum, ok := r.configCacheKey(git, env, files, racyAfter)
 	if !ok {
 		return errors.New("a configuration file changed too recently to cache, or cannot be read")
 	}
@@ -277,9 +281,14 @@ func (r *Repo) systemConfigPath(git string) (string, error) {
 	return absFrom(r.configDir(), p), nil
 }
 
-// scanForIncludes refuses files that may hold [include] or [includeIf]; missing files pass.
+// scanForIncludes refuses files that may hold [include] or [includeIf]; missing files pass, and so does
+// /dev/null (GIT_CONFIG_GLOBAL=/dev/null is the usual way to read no global file), which git reads as empty.
+// Any other file that is not a regular one (a FIFO git would read from) is refused.
 func scanForIncludes(files []string) error {
 	for _, f := range files {
+		if f == os.DevNull {
+			continue
+		}
 		data, err := regularfile.ReadFile(f, "configuration file", maxScannedConfig)
 		switch {
 		case errors.Is(err, os.ErrNotExist):

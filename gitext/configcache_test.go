@@ -133,6 +133,10 @@ func TestConfigCacheFollowsEveryFileGitReads(t *testing.T) {
 			c.git(t, "config", "extensions.worktreeConfig", "true")
 			c.git(t, "config", "--worktree", "bernstein.baseBranch", "trunk")
 		}},
+		{"global file named /dev/null, then a file", func(t *testing.T, c *cacheRepo) {
+			c.env["GIT_CONFIG_GLOBAL"] = filepath.Join(t.TempDir(), "global")
+			writeFile(t, c.env["GIT_CONFIG_GLOBAL"], "[bernstein]\n\tmatch = trailer\n")
+		}},
 		{"remote URL", func(t *testing.T, c *cacheRepo) {
 			c.git(t, "remote", "set-url", "origin", "git@github.com:acme/other.git")
 		}},
@@ -140,8 +144,11 @@ func TestConfigCacheFollowsEveryFileGitReads(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := newCacheRepo(t)
-			if tc.name == "XDG file made" {
+			switch {
+			case tc.name == "XDG file made":
 				c.env["GIT_CONFIG_GLOBAL"] = ""
+			case strings.HasPrefix(tc.name, "global file named /dev/null"): // read as empty, and cached
+				c.env["GIT_CONFIG_GLOBAL"] = os.DevNull
 			}
 			c.git(t, "config", "bernstein.tracker", "jira")
 			c.git(t, "remote", "add", "origin", "https://github.com/acme/app.git")

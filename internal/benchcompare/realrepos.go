@@ -77,9 +77,12 @@ func measureRealRepos(cache, bin string, runs int) (string, error) {
 		return b.String(), nil
 	}
 	fmt.Fprintf(&b, "Fresh `git clone --no-local` clones (%s), each linked into the cache; `commits TICKET` against `git log --all\n", realReposEnv)
-	b.WriteString("--format=%H --grep=TICKET`, run alternately, medians. A first run deletes `.git/bernstein` (the ticket index and\n")
-	b.WriteString("patch-id cache) before each run. Targets (issue 26): first runs ≤ 1.0× git's wall time and ≤ 2× its peak RSS,\n")
-	fmt.Fprintf(&b, "warm ≤ 0.1×. Load average at the end: %s.\n", loadAverage())
+	b.WriteString("--format=%H --grep=TICKET`, run alternately, medians. A first run deletes `.git/bernstein` (the ticket index,\n")
+	b.WriteString("patch-id and configuration caches) before each run. Warm runs start once the clone's `.git/config` is older\n")
+	b.WriteString("than the configuration cache's two-second racy window, as any configuration not changed seconds ago is; the\n")
+	b.WriteString("row after them is a warm run whose configuration cache is missing (the first after a change: it asks git\n")
+	b.WriteString("config, and writes the cache), for comparison. Targets (issue 26): first runs ≤ 1.0× git's wall time and ≤ 2×\n")
+	fmt.Fprintf(&b, "its peak RSS, warm ≤ 0.1×. Load average at the end: %s.\n", loadAverage())
 	b.WriteString(timingNote)
 	for _, in := range inputs {
 		fmt.Fprintf(&b, "- %s\n", in)
@@ -132,11 +135,16 @@ func measureProject(cache, bin, src string, p realProject, runs int) (rows []rea
 		{"first run, no commit-graph", first, 1.0, false},
 		{"first run, with commit-graph", first, 1.0, true},
 		{"warm", ours, 0.1, true},
+		{"warm, configuration cache missing", fmt.Sprintf("rm -f '%s' && %s",
+			filepath.Join(bernstein, "config-cache"), ours), 0, false},
 	} {
 		if m.graph {
 			if err := runIn(work, "git", "commit-graph", "write", "--reachable"); err != nil {
 				return nil, nil, "", err
 			}
+		}
+		if m.what == "warm" {
+			settle(filepath.Join(work, ".git", "config"))
 		}
 		step("%s: %s", p.name, m.what)
 		a, b, err := runAlternating(work, m.ours, gitLog, runs)
@@ -154,17 +162,30 @@ func measureProject(cache, bin, src string, p realProject, runs int) (rows []rea
 	return rows, hooks, in, nil
 }
 
+// configRacyWindow is gitext's: a configuration file changed this recently is not cached.
+const configRacyWindow = 2 * time.Second
+
+// settle waits until path was last changed more than configRacyWindow ago.
+func settle(path string) {
+	if st, err := os.Stat(path); err == nil {
+		time.Sleep(time.Until(st.ModTime().Add(configRacyWindow + 100*time.Millisecond)))
+	}
+}
+
 func writeRealTable(b *strings.Builder, rows []realRow) {
 	b.WriteString("\n| comparison | ours | git | ratio | target | CPU ours / git | peak RSS ours / git |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		ratio := float64(r.oursT) / float64(r.theirsT)
-		verdict := "met"
-		if ratio > r.target {
-			verdict = fmt.Sprintf("**missed by %.0f%%**", (ratio/r.target-1)*100)
+		target := fmt.Sprintf("≤ %.1f×: met", r.target)
+		switch {
+		case r.target == 0:
+			target = "— (for comparison)"
+		case ratio > r.target:
+			target = fmt.Sprintf("≤ %.1f×: **missed by %.0f%%**", r.target, (ratio/r.target-1)*100)
 		}
 		rss := float64(r.oursKB) / float64(r.theirsKB)
-		fmt.Fprintf(b, "| %s | %.3f s | %.3f s | %.2f× | ≤ %.1f×: %s | %.3f s / %.3f s (%.2f×) | %d / %d MiB (%.1f×) |\n",
-			r.what, r.oursT.Seconds(), r.theirsT.Seconds(), ratio, r.target, verdict, r.oursCPU.Seconds(),
+		fmt.Fprintf(b, "| %s | %.3f s | %.3f s | %.2f× | %s | %.3f s / %.3f s (%.2f×) | %d / %d MiB (%.1f×) |\n",
+			r.what, r.oursT.Seconds(), r.theirsT.Seconds(), ratio, target, r.oursCPU.Seconds(),
 			r.theirsCPU.Seconds(), float64(r.oursCPU)/float64(r.theirsCPU), r.oursKB/1024, r.theirsKB/1024, rss)
 	}
 }
