@@ -64,8 +64,10 @@
 // executable's path and stat, the repository's folders, what git config reads from the environment (HOME,
 // XDG_CONFIG_HOME, PATH, GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL, GIT_CONFIG_PARAMETERS and the
 // GIT_CONFIG_COUNT pairs) and each file's stat: device, inode, mode, owner, size, modification and change
-// time, or "absent". A run reads the file without following a symlink, as a regular file of at most 1 MiB,
-// checks end, stats the files and recomputes sum; on any difference it asks git and writes the cache anew.
+// time, or "absent" (/dev/null, GIT_CONFIG_GLOBAL's usual "no file", is read as empty and its stat does not
+// change). A run reads the cache without following a symlink, as a regular file of at most 1 MiB, checks end,
+// stats the files and recomputes sum; on any difference it asks git, answers with git's whole configuration,
+// and writes the cache anew on the side (Repo.WaitConfigCache waits for that write).
 //
 // What a stat cannot see is never cached: an [include] or [includeIf] (the word include anywhere in a file, or
 // in GIT_CONFIG_PARAMETERS or a GIT_CONFIG_KEY_n), since the included file and its condition (the branch, the
