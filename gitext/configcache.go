@@ -162,7 +162,7 @@ func (r *Repo) writeConfigCache(path string, env []string, full *Config) error {
 			continue
 		}
 		for _, v := range full.values[k] {
-			if holdsCredentials(k, v) {
+			if holdsCredentials(v) {
 				return fmt.Errorf("%s holds credentials", k)
 			}
 			entries.WriteString(k + "\n" + v + "\x00")
@@ -307,14 +307,15 @@ func mentionsInclude(data []byte) bool {
 	return bytes.Contains(bytes.ToLower(data), []byte("include"))
 }
 
-// holdsCredentials is true for a remote URL with a user (an http token is often one) or a password in it.
-func holdsCredentials(key, value string) bool {
-	if !strings.HasPrefix(key, "remote.") || !strings.HasSuffix(key, ".url") {
+// holdsCredentials is true for a value that is a URL with a password, or an http or ftp URL with a user (a
+// token is often one): a remote's URL, a store's, an API's.
+func holdsCredentials(value string) bool {
+	if !strings.Contains(value, "@") {
 		return false
 	}
 	u, err := url.Parse(value)
 	if err != nil || u.User == nil {
-		return strings.Contains(value, "://") && strings.Contains(value, "@") // unparsed: assume the worst
+		return strings.Contains(value, "://") // an @ we could not place: assume the worst
 	}
 	_, password := u.User.Password()
 	switch u.Scheme {

@@ -213,6 +213,9 @@ func TestConfigCacheRefuses(t *testing.T) {
 		{"token in a remote URL", -time.Hour, func(t *testing.T, c *cacheRepo) {
 			c.git(t, "remote", "add", "origin", "https://x-access-token:ghp_secret@github.com/acme/app.git")
 		}},
+		{"password in another kept URL", -time.Hour, func(t *testing.T, c *cacheRepo) {
+			c.git(t, "config", "bernstein.store", "https://ci:hunter2@store.example/evidence")
+		}},
 		{"token as the user of a remote URL", -time.Hour, func(t *testing.T, c *cacheRepo) {
 			c.git(t, "remote", "add", "origin", "https://ghp_secret@github.com/acme/app.git")
 		}},
