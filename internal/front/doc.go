@@ -9,7 +9,7 @@
 // 26: a tenth of git log --grep, 4.2 ms on go-git's history). The front links the history walk and the listing
 // only (packages ticketcommits and discover; gitext without go-git's Repository, whose revision parser lives in
 // gitext/revparse, and without go-git's storage, object and config packages, which gitext/objstore has): 4.2 MB
-// against 24 MB, and a warm run on go-git went from 8.5 ms and 18 MiB to about 4 ms and 6 MiB. A repository
+// against 24 MB, and a warm run on go-git went from 8.5 ms and 18 MiB to about 3 ms and 6 MiB. A repository
 // that gitext reads only through go-git's storage (alternates, refs behind a symbolic link) is an error before
 // the output (gitext.Repo.Unreadable), so git-bernstein-full answers it. The front reads its configuration
 // through the configuration cache (gitext.WithConfigCache), which answers without starting git while no file
