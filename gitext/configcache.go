@@ -181,7 +181,16 @@ func (r *Repo) writeConfigCache(path string, env []string, full *Config) error {
 	if _, ok := r.configCacheKey(git, env, files, racyAfter); !ok {
 		return errors.New("a configuration file changed too recently to cache, or cannot be read")
 	}
-	// Asked last, as it costs a child: where this git reads its system file, which may not exist yet.
+	// The file is made before git is asked where its system file is, which costs a child: a repository whose
+	// git folder cannot be written (a read-only mount) pays no more than it did before the cache.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	out, err := atomicfile.Create(path, 0o600)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
 	system, err := r.systemConfigPath(git)
 	if err != nil {
 		return err
@@ -203,10 +212,10 @@ func (r *Repo) writeConfigCache(path string, env []string, full *Config) error {
 	b.WriteString(entries.String())
 	check := sha256.Sum256(b.Bytes())
 	b.WriteString("end " + hex.EncodeToString(check[:]) + "\n")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if _, err := out.Write(b.Bytes()); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b.Bytes(), 0o600)
+	return out.Commit(false)
 }
 
 // parseConfigCache reads a cache file written by writeConfigCache; ok is false for anything else.

@@ -219,6 +219,9 @@ func TestConfigCacheRefuses(t *testing.T) {
 		{"token as the user of a remote URL", -time.Hour, func(t *testing.T, c *cacheRepo) {
 			c.git(t, "remote", "add", "origin", "https://ghp_secret@github.com/acme/app.git")
 		}},
+		{"cache folder cannot be made", -time.Hour, func(t *testing.T, c *cacheRepo) {
+			writeFile(t, filepath.Join(c.Dir, ".git", "bernstein"), "a file where the folder would be\n")
+		}},
 		{"file changed within the racy window", configRacyWindow, func(t *testing.T, c *cacheRepo) {
 			c.git(t, "config", "bernstein.tracker", "jira")
 		}},
