@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
 
 // configCacheSupported: the cache trusts a file only by its change time (ctime), which no one can set back,
@@ -40,17 +41,13 @@ func statKey(path string) (key string, changed time.Time, ok bool) {
 
 // readCacheFile reads a regular file of at most limit bytes without following a symlink at path.
 func readCacheFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	f, st, err := regularfile.OpenOwn(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, fmt.Errorf("%s is not a regular file of at most %d bytes", path, limit)
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

@@ -4,10 +4,7 @@ package discover
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"syscall"
 
 	"github.com/git-bernstein/git-bernstein/internal/regularfile"
 )
@@ -24,24 +21,14 @@ const maxIndexSize = 1 << 30
 // (BenchmarkFindCommitsWarm: within noise of the mapping), and a file cut or grown meanwhile only reads short or
 // changed, which the checksum refuses.
 //
-// The file is opened as a cache of ours must be: not through a symlink (O_NOFOLLOW), without waiting on a FIFO
-// (O_NONBLOCK), and only if the descriptor is a regular file.
+// The file is opened as a cache of ours must be (regularfile.OpenOwn): not through a symlink, without waiting
+// on a FIFO, and only if the descriptor is a regular file.
 func readIndexFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("it is a symlink: %w", regularfile.ErrNotRegular)
-	}
+	f, st, err := regularfile.OpenOwn(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("it is %s: %w", regularfile.Kind(st.Mode()), regularfile.ErrNotRegular)
-	}
 	if st.Size() > maxIndexSize {
 		return []byte{}, nil // not an index of ours: rebuilt
 	}

@@ -3,6 +3,7 @@
 package regularfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -12,4 +13,13 @@ import (
 // ignore O_NONBLOCK.
 func openNonBlocking(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+}
+
+// openNoFollow is openNonBlocking that also refuses a symlink at path itself (O_NOFOLLOW: ELOOP).
+func openNoFollow(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, errSymlink
+	}
+	return f, err
 }

@@ -43,6 +43,30 @@ func Open(path, what string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
+// errSymlink is openNoFollow's error for a symlink at the path.
+var errSymlink = fmt.Errorf("it is a symlink: %w", ErrNotRegular)
+
+// OpenOwn opens a file of our own making (a cache, an index under .git) as such a file must be opened: not
+// through a symlink at path, without waiting on a FIFO, and only when the descriptor is a regular file. Its
+// errors for another kind of file say "it is a symlink", "it is a FIFO (named pipe)" and so on, and wrap
+// ErrNotRegular; the caller names the file.
+func OpenOwn(path string) (*os.File, fs.FileInfo, error) {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("it is %s: %w", Kind(st.Mode()), ErrNotRegular)
+	}
+	return f, st, nil
+}
+
 // ReadFile reads a whole regular file of at most max bytes. A larger file is an error wrapping ErrTooLarge,
 // found by reading (a file that grows after the stat is still bounded).
 func ReadFile(path, what string, max int64) ([]byte, error) {
