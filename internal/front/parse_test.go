@@ -46,3 +46,21 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// The configuration cache keeps what a `commits` run reads and nothing else: a key it keeps by mistake is a
+// copy of configuration nobody needs (a credential among them), one it misses hands every run over.
+func TestCachedKey(t *testing.T) {
+	t.Parallel()
+	for key, want := range map[string]bool{
+		"bernstein.tracker": true, "bernstein.baseBranch": true, "trailer.Story.key": true,
+		"trailer.separators": true, "diff.renames": true, "diff.renamelimit": true, "core.abbrev": true,
+		"core.attributesfile": true, "remote.origin.url": true, "remote.my.fork.url": true,
+		"remote.origin.pushurl": false, "remote.origin.fetch": false, "core.hookspath": false,
+		"core.sshcommand": false, "user.name": false, "credential.helper": false, "http.extraheader": false,
+		"url.https://x/.insteadof": false,
+	} {
+		if got := cachedKey(key); got != want {
+			t.Errorf("cachedKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
