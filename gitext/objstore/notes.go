@@ -265,17 +265,25 @@ func (r *Store) swapRef(ref gitext.RefName, old, new gitext.Hash) error {
 	return nil
 }
 
+// notesEntries is a copy of the entries of notes tree tree; none for the zero hash (no notes yet).
+func (r *Store) notesEntries(tree gitext.Hash) ([]object.TreeEntry, error) {
+	if tree.IsZero() {
+		return nil, nil
+	}
+	t, err := object.GetTree(r.st, tree)
+	if err != nil {
+		return nil, fmt.Errorf("notes tree %s: %w", tree, err)
+	}
+	return append([]object.TreeEntry(nil), t.Entries...), nil
+}
+
 // putNote returns a copy of tree (zero: empty) with hex's note set to blob. It descends into a fan-out folder
 // when one exists for the next two digits, as git keeps notes at the fan-out depth their subtree already uses,
 // and drops a flat copy of the same note met on the way so the object never has two notes.
 func (r *Store) putNote(tree gitext.Hash, hex string, blob gitext.Hash) (gitext.Hash, error) {
-	var entries []object.TreeEntry
-	if !tree.IsZero() {
-		t, err := object.GetTree(r.st, tree)
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
-		}
-		entries = append(entries, t.Entries...)
+	entries, err := r.notesEntries(tree)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
 	out := entries[:0:0]
 	var sub plumbing.Hash

@@ -73,13 +73,9 @@ func (r *Store) NotesMerge(combine NoteCombine, maxNote int64, maxNotes int) Tre
 // putNotes is putNote for many notes at once: one rewrite of each tree touched, at the fan-out each subtree
 // already uses.
 func (r *Store) putNotes(tree gitext.Hash, put map[string]gitext.Hash) (gitext.Hash, error) {
-	var entries []object.TreeEntry
-	if !tree.IsZero() {
-		t, err := object.GetTree(r.st, tree)
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("notes tree %s: %w", tree, err)
-		}
-		entries = append(entries, t.Entries...)
+	entries, err := r.notesEntries(tree)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
 	subs := map[string]plumbing.Hash{}
 	for _, e := range entries {
