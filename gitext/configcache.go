@@ -37,8 +37,9 @@ const (
 // WithConfigCache has Configuration answer from a cache of git's answer, kept under the git folder
 // (ConfigCachePath), when no file git read it from has changed since, for the keys keep accepts (normalised:
 // section and variable lower-cased); otherwise git is asked as always and the cache written. A configuration
-// read from the cache holds only those keys: asking it for another records the key (Config.Unanswered), so
-// that the caller can tell it must not trust what it made with it and start over without the cache.
+// read from the cache holds only those keys: asking it for another records the key (Config.Unanswered), and
+// Repo.Unreadable then says so, so that the caller can tell it must not trust what it made with it and start
+// over without the cache.
 func WithConfigCache(keep func(key string) bool) Option {
 	return func(r *Repo) { r.configKeep = keep }
 }
@@ -136,6 +137,9 @@ func (r *Repo) readConfigCache(path string, env []string) *Config {
 			c.add(k, v)
 		}
 	}
+	r.unreadMu.Lock()
+	r.cached = c
+	r.unreadMu.Unlock()
 	return c
 }
 

@@ -336,4 +336,21 @@ func TestConfigCacheUnanswered(t *testing.T) {
 	if v, _ := cfg.Get("Bernstein.Tracker"); v != "jira" {
 		t.Errorf("bernstein.tracker %q", v)
 	}
+
+	// The repository says so too, where a listing asks before it writes (ticketcommits.Run).
+	repo, err := Discover(c.Dir, c.getenv, WithConfigCache(cacheKeeps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo.configRacy = -time.Hour
+	if cfg, err = repo.Configuration(); err != nil || cfg.keep == nil {
+		t.Fatalf("not read from the cache: %v", err)
+	}
+	if err := repo.Unreadable(); err != nil {
+		t.Errorf("Unreadable before any key outside the cache was asked: %v", err)
+	}
+	cfg.Get("core.abbrev")
+	if err := repo.Unreadable(); err == nil || !strings.Contains(err.Error(), "core.abbrev") {
+		t.Errorf("Unreadable after core.abbrev was asked = %v, want it named", err)
+	}
 }

@@ -75,15 +75,22 @@ func (r *Repo) leftUnread(why error) {
 	}
 }
 
-// Unreadable says what gitext's own readers left unread in this repository and would have read through go-git's
-// storage, had the repository been discovered with gitext/objstore's WithGoGit: objects in an alternate's
-// folder, a pack entry or loose object they refuse, refs behind a symbolic link. Such a read fails, and some
-// callers go on without it (a commit without a patch id is a warning), so a program that can hand the run to one
-// that opens the repository with go-git (the front, package front) asks this before it writes anything. nil
-// when nothing was left, and always with WithGoGit.
+// Unreadable says what this repository's readers left unread that a run without them would have read: what
+// gitext reads only through go-git's storage, had the repository been discovered without gitext/objstore's
+// WithGoGit (objects in an alternate's folder, a pack entry or loose object its own readers refuse, refs behind
+// a symbolic link), and a configuration key the configuration cache was asked for and does not hold
+// (WithConfigCache, Config.Unanswered). Such a read fails or answers "not set", and some callers go on without
+// it (a commit without a patch id is a warning), so a program that can hand the run to one that reads it all
+// (the front, package front) asks this before it writes anything. nil when nothing was left.
 func (r *Repo) Unreadable() error {
 	r.unreadMu.Lock()
 	defer r.unreadMu.Unlock()
+	if r.unread == nil && r.cached != nil {
+		if k := r.cached.Unanswered(); k != "" {
+			return fmt.Errorf("configuration key %s: not in the configuration cache, which holds only the keys "+
+				"its caller reads (WithConfigCache)", k)
+		}
+	}
 	return r.unread
 }
 

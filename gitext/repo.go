@@ -39,7 +39,8 @@ type Repo struct {
 	promisor *promisor // nil unless the repository is a partial clone
 
 	unreadMu sync.Mutex
-	unread   error // Unreadable's: the first thing left to go-git that no go-git storage was attached to read
+	unread   error   // Unreadable's: the first thing left to go-git that no go-git storage was attached to read
+	cached   *Config // the configuration WithConfigCache read from its cache, whose Unanswered Unreadable reports
 	// shallow lists the commits whose parents this clone lacks; history walks stop there.
 	shallow  map[Hash]bool
 	progress func(commits int) // WithProgress

@@ -54,9 +54,5 @@ func runCommits(_ context.Context, c *ucli.Command) error {
 		return err
 	}
 	opts.FullWalk = s.env.longHeap
-	done := s.showProgress(c)
-	return ticketcommits.Run(s.repo, opts, c.Bool("json"), c.Root().Writer, c.Root().ErrWriter, func() error {
-		done()
-		return nil
-	})
+	return ticketcommits.Run(s.repo, opts, c.Bool("json"), c.Root().Writer, c.Root().ErrWriter, s.showProgress(c))
 }

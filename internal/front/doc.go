@@ -20,8 +20,9 @@
 //
 // The cache keeps only the keys a `commits` run reads (cachedKey): bernstein.*, trailer.*, diff.*, core.abbrev,
 // core.attributesFile and the remotes' URLs. A cached configuration asked for any other key records it
-// (gitext.Config.Unanswered); the front then writes nothing and hands the line over, so a key read by new code
-// but missing from cachedKey costs speed, never a wrong answer.
+// (gitext.Config.Unanswered, which gitext.Repo.Unreadable reports before the output); the front then writes
+// nothing and hands the line over, so a key read by new code but missing from cachedKey costs speed, never a
+// wrong answer.
 //
 // # The contract
 //

@@ -181,23 +181,18 @@ func run(env Env, req request, stdout, stderr io.Writer, listed func()) error {
 		}
 	}
 	meter = progress.New(stderr, "Reading history", "commits")
-	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() error {
+	return ticketcommits.Run(repo, opts, req.json, stdout, stderr, func() {
 		if meter != nil {
 			meter.Done()
 		}
-		if k := cfg.Unanswered(); k != "" {
-			// Made with a configuration that lacked k: nothing is written, and git-bernstein-full, which asks
-			// git for all of it, answers instead.
-			return fmt.Errorf("the configuration cache does not hold %s", k)
-		}
 		listed()
-		return nil
 	})
 }
 
 // cachedKey says which configuration keys a run reads, all that the configuration cache keeps for it: the
 // settings' (bernstein.*, the remote's URL), discovery's (trailer.*, core.abbrev) and the patch ids' (diff.*,
-// core.attributesFile). A run asked for another hands over (run).
+// core.attributesFile). A run asked for another hands over (gitext.Repo.Unreadable says so to
+// ticketcommits.Run, before the output).
 func cachedKey(key string) bool {
 	section, rest, _ := strings.Cut(key, ".")
 	switch section {

@@ -16,10 +16,10 @@ import (
 // Run lists opts.Ticket's commits in repo (discover.List) and writes them (Write): the commits.json document
 // when asJSON, else the listing, whose lines group a change's copies by patch id but show no id, so only the
 // ids that can group are made (discover.Options.PatchIDsToGroup). listed, when not nil, is called once the
-// listing is made and before anything is written (it clears a progress meter); an error it returns is
-// returned and nothing is written. An error after it is one of writing. A listing that repo could not read
-// whole without go-git's storage (gitext.Repo.Unreadable) is an error before listed.
-func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.Writer, listed func() error) error {
+// listing is made and before anything is written (it clears a progress meter); an error after it is one of
+// writing. A listing that repo's readers could not make whole (gitext.Repo.Unreadable: what only go-git's
+// storage reads, a key the configuration cache does not hold) is an error before listed.
+func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.Writer, listed func()) error {
 	opts.PatchIDsToGroup = !asJSON
 	res, err := discover.List(repo, opts, !asJSON)
 	if unread := repo.Unreadable(); unread != nil {
@@ -28,9 +28,7 @@ func Run(repo *gitext.Repo, opts discover.Options, asJSON bool, out, errOut io.W
 		return unread
 	}
 	if listed != nil {
-		if lerr := listed(); err == nil {
-			err = lerr
-		}
+		listed()
 	}
 	if err != nil {
 		return err
