@@ -178,17 +178,9 @@ func (r *Store) EditNote(ref gitext.RefName, target gitext.Hash, sig gitext.Sign
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		commit := &object.Commit{Author: objectSignature(sig), Committer: objectSignature(sig), Message: message, TreeHash: tree}
-		if !oldCommit.IsZero() {
-			commit.ParentHashes = []plumbing.Hash{oldCommit}
-		}
-		obj := r.st.NewEncodedObject()
-		if err := commit.Encode(obj); err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("encode notes commit: %w", err)
-		}
-		newCommit, err := r.st.SetEncodedObject(obj)
+		newCommit, err := r.writeCommit(tree, []gitext.Hash{oldCommit}, sig, message) // a zero parent is none
 		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("write notes commit: %w", err)
+			return plumbing.ZeroHash, fmt.Errorf("notes: %w", err)
 		}
 		return newCommit, nil
 	})
@@ -307,15 +299,9 @@ func (r *Store) putNote(tree gitext.Hash, hex string, blob gitext.Hash) (gitext.
 	} else {
 		out = append(out, object.TreeEntry{Name: hex, Mode: filemode.Regular, Hash: blob})
 	}
-	sort.Sort(object.TreeEntrySorter(out))
-	t := &object.Tree{Entries: out}
-	obj := r.st.NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode notes tree: %w", err)
-	}
-	h, err := r.st.SetEncodedObject(obj)
+	h, err := r.writeTree(out)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write notes tree: %w", err)
+		return plumbing.ZeroHash, fmt.Errorf("notes: %w", err)
 	}
 	return h, nil
 }

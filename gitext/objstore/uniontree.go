@@ -290,27 +290,25 @@ func (r *Store) writeCommit(tree gitext.Hash, parents []gitext.Hash, sig gitext.
 		}
 	}
 	commit := &object.Commit{Author: objectSignature(sig), Committer: objectSignature(sig), Message: message, TreeHash: tree, ParentHashes: ps}
-	obj := r.st.NewEncodedObject()
-	if err := commit.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
-	}
-	h, err := r.st.SetEncodedObject(obj)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
-	}
-	return h, nil
+	return r.writeEncoded(commit, "commit")
 }
 
 func (r *Store) writeTree(entries []object.TreeEntry) (gitext.Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
-	t := &object.Tree{Entries: entries}
+	return r.writeEncoded(&object.Tree{Entries: entries}, "tree")
+}
+
+// writeEncoded encodes o (a commit or tree, what names it in errors) and writes it to the object store.
+func (r *Store) writeEncoded(o interface {
+	Encode(plumbing.EncodedObject) error
+}, what string) (gitext.Hash, error) {
 	obj := r.st.NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode %s: %w", what, err)
 	}
 	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write tree: %w", err)
+		return plumbing.ZeroHash, fmt.Errorf("write %s: %w", what, err)
 	}
 	return h, nil
 }
