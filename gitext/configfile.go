@@ -111,10 +111,11 @@ func readConfigFile(r io.Reader, add func(section, subsection, name, value strin
 	}
 }
 
-// configUnescape is what an escape stands for in a config value (gcfg's table); ok is false for none.
+// configUnescape is what an escape stands for in a config value (gcfg's table, but for a backslash before the
+// end of the line, which unquoteConfig drops); ok is false for none.
 func configUnescape(c rune) (rune, bool) {
 	switch c {
-	case '\\', '"', '\n':
+	case '\\', '"':
 		return c, true
 	case 'n':
 		return '\n', true
@@ -126,22 +127,24 @@ func configUnescape(c rune) (rune, bool) {
 	return 0, false
 }
 
-// unquoteConfig is gcfg's unquote: quotes dropped, escapes replaced. The scanner has refused any literal it
-// could not read, so what reaches it is well formed.
+// unquoteConfig is gcfg's unquote: quotes dropped, escapes replaced. A backslash at the end of a line continues
+// the value on the next, in quotes or not, and stands for nothing, as in git (config.c, parse_value); gcfg, and
+// go-git with it, kept a newline there inside quotes. The scanner has refused any literal it could not read, so
+// what reaches it is well formed.
 func unquoteConfig(s string) string {
 	u, q, esc := make([]rune, 0, len(s)), false, false
 	for _, c := range s {
 		if esc {
-			uc, ok := configUnescape(c)
-			switch {
-			case ok:
-				u = append(u, uc)
-				fallthrough
-			case !q && c == '\n':
-				esc = false
+			esc = false
+			if c == '\n' {
 				continue
 			}
-			panic("invalid escape sequence")
+			uc, ok := configUnescape(c)
+			if !ok {
+				panic("invalid escape sequence")
+			}
+			u = append(u, uc)
+			continue
 		}
 		switch c {
 		case '"':
